@@ -1,0 +1,289 @@
+// The character catalogue (spec section 3): what the shop sells, what the server charges and
+// what the game and the shop preview draw. Pure data shared by server and client.
+
+/** Keys in shop order; a tuple so it can feed `z.enum(characterKeys)`. */
+export const characterKeys = [
+  'default',
+  'hardhat',
+  'hoodie',
+  'suit',
+  'doctor',
+  'chef',
+  'police',
+  'firefighter',
+  'pilot',
+  'scientist',
+  'pudge',
+] as const;
+
+export type CharacterKey = (typeof characterKeys)[number];
+
+export const DEFAULT_CHARACTER_KEY = 'default' satisfies CharacterKey;
+
+/** `pug` is the mascot's own body plan; everyone else is a person. */
+export type BodyForm = 'person' | 'pug';
+
+export type HairStyle = 'none' | 'short' | 'parted' | 'slick' | 'wild' | 'bun';
+
+export type HeadwearKind =
+  | 'none'
+  | 'hardhat'
+  | 'hood'
+  | 'head-mirror'
+  | 'chef-hat'
+  | 'police-cap'
+  | 'fire-helmet'
+  | 'pilot-cap'
+  | 'crown';
+
+/** The garment on the torso; each kind has its own cut (lapels, vest panels, pocket...). */
+export type OutfitKind =
+  | 'shirt'
+  | 'hi-vis-vest'
+  | 'hoodie'
+  | 'suit'
+  | 'open-coat'
+  | 'chef-jacket'
+  | 'uniform'
+  | 'turnout-coat'
+  | 'pilot-shirt'
+  | 'fur';
+
+export type AccessoryKind =
+  | 'tie'
+  | 'lanyard'
+  | 'drawstrings'
+  | 'pocket-square'
+  | 'stethoscope'
+  | 'neckerchief'
+  | 'badge'
+  | 'epaulettes'
+  | 'wings'
+  | 'aviators'
+  | 'goggles'
+  | 'flask'
+  | 'collar-tag';
+
+export interface Accessory {
+  readonly kind: AccessoryKind;
+  readonly color: string;
+}
+
+export interface CharacterAppearance {
+  readonly form: BodyForm;
+  /** Face and hands; for the pug, its fur. */
+  readonly skin: string;
+  readonly hair: { readonly style: HairStyle; readonly color: string };
+  readonly headwear: {
+    readonly kind: HeadwearKind;
+    readonly color: string;
+    /** Band, brim, badge or stripe colour. */
+    readonly trim: string;
+  };
+  readonly outfit: {
+    readonly kind: OutfitKind;
+    readonly color: string;
+    /** What shows under an open garment, or the stripes/panels of a closed one. */
+    readonly trim: string;
+  };
+  /** Drawn in this order, after the outfit. */
+  readonly accessories: readonly Accessory[];
+}
+
+export interface Character {
+  readonly key: CharacterKey;
+  readonly name: string;
+  /** Price in coins. */
+  readonly price: number;
+  /** Legendary characters get the golden card and golden sparkles. */
+  readonly legendary: boolean;
+  readonly appearance: CharacterAppearance;
+}
+
+type CatalogueEntry = Omit<Character, 'key'>;
+
+// A mapped type so a key without an entry (or an entry without a key) fails to compile.
+const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
+  default: {
+    name: 'Office Worker',
+    price: 0,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#f6d2b3',
+      hair: { style: 'parted', color: '#5b3a21' },
+      headwear: { kind: 'none', color: '', trim: '' },
+      outfit: { kind: 'shirt', color: '#9cc9f5', trim: '#ffffff' },
+      accessories: [
+        { kind: 'tie', color: '#d6342c' },
+        { kind: 'lanyard', color: '#2563eb' },
+      ],
+    },
+  },
+  hardhat: {
+    name: 'Construction Worker',
+    price: 50,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#d9a377',
+      hair: { style: 'short', color: '#2b1d14' },
+      headwear: { kind: 'hardhat', color: '#facc15', trim: '#ca8a04' },
+      outfit: { kind: 'hi-vis-vest', color: '#f97316', trim: '#e5e7eb' },
+      accessories: [],
+    },
+  },
+  hoodie: {
+    name: 'Casual Worker',
+    price: 100,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#f1c27d',
+      hair: { style: 'short', color: '#7a4a24' },
+      headwear: { kind: 'hood', color: '#22a06b', trim: '#15704a' },
+      outfit: { kind: 'hoodie', color: '#22a06b', trim: '#15704a' },
+      accessories: [{ kind: 'drawstrings', color: '#f8fafc' }],
+    },
+  },
+  suit: {
+    name: 'Executive',
+    price: 200,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#e8b894',
+      hair: { style: 'slick', color: '#1f1f24' },
+      headwear: { kind: 'none', color: '', trim: '' },
+      outfit: { kind: 'suit', color: '#1e293b', trim: '#ffffff' },
+      accessories: [
+        { kind: 'tie', color: '#7c1d3a' },
+        { kind: 'pocket-square', color: '#fbbf24' },
+      ],
+    },
+  },
+  doctor: {
+    name: 'Doctor',
+    price: 300,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#a8704a',
+      hair: { style: 'short', color: '#1b1512' },
+      headwear: { kind: 'head-mirror', color: '#cbd5e1', trim: '#475569' },
+      outfit: { kind: 'open-coat', color: '#ffffff', trim: '#2fb5a9' },
+      accessories: [{ kind: 'stethoscope', color: '#334155' }],
+    },
+  },
+  chef: {
+    name: 'Chef',
+    price: 400,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#f3c9a5',
+      hair: { style: 'short', color: '#9a5a2a' },
+      headwear: { kind: 'chef-hat', color: '#ffffff', trim: '#e2e8f0' },
+      outfit: { kind: 'chef-jacket', color: '#ffffff', trim: '#1f2937' },
+      accessories: [{ kind: 'neckerchief', color: '#dc2626' }],
+    },
+  },
+  police: {
+    name: 'Police Officer',
+    price: 500,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#8d5a3b',
+      hair: { style: 'short', color: '#140f0c' },
+      headwear: { kind: 'police-cap', color: '#1e3a8a', trim: '#facc15' },
+      outfit: { kind: 'uniform', color: '#3b5bdb', trim: '#1e3a8a' },
+      accessories: [
+        { kind: 'tie', color: '#0f172a' },
+        { kind: 'badge', color: '#facc15' },
+      ],
+    },
+  },
+  firefighter: {
+    name: 'Firefighter',
+    price: 600,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#f0c29e',
+      hair: { style: 'short', color: '#3f2a1c' },
+      headwear: { kind: 'fire-helmet', color: '#dc2626', trim: '#facc15' },
+      outfit: { kind: 'turnout-coat', color: '#3f3f46', trim: '#d9f99d' },
+      accessories: [],
+    },
+  },
+  pilot: {
+    name: 'Pilot',
+    price: 750,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#e2a878',
+      hair: { style: 'short', color: '#4a3020' },
+      headwear: { kind: 'pilot-cap', color: '#111827', trim: '#eab308' },
+      outfit: { kind: 'pilot-shirt', color: '#ffffff', trim: '#111827' },
+      accessories: [
+        { kind: 'tie', color: '#111827' },
+        { kind: 'epaulettes', color: '#eab308' },
+        { kind: 'wings', color: '#eab308' },
+        { kind: 'aviators', color: '#1f2937' },
+      ],
+    },
+  },
+  scientist: {
+    name: 'Scientist',
+    price: 1000,
+    legendary: false,
+    appearance: {
+      form: 'person',
+      skin: '#f5d6bd',
+      hair: { style: 'wild', color: '#e5e7eb' },
+      headwear: { kind: 'none', color: '', trim: '' },
+      outfit: { kind: 'open-coat', color: '#ffffff', trim: '#7c3aed' },
+      accessories: [
+        { kind: 'goggles', color: '#22d3ee' },
+        { kind: 'flask', color: '#84cc16' },
+      ],
+    },
+  },
+  pudge: {
+    name: 'Pudge - Official Mascot',
+    price: 2000,
+    legendary: true,
+    appearance: {
+      form: 'pug',
+      skin: '#e3b778',
+      hair: { style: 'none', color: '#3b2a20' },
+      headwear: { kind: 'crown', color: '#fbbf24', trim: '#ef4444' },
+      outfit: { kind: 'fur', color: '#e3b778', trim: '#f3d3a0' },
+      accessories: [
+        { kind: 'collar-tag', color: '#fbbf24' },
+        { kind: 'tie', color: '#f59e0b' },
+      ],
+    },
+  },
+};
+
+/** Every character, in shop order. */
+export const characters: readonly Character[] = characterKeys.map((key) => ({
+  key,
+  ...catalogue[key],
+}));
+
+const byKey = new Map<string, Character>(characters.map((c) => [c.key, c]));
+
+export function isCharacterKey(x: unknown): x is CharacterKey {
+  return typeof x === 'string' && byKey.has(x);
+}
+
+export function getCharacter(key: CharacterKey): Character {
+  const character = byKey.get(key);
+  // Unreachable for a typed key; guards callers that cast an unchecked string.
+  if (character === undefined) throw new RangeError(`Unknown character key: ${String(key)}`);
+  return character;
+}
