@@ -41,7 +41,17 @@ describe('character catalogue', () => {
 
   it('recognises exactly the catalogue keys', () => {
     for (const key of characterKeys) expect(isCharacterKey(key)).toBe(true);
-    for (const x of ['', 'Default', 'PUDGE', 'ninja', 'constructor', '__proto__', 0, null, undefined]) {
+    for (const x of [
+      '',
+      'Default',
+      'PUDGE',
+      'ninja',
+      'constructor',
+      '__proto__',
+      0,
+      null,
+      undefined,
+    ]) {
       expect(isCharacterKey(x)).toBe(false);
     }
   });
