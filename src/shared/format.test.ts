@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { formatTokenAmount, shortenAddress } from './format.ts';
+
+describe('shortenAddress', () => {
+  it('keeps the first 8 and last 8 characters of a Solana address', () => {
+    expect(shortenAddress('35vnoPAFp4nYp4HdS86YKCTP3ft2KGyPhNiqWBv6TWtj')).toBe(
+      '35vnoPAF...WBv6TWtj',
+    );
+  });
+
+  it('returns short strings unchanged', () => {
+    expect(shortenAddress('')).toBe('');
+    expect(shortenAddress('1234567890abcdef')).toBe('1234567890abcdef');
+    expect(shortenAddress('1234567890abcdefg')).toBe('12345678...0abcdefg');
+  });
+});
+
+describe('formatTokenAmount', () => {
+  it('groups thousands by default', () => {
+    expect(formatTokenAmount(1_000_000_000)).toBe('1,000,000,000');
+    expect(formatTokenAmount(0)).toBe('0');
+    expect(formatTokenAmount(1234.5)).toBe('1,234.5');
+  });
+
+  it('shows millions the way the burn panel does', () => {
+    expect(formatTokenAmount(1_000_000_000, { notation: 'millions' })).toBe('1000M');
+    expect(formatTokenAmount(2_500_000, { notation: 'millions' })).toBe('2.5M');
+    expect(formatTokenAmount(0, { notation: 'millions' })).toBe('0M');
+  });
+
+  it('honours a locale', () => {
+    expect(formatTokenAmount(1_000_000, { locale: 'de-DE' })).toBe('1.000.000');
+  });
+
+  it('rejects values that are not amounts', () => {
+    expect(() => formatTokenAmount(Number.NaN)).toThrow(RangeError);
+    expect(() => formatTokenAmount(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
