@@ -1,0 +1,32 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Route, Switch } from 'wouter';
+import { AuthDialog } from '#client/features/auth/auth-dialog.tsx';
+import { createQueryClient } from '#client/lib/query-client.ts';
+import { Toaster } from '#client/ui/toaster.tsx';
+import { HomePage } from './pages/home-page.tsx';
+import { NotFoundPage } from './pages/not-found-page.tsx';
+import { ShopPage } from './pages/shop-page.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="flex min-h-screen flex-col">
+        <SiteHeader />
+        <main className="flex-1">
+          <Switch>
+            <Route path="/" component={HomePage} />
+            <Route path="/shop" component={ShopPage} />
+            <Route component={NotFoundPage} />
+          </Switch>
+        </main>
+        <SiteFooter />
+      </div>
+      <AuthDialog />
+      <Toaster />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,148 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { LogOut, Menu, Settings, ShoppingBag, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { defaultSite } from '#shared/site.ts';
+import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
+import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
+import { useLogout, useSession } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button, buttonClasses } from '#client/ui/button.tsx';
+
+export function SiteHeader() {
+  const [location, navigate] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { user } = useSession();
+  const logout = useLogout();
+  const site = defaultSite;
+
+  const go = (id: SectionId) => {
+    setMenuOpen(false);
+    scrollToSection(id, navigate);
+  };
+
+  const onLogout = () =>
+    logout.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Logged out', description: 'You have been successfully logged out.' }),
+      onError: () => toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' }),
+    });
+
+  const pageLink =
+    location === '/shop' ? (
+      <Link href="/" className={buttonClasses('ghost', 'sm')}>
+        Back to Game
+      </Link>
+    ) : location === '/' ? (
+      <Link href="/shop" className={buttonClasses('ghost', 'sm')}>
+        <ShoppingBag className="h-4 w-4" aria-hidden /> Shop
+      </Link>
+    ) : null;
+
+  const account = user ? (
+    <div className="flex items-center gap-3">
+      <span className="hidden text-sm text-slate-300 sm:inline">Welcome, {user.username}</span>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger
+          aria-label="Account menu"
+          className="flex h-9 w-9 items-center justify-center rounded-full bg-grind-500 font-bold text-slate-950 uppercase"
+        >
+          <span data-testid="avatar-letter">{user.username.charAt(0)}</span>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            align="end"
+            sideOffset={8}
+            className="z-50 min-w-44 rounded-xl border border-slate-700 bg-slate-900 p-1 text-sm shadow-xl"
+          >
+            <DropdownMenu.Label className="px-3 py-2 font-semibold text-slate-200">{user.username}</DropdownMenu.Label>
+            <DropdownMenu.Separator className="my-1 h-px bg-slate-700" />
+            <DropdownMenu.Item
+              disabled
+              className="flex items-center gap-2 rounded-md px-3 py-2 text-slate-500 outline-none data-[disabled]:cursor-not-allowed"
+            >
+              <Settings className="h-4 w-4" aria-hidden /> Settings
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              onSelect={onLogout}
+              className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-100 outline-none data-[highlighted]:bg-slate-800"
+            >
+              <LogOut className="h-4 w-4" aria-hidden /> Logout
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </div>
+  ) : (
+    <div className="flex items-center gap-2">
+      <Button variant="ghost" size="sm" onClick={() => openAuthDialog('login')}>
+        Login
+      </Button>
+      <Button size="sm" onClick={() => openAuthDialog('register')}>
+        Sign Up
+      </Button>
+    </div>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
+        <button type="button" onClick={() => go('home')} className="flex flex-col items-start text-left">
+          <span className="text-lg leading-tight font-extrabold text-grind-400">{site.brand}</span>
+          <span className="hidden text-xs text-slate-400 sm:block">{site.tagline}</span>
+        </button>
+        <nav aria-label="Sections" className="hidden items-center gap-1 lg:flex">
+          {sectionLinks.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              onClick={() => go(s.id)}
+              className="rounded-md px-3 py-2 text-sm text-slate-300 hover:bg-slate-800 hover:text-white"
+            >
+              {s.label}
+            </button>
+          ))}
+        </nav>
+        <div className="flex items-center gap-2">
+          <div className="hidden lg:block">{pageLink}</div>
+          <a href={site.links.buy} target="_blank" rel="noopener noreferrer" className={buttonClasses('outline', 'sm')}>
+            Buy
+          </a>
+          {account}
+          <Button
+            variant="ghost"
+            size="icon"
+            className="lg:hidden"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? <X className="h-5 w-5" aria-hidden /> : <Menu className="h-5 w-5" aria-hidden />}
+          </Button>
+        </div>
+      </div>
+      {menuOpen ? (
+        <nav id="mobile-menu" aria-label="Sections" className="border-t border-slate-800 px-4 pb-4 lg:hidden">
+          <ul className="grid gap-1 pt-2">
+            {sectionLinks.map((s) => (
+              <li key={s.id}>
+                <button
+                  type="button"
+                  onClick={() => go(s.id)}
+                  className="w-full rounded-md px-3 py-2 text-left text-slate-200 hover:bg-slate-800"
+                >
+                  {s.label}
+                </button>
+              </li>
+            ))}
+            {pageLink ? (
+              <li className="pt-1" onClick={() => setMenuOpen(false)}>
+                {pageLink}
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
+    </header>
+  );
+}

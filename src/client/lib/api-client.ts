@@ -1,0 +1,125 @@
+import type { QueryFunction } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiErrorSchema } from '#shared/api/errors.ts';
+
+/**
+ * A non-OK answer. `message` keeps the spec's "<status>: <body or status text>"; `status` and
+ * `serverMessage` (the JSON body's message) are what the UI shows.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = 'ApiError';
+  }
+
+  get serverMessage(): string | undefined {
+    try {
+      const parsed = apiErrorSchema.safeParse(JSON.parse(this.bodyText));
+      return parsed.success ? parsed.data.message : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** What a toast should say about an error: the server's own words when it gave any. */
+export function errorMessage(error: unknown): string | undefined {
+  if (error instanceof ApiError) return error.serverMessage ?? error.message;
+  return error instanceof Error && error.message ? error.message : undefined;
+}
+
+const CSRF_EXEMPT = ['/api/game-scores', '/api/auth/register', '/api/auth/login'];
+const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+let cachedCsrfToken: string | null = null;
+
+export function resetCsrfToken(): void {
+  cachedCsrfToken = null;
+}
+
+async function getCsrfToken(): Promise<string> {
+  if (cachedCsrfToken) return cachedCsrfToken;
+  const res = await fetch('/api/csrf-token', { credentials: 'include' });
+  if (!res.ok) throw new Error('Failed to fetch CSRF token');
+  const body = (await res.json()) as { csrfToken?: unknown };
+  if (typeof body.csrfToken !== 'string') throw new Error('Failed to fetch CSRF token');
+  cachedCsrfToken = body.csrfToken;
+  return cachedCsrfToken;
+}
+
+async function throwIfResNotOk(res: Response): Promise<void> {
+  if (!res.ok) {
+    const text = await res.text();
+    throw new ApiError(res.status, text, res.statusText);
+  }
+}
+
+/** The one way the client changes things on the server (spec section 7's request rules). */
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const verb = method.toUpperCase();
+  const mutating = MUTATING.has(verb);
+  const needsToken = mutating && !CSRF_EXEMPT.some((path) => url.includes(path));
+  const headers: Record<string, string> = {};
+  if (data !== undefined) headers['Content-Type'] = 'application/json';
+  if (needsToken) {
+    try {
+      headers['X-CSRF-Token'] = await getCsrfToken();
+    } catch (error) {
+      console.warn('Could not get a CSRF token; sending the request without it', error);
+    }
+  }
+  const send = () =>
+    fetch(url, {
+      method: verb,
+      headers,
+      body: data === undefined ? undefined : JSON.stringify(data),
+      credentials: 'include',
+    });
+
+  let res = await send();
+  if (mutating && res.status === 403) {
+    const text = await res.clone().text();
+    if (text.includes('CSRF') || text.includes('Forbidden')) {
+      cachedCsrfToken = null;
+      try {
+        const token = await getCsrfToken();
+        if (needsToken) headers['X-CSRF-Token'] = token;
+      } catch {
+        throw new Error('CSRF token validation failed');
+      }
+      res = await send();
+      if (res.status === 403 && (await res.clone().text()).includes('CSRF')) {
+        throw new Error('CSRF token validation failed');
+      }
+    }
+  }
+  await throwIfResNotOk(res);
+  return res;
+}
+
+/** apiRequest, then the JSON answer checked against the shared contract. */
+export async function apiJson<T extends z.ZodType>(
+  method: string,
+  url: string,
+  schema: T,
+  data?: unknown,
+): Promise<z.infer<T>> {
+  const res = await apiRequest(method, url, data);
+  return schema.parse(await res.json());
+}
+
+export type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** Default reads: GET the query key joined with "/", JSON back; a 401 throws unless told otherwise. */
+export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
+    if (options.on401 === 'returnNull' && res.status === 401) return null;
+    await throwIfResNotOk(res);
+    return (await res.json()) as T;
+  };
+}

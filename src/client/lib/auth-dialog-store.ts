@@ -1,0 +1,40 @@
+import { useSyncExternalStore } from 'react';
+
+export type AuthMode = 'login' | 'register';
+
+interface AuthDialogState {
+  open: boolean;
+  mode: AuthMode;
+}
+
+let state: AuthDialogState = { open: false, mode: 'login' };
+const listeners = new Set<() => void>();
+
+function set(next: AuthDialogState) {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/** Any feature may ask for the sign-in dialog (e.g. the gallery's "Login to Upload"). */
+export function openAuthDialog(mode: AuthMode): void {
+  set({ open: true, mode });
+}
+
+export function setAuthDialogMode(mode: AuthMode): void {
+  set({ ...state, mode });
+}
+
+export function closeAuthDialog(): void {
+  set({ ...state, open: false });
+}
+
+export function useAuthDialog(): AuthDialogState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+    () => state,
+  );
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { authRoutes } from './auth/routes.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import { createDatabase } from './db/create-database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { AppDeps } from './deps.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { registerStaticClient } from './http/static-client.ts';
+import { assertCsrf } from './security/csrf.ts';
+import { assertSameOrigin } from './security/origin-check.ts';
+import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
+import { loadOrCreateSecret } from './security/secrets.ts';
+import { hashSessionId, loadSessionUser, pruneSessions, SESSION_COOKIE } from './security/sessions.ts';
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** pino options, or false for silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const fromProxy = config.trustProxy ? req.headers['x-request-id'] : undefined;
+      return typeof fromProxy === 'string' && /^[\w-]{1,64}$/.test(fromProxy) ? fromProxy : randomUUID();
+    },
+    bodyLimit: 64 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  const clock = options.clock ?? systemClock;
+  const db = createDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const deps: AppDeps = {
+    config,
+    db,
+    clock,
+    secret: loadOrCreateSecret(config.sessionSecret, config.dataDir),
+    rateLimiter: createSqlRateLimiter(db, clock),
+  };
+  app.decorate('deps', deps);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionIdHash', null);
+
+  let draining = false;
+  const maintenance = setInterval(() => {
+    const now = clock.now();
+    Promise.all([pruneSessions(db, now), pruneRateLimits(db, now - 24 * 60 * 60 * 1000)]).catch((err: unknown) =>
+      app.log.warn({ err }, 'maintenance failed'),
+    );
+  }, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
+  app.addHook('preClose', async () => {
+    draining = true;
+    clearInterval(maintenance);
+  });
+  app.addHook('onClose', async () => {
+    await deps.rateLimiter.close();
+    await db.destroy();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix's scroll lock injects a <style> element.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...(config.s3?.endpoint ? [new URL(config.s3.endpoint).origin] : [])],
+        frameSrc: [CHART_FRAME_ORIGIN],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        manifestSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.publicOrigin?.startsWith('https:') ? undefined : false,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (!request.url.startsWith('/api/')) return;
+    assertSameOrigin(request);
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (sessionId) {
+      request.sessionIdHash = hashSessionId(sessionId);
+      request.user = await loadSessionUser(db, request.sessionIdHash, clock.now());
+    }
+  });
+  // After parsing, so a CSRF failure is reported only for a request the route would accept.
+  app.addHook('preValidation', async (request) => assertCsrf(request));
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    if (draining) return reply.code(503).send({ status: 'draining' });
+    try {
+      await sql`select 1`.execute(db);
+    } catch {
+      return reply.code(503).send({ status: 'database unavailable' });
+    }
+    return { status: 'ready' };
+  });
+
+  await app.register(authRoutes);
+  await registerStaticClient(app, config.clientDistDir);
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  authResponseSchema,
+  csrfTokenResponseSchema,
+  loginBodySchema,
+  logoutResponseSchema,
+  meResponseSchema,
+  registerBodySchema,
+} from '#shared/api/auth.ts';
+import { issueCsrfToken } from '../security/csrf.ts';
+import { endSession, startSession } from '../security/sessions.ts';
+import { login, register } from './service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/api/csrf-token', { schema: { response: { 200: csrfTokenResponseSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { csrfToken: issueCsrfToken(request, reply) };
+  });
+
+  app.get('/api/auth/me', { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { user: request.user };
+  });
+
+  app.post(
+    '/api/auth/register',
+    { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
+    async (request, reply) => {
+      const user = await register(app.deps, request.body);
+      await startSession(request, reply, user.id);
+      return reply.code(201).send({ user });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
+    async (request, reply) => {
+      const user = await login(app.deps, request.body, request.ip);
+      await startSession(request, reply, user.id);
+      return { user };
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { response: { 200: logoutResponseSchema } } }, async (request, reply) => {
+    await endSession(request, reply);
+    return { ok: true as const };
+  });
+};

@@ -1,0 +1,48 @@
+import type { LoginBody, RegisterBody } from '#shared/api/auth.ts';
+import type { AppDeps, SessionUser } from '../deps.ts';
+import { HttpError } from '../http-error.ts';
+import { hashPassword, verifyPassword } from '../security/password.ts';
+import { findUserByUsername, insertUser } from './repository.ts';
+
+export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_LIMIT_PER_USERNAME = 10;
+const LOGIN_LIMIT_PER_IP = 50;
+
+export async function register(deps: AppDeps, body: RegisterBody): Promise<SessionUser> {
+  const existing = await findUserByUsername(deps.db, body.username);
+  if (existing) throw new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+  const user = await insertUser(deps.db, {
+    username: body.username,
+    passwordHash: await hashPassword(body.password),
+    now: deps.clock.now(),
+  });
+  if (!user) throw new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+  return user;
+}
+
+/**
+ * Every attempt counts against the caller's IP and the named account; a success gives the
+ * attempt back, so only failures add up to a lock-out.
+ */
+export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise<SessionUser> {
+  const ipKey = `login:ip:${ip}`;
+  const userKey = `login:user:${body.username.toLowerCase()}`;
+  for (const [key, limit] of [
+    [ipKey, LOGIN_LIMIT_PER_IP],
+    [userKey, LOGIN_LIMIT_PER_USERNAME],
+  ] as const) {
+    const result = await deps.rateLimiter.hit(key, limit, LOGIN_WINDOW_MS);
+    if (!result.allowed) {
+      throw new HttpError(429, 'Too many login attempts. Please try again later.', 'RATE_LIMITED', {
+        'retry-after': String(result.retryAfterSeconds),
+      });
+    }
+  }
+  const user = await findUserByUsername(deps.db, body.username);
+  const valid = await verifyPassword(user?.password_hash, body.password);
+  if (!user || !valid) throw new HttpError(401, LOGIN_FAILED_MESSAGE, 'INVALID_CREDENTIALS');
+  await deps.rateLimiter.undo(ipKey);
+  await deps.rateLimiter.reset(userKey);
+  return { id: user.id, username: user.username };
+}

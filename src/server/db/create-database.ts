@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config.ts';
+import type { Database } from './database.ts';
+
+// Counts and epoch-ms timestamps come back from PostgreSQL as int8; they fit a double exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type DatabaseKind = AppConfig['database']['kind'];
+
+export function createDatabase(database: AppConfig['database']): Kysely<Database> {
+  if (database.kind === 'postgres') {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: database.url, max: 10 }),
+      }),
+    });
+  }
+  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new SQLite(database.file);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

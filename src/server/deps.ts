@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { RateLimiter } from './security/rate-limit.ts';
+
+/** What route plugins need; built once by buildApp and passed to nothing through globals. */
+export interface AppDeps {
+  config: AppConfig;
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Signs CSRF tokens and upload URLs; shared by every node of one site. */
+  secret: string;
+  rateLimiter: RateLimiter;
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    sessionIdHash: string | null;
+  }
+}

@@ -1,0 +1,31 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../http-error.ts';
+
+/** zod's own wording ("Invalid input: ...") needs the field name; our schemas' messages don't. */
+function describeIssue(path: string, message: string): string {
+  const generic = /^(Invalid|Too (big|small)|Unrecognized)/.test(message);
+  return generic && path ? `${path}: ${message}` : message;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply
+      .headers(error.headers)
+      .code(error.statusCode)
+      .send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0]!;
+    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
+    return reply
+      .code(400)
+      .send({ message: describeIssue(path, first.message ?? 'Invalid request'), code: 'VALIDATION' });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ message: 'Internal Server Error' });
+}

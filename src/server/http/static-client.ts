@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Paths the client router knows; any other page path still gets the app, with a 404 status. */
+const CLIENT_ROUTES = new Set(['/', '/shop']);
+
+/**
+ * Serves the built client: hashed files under /assets forever, everything else revalidated,
+ * and index.html for page paths so the client router decides what to show.
+ */
+export async function registerStaticClient(app: FastifyInstance, distDir: string | undefined) {
+  const indexFile = distDir ? path.join(distDir, 'index.html') : undefined;
+  const indexHtml = indexFile && fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : undefined;
+  if (distDir && indexHtml) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+
+  const sendIndex = (reply: FastifyReply, status: number) =>
+    reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?', 1)[0]!;
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !pathname.startsWith('/api/') &&
+      !pathname.startsWith('/objects/') &&
+      !pathname.startsWith('/assets/') &&
+      !path.extname(pathname);
+    if (isPage && indexHtml) return sendIndex(reply, CLIENT_ROUTES.has(pathname) ? 200 : 404);
+    return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+  });
+}

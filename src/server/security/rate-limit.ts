@@ -1,0 +1,59 @@
+import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/database.ts';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+/** Fixed-window counters shared by every node (SQL here, Redis when REDIS_URL is set). */
+export interface RateLimiter {
+  hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** Gives one hit back, e.g. after a successful login. */
+  undo(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSqlRateLimiter(db: Kysely<Database>, clock: Clock): RateLimiter {
+  return {
+    async hit(key, limit, windowMs) {
+      const now = clock.now();
+      const expired = sql<boolean>`rate_limits.window_start <= ${now - windowMs}`;
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ key, window_start: now, count: 1 })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            count: sql`CASE WHEN ${expired} THEN 1 ELSE rate_limits.count + 1 END`,
+            window_start: sql`CASE WHEN ${expired} THEN ${now} ELSE rate_limits.window_start END`,
+          }),
+        )
+        .returning(['count', 'window_start'])
+        .executeTakeFirstOrThrow();
+      const allowed = row.count <= limit;
+      const retryAfterSeconds = allowed
+        ? 0
+        : Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000));
+      return { allowed, retryAfterSeconds };
+    },
+    async undo(key) {
+      await db
+        .updateTable('rate_limits')
+        .set({ count: sql`count - 1` })
+        .where('key', '=', key)
+        .where('count', '>', 0)
+        .execute();
+    },
+    async reset(key) {
+      await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+    },
+    async close() {},
+  };
+}
+
+/** Forgets windows that ended long ago; called from the app's maintenance timer. */
+export async function pruneRateLimits(db: Kysely<Database>, olderThan: number): Promise<void> {
+  await db.deleteFrom('rate_limits').where('window_start', '<', olderThan).execute();
+}

@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { SessionUser } from '../deps.ts';
+
+export const SESSION_COOKIE = 'sid';
+export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
+
+export function isSecureRequest(request: FastifyRequest): boolean {
+  const origin = request.server.deps.config.publicOrigin;
+  return origin ? origin.startsWith('https:') : request.protocol === 'https';
+}
+
+export async function loadSessionUser(
+  db: Kysely<Database>,
+  idHash: string,
+  now: number,
+): Promise<SessionUser | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['users.id', 'users.username', 'sessions.last_seen_at'])
+    .where('sessions.id_hash', '=', idHash)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.last_seen_at', '>', now - SESSION_IDLE_MS)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (now - row.last_seen_at > TOUCH_INTERVAL_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
+  }
+  return { id: row.id, username: row.username };
+}
+
+/** Ends the caller's current session (if any) and starts a new one: a fresh id on every sign-in. */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+): Promise<void> {
+  const { db, clock } = request.server.deps;
+  const now = clock.now();
+  if (request.sessionIdHash) {
+    await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+  }
+  const id = randomBytes(32).toString('base64url');
+  const idHash = hashSessionId(id);
+  await db
+    .insertInto('sessions')
+    .values({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + SESSION_ABSOLUTE_MS })
+    .execute();
+  request.sessionIdHash = idHash;
+  reply.setCookie(SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(request),
+    path: '/',
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  });
+}
+
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.sessionIdHash) {
+    await request.server.deps.db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+  }
+  request.sessionIdHash = null;
+  request.user = null;
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
+}
+
+export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]))
+    .execute();
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 32;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+const requiredUsername = z.string({ error: 'Username is required' }).trim().min(1, 'Username is required');
+const requiredPassword = z.string({ error: 'Password is required' }).min(1, 'Password is required');
+
+export const usernameSchema = requiredUsername
+  .min(USERNAME_MIN, `Username must be at least ${USERNAME_MIN} characters`)
+  .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Username may only contain letters, digits, _ and -');
+
+export const newPasswordSchema = requiredPassword
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+
+export const loginBodySchema = z.object({
+  username: requiredUsername.max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`),
+  password: requiredPassword.max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const registerBodySchema = z.object({
+  username: usernameSchema,
+  password: newPasswordSchema,
+});
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+/** The register form also asks for the password twice; confirmPassword is dropped before sending. */
+export const registerFormSchema = registerBodySchema
+  .extend({
+    confirmPassword: z.string().min(1, 'Please confirm your password'),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const meResponseSchema = z.object({ user: userSchema.nullable() });
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+export const authResponseSchema = z.object({ user: userSchema });
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const logoutResponseSchema = z.object({ ok: z.literal(true) });
+
+export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
+export type CsrfTokenResponse = z.infer<typeof csrfTokenResponseSchema>;
+
+export const authPaths = {
+  me: '/api/auth/me',
+  login: '/api/auth/login',
+  register: '/api/auth/register',
+  logout: '/api/auth/logout',
+  csrfToken: '/api/csrf-token',
+} as const;
