@@ -57,7 +57,8 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await apiRequest('POST', authPaths.logout)).json() as Promise<unknown>,
     onSuccess: async () => {
-      queryClient.clear();
+      // Every cached answer was for the member; the mutation cache stays so callers hear of success.
+      queryClient.removeQueries();
       queryClient.setQueryData(sessionQueryKey, { user: null });
       // The next visitor on this tab starts from a fresh token.
       resetCsrfToken();

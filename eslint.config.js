@@ -1,0 +1,61 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const features = ['auth', 'landing', 'gallery', 'game', 'leaderboard', 'shop'];
+
+/** Rooms (CONVENTIONS.md): who may import whom. */
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const noServer = { group: ['#server/*', '**/server/**'], message: 'Only src/server may import server code.' };
+const noClient = { group: ['#client/*', '**/client/**'], message: 'Only src/client may import client code.' };
+const noNode = { group: ['node:*'], message: 'This room runs in the browser too: no Node built-ins.' };
+
+export default tseslint.config(
+  { ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error', 'info', 'log'] }],
+    },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: restrict([noServer, noClient, noNode, { group: ['react', 'react-dom'], message: 'src/shared is framework-free.' }]),
+  },
+  { files: ['src/server/**'], rules: restrict([noClient]) },
+  { files: ['src/client/**'], rules: restrict([noServer, noNode]) },
+  {
+    files: ['src/client/lib/**', 'src/client/ui/**'],
+    rules: restrict([
+      noServer,
+      noNode,
+      { group: ['#client/features/*', '#client/app/*', '**/features/**', '**/app/**'], message: 'lib and ui sit below features and pages.' },
+    ]),
+  },
+  ...features.map((feature) => ({
+    files: [`src/client/features/${feature}/**`],
+    rules: restrict([
+      noServer,
+      noNode,
+      { group: ['#client/app/*', '**/app/**'], message: 'Features never import pages.' },
+      {
+        group: features.filter((f) => f !== feature).flatMap((f) => [`#client/features/${f}/*`, `../${f}/*`, `../../${f}/*`]),
+        message: 'Features never import each other; share through src/client/lib.',
+      },
+    ]),
+  })),
+  {
+    files: ['src/server/db/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -1,0 +1,178 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, errorMessage, getQueryFn, resetCsrfToken } from './api-client.ts';
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  credentials: RequestCredentials | undefined;
+}
+
+/** A scripted fetch: answers in order per URL, records what was sent. */
+function fakeFetch(script: Record<string, Array<() => Response>>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    calls.push({
+      url,
+      method: init.method ?? 'GET',
+      headers: { ...(init.headers as Record<string, string> | undefined) },
+      body: init.body as string | undefined,
+      credentials: init.credentials,
+    });
+    const next = script[url]?.shift();
+    if (!next) throw new Error(`unexpected fetch ${url}`);
+    return next();
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const tokenAnswer = (token: string) => () => json({ csrfToken: token });
+
+beforeEach(() => resetCsrfToken());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('apiRequest', () => {
+  it('fetches the CSRF token once with credentials and reuses it on mutating calls', async () => {
+    const calls = fakeFetch({
+      '/api/csrf-token': [tokenAnswer('t1')],
+      '/api/memes': [() => json({}), () => json({})],
+    });
+    await apiRequest('POST', '/api/memes', { title: 'x' });
+    await apiRequest('DELETE', '/api/memes');
+    expect(calls.filter((c) => c.url === '/api/csrf-token')).toHaveLength(1);
+    expect(calls[0]!.credentials).toBe('include');
+    const posts = calls.filter((c) => c.url === '/api/memes');
+    expect(posts.map((c) => c.headers['X-CSRF-Token'])).toEqual(['t1', 't1']);
+    expect(posts.every((c) => c.credentials === 'include')).toBe(true);
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE', 'post'])('sends the token on %s', async (method) => {
+    const calls = fakeFetch({ '/api/csrf-token': [tokenAnswer('tok')], '/api/x': [() => json({})] });
+    await apiRequest(method, '/api/x');
+    expect(calls.at(-1)!.headers['X-CSRF-Token']).toBe('tok');
+  });
+
+  it('sends no token on GET', async () => {
+    const calls = fakeFetch({ '/api/x': [() => json({})] });
+    await apiRequest('GET', '/api/x');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.headers['X-CSRF-Token']).toBeUndefined();
+  });
+
+  it.each(['/api/game-scores', '/api/auth/register', '/api/auth/login', '/api/auth/login?next=1'])(
+    'sends no token to %s',
+    async (url) => {
+      const calls = fakeFetch({ [url]: [() => json({})] });
+      await apiRequest('POST', url, { a: 1 });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.headers['X-CSRF-Token']).toBeUndefined();
+    },
+  );
+
+  it('sets a JSON content type only when there is a body', async () => {
+    const calls = fakeFetch({
+      '/api/csrf-token': [tokenAnswer('t')],
+      '/api/a': [() => json({}), () => json({})],
+    });
+    await apiRequest('POST', '/api/a', { n: 1 });
+    await apiRequest('POST', '/api/a');
+    expect(calls[1]!.headers['Content-Type']).toBe('application/json');
+    expect(calls[1]!.body).toBe('{"n":1}');
+    expect(calls[2]!.headers['Content-Type']).toBeUndefined();
+    expect(calls[2]!.body).toBeUndefined();
+  });
+
+  it.each(['{"message":"CSRF token invalid"}', 'Forbidden'])(
+    'on a 403 whose body says %s, refetches the token and retries once',
+    async (body) => {
+      const calls = fakeFetch({
+        '/api/csrf-token': [tokenAnswer('old'), tokenAnswer('new')],
+        '/api/a': [() => new Response(body, { status: 403 }), () => json({ ok: true })],
+      });
+      const res = await apiRequest('POST', '/api/a', {});
+      expect(res.status).toBe(200);
+      const sends = calls.filter((c) => c.url === '/api/a');
+      expect(sends.map((c) => c.headers['X-CSRF-Token'])).toEqual(['old', 'new']);
+    },
+  );
+
+  it('does not retry a 403 about something else', async () => {
+    const calls = fakeFetch({
+      '/api/csrf-token': [tokenAnswer('t')],
+      '/api/a': [() => new Response('{"message":"Not yours"}', { status: 403 })],
+    });
+    await expect(apiRequest('POST', '/api/a')).rejects.toThrow('403: {"message":"Not yours"}');
+    expect(calls.filter((c) => c.url === '/api/a')).toHaveLength(1);
+  });
+
+  it('fails with "CSRF token validation failed" when the retry is refused again', async () => {
+    const calls = fakeFetch({
+      '/api/csrf-token': [tokenAnswer('a'), tokenAnswer('b')],
+      '/api/a': [
+        () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
+        () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
+      ],
+    });
+    await expect(apiRequest('POST', '/api/a')).rejects.toThrow('CSRF token validation failed');
+    expect(calls.filter((c) => c.url === '/api/a')).toHaveLength(2);
+  });
+
+  it('fails with "CSRF token validation failed" when the fresh token cannot be fetched', async () => {
+    fakeFetch({
+      '/api/csrf-token': [tokenAnswer('a'), () => new Response('down', { status: 500 })],
+      '/api/a': [() => new Response('CSRF token invalid', { status: 403 })],
+    });
+    await expect(apiRequest('POST', '/api/a')).rejects.toThrow('CSRF token validation failed');
+  });
+
+  it('logs a failed token fetch and sends the call without the header', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const calls = fakeFetch({
+      '/api/csrf-token': [() => new Response('nope', { status: 503 })],
+      '/api/a': [() => json({ ok: true })],
+    });
+    await apiRequest('POST', '/api/a');
+    expect(warn).toHaveBeenCalledWith(expect.any(String), new Error('Failed to fetch CSRF token'));
+    expect(calls.at(-1)!.headers['X-CSRF-Token']).toBeUndefined();
+    warn.mockRestore();
+  });
+
+  it('raises "<status>: <body>" errors carrying the status and the server message', async () => {
+    fakeFetch({ '/api/auth/login': [() => json({ message: 'Invalid username or password' }, 401)] });
+    const error = await apiRequest('POST', '/api/auth/login', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('401: {"message":"Invalid username or password"}');
+    expect((error as ApiError).status).toBe(401);
+    expect((error as ApiError).serverMessage).toBe('Invalid username or password');
+    expect(errorMessage(error)).toBe('Invalid username or password');
+  });
+
+  it('uses the status text when the body is empty', async () => {
+    fakeFetch({ '/api/a': [() => new Response('', { status: 502, statusText: 'Bad Gateway' })] });
+    await expect(apiRequest('GET', '/api/a')).rejects.toThrow('502: Bad Gateway');
+  });
+});
+
+describe('getQueryFn', () => {
+  const run = (fn: ReturnType<typeof getQueryFn>, queryKey: readonly unknown[]) =>
+    fn({ queryKey, signal: new AbortController().signal, meta: undefined } as never);
+
+  it('GETs the query key joined with "/" with credentials and returns JSON', async () => {
+    const calls = fakeFetch({ '/api/memes/5': [() => json({ id: 5 })] });
+    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/memes', 5])).resolves.toEqual({ id: 5 });
+    expect(calls[0]!.credentials).toBe('include');
+  });
+
+  it('throws on 401 by default and returns null when told to', async () => {
+    fakeFetch({
+      '/api/user-profile': [() => json({ message: 'no' }, 401), () => json({ message: 'no' }, 401)],
+    });
+    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/user-profile'])).rejects.toThrow('401: ');
+    await expect(run(getQueryFn({ on401: 'returnNull' }), ['/api/user-profile'])).resolves.toBeNull();
+  });
+});

@@ -1,0 +1,119 @@
+import { expect, test } from '@playwright/test';
+import { isPhone, signUp, toastWith, uniqueUsername } from './support.ts';
+
+test('sign up shows each validation message, then welcomes the new member', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Join the Grind' })).toBeVisible();
+  await expect(dialog.getByText('Create your account to join the community')).toBeVisible();
+
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(dialog.getByText('Username is required')).toBeVisible();
+  await expect(dialog.getByText('Password is required')).toBeVisible();
+  await expect(dialog.getByText('Please confirm your password')).toBeVisible();
+
+  await dialog.getByLabel('Username').fill('ab');
+  await dialog.getByLabel('Password', { exact: true }).fill('123');
+  await dialog.getByLabel('Confirm Password').fill('124');
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(dialog.getByText('Username must be at least 3 characters')).toBeVisible();
+  await expect(dialog.getByText('Password must be at least 6 characters')).toBeVisible();
+
+  const name = uniqueUsername('Neo');
+  await dialog.getByLabel('Username').fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill('grind123');
+  await dialog.getByLabel('Confirm Password').fill('grind124');
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(dialog.getByText("Passwords don't match")).toBeVisible();
+
+  // The password toggle reveals the text.
+  const password = dialog.getByLabel('Password', { exact: true });
+  await expect(password).toHaveAttribute('type', 'password');
+  await dialog.getByRole('button', { name: 'Show password' }).first().click();
+  await expect(password).toHaveAttribute('type', 'text');
+
+  await dialog.getByLabel('Confirm Password').fill('grind123');
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(toastWith(page, `Account created successfully. Welcome ${name}!`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('avatar-letter')).toHaveText('N');
+  if (!isPhone(page)) await expect(page.getByText(`Welcome, ${name}`)).toBeVisible();
+
+  // The session survives a reload (cookie session checked on start).
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+});
+
+test('logout from the menu, failed login toast, then login success', async ({ page }) => {
+  const name = uniqueUsername('Trinity');
+  await page.goto('/');
+  await signUp(page, name);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByText(name)).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('aria-disabled', 'true');
+  await menu.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(toastWith(page, 'You have been successfully logged out.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Login' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await expect(dialog.getByText('Username is required')).toBeVisible();
+  await expect(dialog.getByText('Password is required')).toBeVisible();
+
+  await dialog.getByLabel('Username').fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill('wrong-password');
+  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastWith(page, 'Login failed')).toBeVisible();
+  await expect(toastWith(page, 'Invalid username or password')).toBeVisible();
+
+  await dialog.getByLabel('Password', { exact: true }).fill('grind123');
+  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastWith(page, `Hello ${name}, you're now logged in.`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+});
+
+test('switching mode and closing the dialog reset the forms', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Login' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Username').fill('someone');
+  await dialog.getByRole('button', { name: 'Sign up' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Join the Grind' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await expect(dialog.getByLabel('Username')).toHaveValue('');
+  await dialog.getByLabel('Username').fill('someone');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('dialog').getByLabel('Username')).toHaveValue('');
+});
+
+test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
+  await page.goto('/');
+  const openMenu = page.getByRole('button', { name: 'Open menu' });
+  if (!isPhone(page)) {
+    await expect(openMenu).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' })).toBeVisible();
+    return;
+  }
+  await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();
+  await openMenu.click();
+  const menu = page.locator('#mobile-menu');
+  await expect(menu.getByRole('button', { name: 'Game' })).toBeVisible();
+  await menu.getByRole('button', { name: 'Home' }).click();
+  await expect(menu).toBeHidden();
+  await expect(openMenu).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('an unknown path shows the 404 page with a way home', async ({ page }) => {
+  const res = await page.goto('/no/such/page');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeHidden();
+});

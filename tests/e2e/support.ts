@@ -1,0 +1,31 @@
+import { expect, type Page } from '@playwright/test';
+
+let counter = 0;
+export function uniqueUsername(prefix = 'e2e'): string {
+  counter += 1;
+  return `${prefix}_${Date.now().toString(36)}_${process.pid % 1000}_${counter}`.slice(0, 32);
+}
+
+export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 1024;
+
+/** Registers through the real dialog and waits for the welcome state. */
+export async function signUp(page: Page, username: string, password = 'grind123'): Promise<void> {
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.getByLabel('Confirm Password').fill(password);
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+/** Registers over HTTP inside the page's cookie jar (fast set-up for tests about other things). */
+export async function signUpViaApi(page: Page, username: string, password = 'grind123'): Promise<void> {
+  const res = await page.request.post('/api/auth/register', { data: { username, password } });
+  expect(res.status()).toBe(201);
+}
+
+/** The visible toast (Radix also copies its text into a screen-reader announcement). */
+export function toastWith(page: Page, text: string) {
+  return page.locator('li[data-variant]').filter({ hasText: text });
+}
