@@ -1,4 +1,4 @@
-import { CANVAS_HEIGHT, GRAVITY, MAX_STEPS } from './constants.ts';
+import { CANVAS_HEIGHT, GRAVITY, MAX_STEPS, WORKER_START_Y } from './constants.ts';
 import { createGame, step, type GameState } from './engine.ts';
 
 /**
@@ -11,10 +11,10 @@ import { createGame, step, type GameState } from './engine.ts';
 export function autopilotInputs(seed: number, targetSteps: number): number[] {
   const limit = Math.min(targetSteps, MAX_STEPS);
   const state = createGame(seed);
+  const scout = createScout(seed);
   const inputs: number[] = [];
-  const peek: Peek = { spawned: -1, centre: 0 };
   while (!state.over && state.steps < limit) {
-    const jump = shouldJump(state, peek);
+    const jump = shouldJump(state, scout);
     if (jump) inputs.push(state.steps);
     step(state, jump);
   }
@@ -25,20 +25,13 @@ export function autopilotInputs(seed: number, targetSteps: number): number[] {
 // falls back, so jumping whenever it sinks past the aim keeps it inside a 140 px gap.
 const AIM_BELOW_CENTRE = 12;
 
-/** The next gap found by peeking, kept until another obstacle spawns. */
-interface Peek {
-  spawned: number;
-  centre: number;
-}
-
-function shouldJump(state: GameState, peek: Peek): boolean {
+function shouldJump(state: GameState, scout: Scout): boolean {
   const worker = state.worker;
-  const aim = nextGapCentre(state, peek) + AIM_BELOW_CENTRE;
-  const nextBottom = worker.y + worker.velocity + GRAVITY + worker.size;
-  return nextBottom - worker.size / 2 > aim;
+  const centreAfterFalling = worker.y + worker.velocity + GRAVITY + worker.size / 2;
+  return centreAfterFalling > nextGapCentre(state, scout) + AIM_BELOW_CENTRE;
 }
 
-function nextGapCentre(state: GameState, peek: Peek): number {
+function nextGapCentre(state: GameState, scout: Scout): number {
   const worker = state.worker;
   let best = -1;
   let bestX = Infinity;
@@ -49,29 +42,38 @@ function nextGapCentre(state: GameState, peek: Peek): number {
       best = o.topHeight + o.gap / 2;
     }
   }
-  if (best >= 0) return best;
-  if (peek.spawned !== state.obstaclesSpawned) {
-    peek.spawned = state.obstaclesSpawned;
-    peek.centre = peekNextGapCentre(state);
-  }
-  return peek.centre;
+  return best >= 0 ? best : scoutGapCentre(scout, state.obstaclesSpawned);
 }
 
 // At the speeds of a long run an obstacle crosses the canvas in well under a second, too little
-// time to climb or drop from one gap to the next. Gaps depend only on the seed and the step, never
-// on the player, so a throwaway copy of the run, with the worker pinned in place and no obstacles
-// to hit, shows where the next gap will open.
-function peekNextGapCentre(state: GameState): number {
-  const copy = structuredClone(state) as GameState;
-  for (const o of copy.obstacles) o.active = false;
-  const spawned = copy.obstaclesSpawned;
-  while (copy.obstaclesSpawned === spawned && !copy.over) {
-    copy.worker.y = CANVAS_HEIGHT / 2;
-    copy.worker.velocity = -GRAVITY;
-    step(copy, false);
+// time to climb or drop from one gap to the next once it appears. Gaps depend only on the seed and
+// the step, never on the player, so a second game of the same seed, with its worker pinned and
+// nothing to hit, runs ahead and shows where the next gap will open. (A fresh game rather than a
+// copy of the real one keeps the engine seeing one object shape, as it does on the server.)
+interface Scout {
+  game: GameState;
+  /** Obstacle id whose gap centre is cached, and that centre. */
+  id: number;
+  centre: number;
+}
+
+function createScout(seed: number): Scout {
+  return { game: createGame(seed), id: -1, centre: CANVAS_HEIGHT / 2 };
+}
+
+function scoutGapCentre(scout: Scout, id: number): number {
+  if (scout.id === id) return scout.centre;
+  const game = scout.game;
+  while (game.obstaclesSpawned <= id && !game.over) {
+    for (const o of game.obstacles) o.active = false;
+    game.worker.y = WORKER_START_Y;
+    game.worker.velocity = -GRAVITY;
+    step(game, false);
   }
-  for (const o of copy.obstacles) {
-    if (o.active) return o.topHeight + o.gap / 2;
+  scout.id = id;
+  scout.centre = CANVAS_HEIGHT / 2;
+  for (const o of game.obstacles) {
+    if (o.active && o.id === id) scout.centre = o.topHeight + o.gap / 2;
   }
-  return CANVAS_HEIGHT / 2;
+  return scout.centre;
 }

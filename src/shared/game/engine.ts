@@ -276,7 +276,8 @@ function moveCoins(state: GameState, speed: number): void {
     if (!c.active) continue;
     c.prevX = c.x;
     c.x -= speed;
-    c.rotation = (c.rotation + COIN_SPIN_PER_STEP) % 360;
+    c.rotation += COIN_SPIN_PER_STEP;
+    if (c.rotation >= 360) c.rotation -= 360;
     if (
       !c.collected &&
       c.x < worker.x + worker.size &&
