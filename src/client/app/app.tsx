@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Route, Switch } from 'wouter';
-import { AuthDialog } from '#client/features/auth/auth-dialog.tsx';
+import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { createQueryClient } from '#client/lib/query-client.ts';
 import { Toaster } from '#client/ui/toaster.tsx';
 import { HomePage } from './pages/home-page.tsx';
@@ -9,6 +9,18 @@ import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ShopPage } from './pages/shop-page.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
+
+// The dialog (forms, validation, zod) loads the first time someone opens it.
+const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
+
+function AuthDialogWhenWanted() {
+  const { everOpened } = useAuthDialog();
+  return everOpened ? (
+    <Suspense fallback={null}>
+      <AuthDialog />
+    </Suspense>
+  ) : null;
+}
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -25,7 +37,7 @@ export function App() {
         </main>
         <SiteFooter />
       </div>
-      <AuthDialog />
+      <AuthDialogWhenWanted />
       <Toaster />
     </QueryClientProvider>
   );

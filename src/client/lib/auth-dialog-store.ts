@@ -5,9 +5,11 @@ export type AuthMode = 'login' | 'register';
 interface AuthDialogState {
   open: boolean;
   mode: AuthMode;
+  /** True once it has been opened: its code loads on first use, then it stays mounted. */
+  everOpened: boolean;
 }
 
-let state: AuthDialogState = { open: false, mode: 'login' };
+let state: AuthDialogState = { open: false, mode: 'login', everOpened: false };
 const listeners = new Set<() => void>();
 
 function set(next: AuthDialogState) {
@@ -17,7 +19,7 @@ function set(next: AuthDialogState) {
 
 /** Any feature may ask for the sign-in dialog (e.g. the gallery's "Login to Upload"). */
 export function openAuthDialog(mode: AuthMode): void {
-  set({ open: true, mode });
+  set({ open: true, mode, everOpened: true });
 }
 
 export function setAuthDialogMode(mode: AuthMode): void {

@@ -1,14 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  authPaths,
-  authResponseSchema,
-  meResponseSchema,
-  type LoginBody,
-  type MeResponse,
-  type RegisterBody,
-  type User,
-} from '#shared/api/auth.ts';
-import { apiJson, apiRequest, getQueryFn, resetCsrfToken } from './api-client.ts';
+import type { MeResponse, User } from '#shared/api/auth.ts';
+import { authPaths } from '#shared/api/auth-paths.ts';
+import { apiRequest, getQueryFn, resetCsrfToken } from './api-client.ts';
 
 export const sessionQueryKey = [authPaths.me] as const;
 
@@ -18,38 +11,33 @@ export interface Session {
   isLoading: boolean;
 }
 
+// The session check runs on every first load, so it reads the answer without zod.
+function userFrom(raw: MeResponse | null | undefined): User | null {
+  const user = raw?.user;
+  return user && typeof user.id === 'number' && typeof user.username === 'string'
+    ? { id: user.id, username: user.username }
+    : null;
+}
+
 export function useSession(): Session {
   const { data, isLoading } = useQuery({
     queryKey: sessionQueryKey,
     queryFn: getQueryFn<MeResponse>({ on401: 'returnNull' }),
-    select: (raw) => meResponseSchema.parse(raw ?? { user: null }),
+    select: userFrom,
     retry: false,
     refetchOnWindowFocus: false,
   });
-  const user = data?.user ?? null;
+  const user = data ?? null;
   return { user, isAuthenticated: user !== null, isLoading };
 }
 
-export function useLogin() {
+/** After login or register: the answer's user becomes the session, then it is re-checked. */
+export function useSetSessionUser() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: LoginBody) => apiJson('POST', authPaths.login, authResponseSchema, body),
-    onSuccess: async ({ user }) => {
-      queryClient.setQueryData(sessionQueryKey, { user });
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    },
-  });
-}
-
-export function useRegister() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: RegisterBody) => apiJson('POST', authPaths.register, authResponseSchema, body),
-    onSuccess: async ({ user }) => {
-      queryClient.setQueryData(sessionQueryKey, { user });
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    },
-  });
+  return async (user: User) => {
+    queryClient.setQueryData(sessionQueryKey, { user });
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  };
 }
 
 export function useLogout() {

@@ -56,11 +56,3 @@ export const logoutResponseSchema = z.object({ ok: z.literal(true) });
 
 export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
 export type CsrfTokenResponse = z.infer<typeof csrfTokenResponseSchema>;
-
-export const authPaths = {
-  me: '/api/auth/me',
-  login: '/api/auth/login',
-  register: '/api/auth/register',
-  logout: '/api/auth/logout',
-  csrfToken: '/api/csrf-token',
-} as const;

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { loginBodySchema, registerFormSchema, type LoginBody, type RegisterForm } from '#shared/api/auth.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { closeAuthDialog, setAuthDialogMode, useAuthDialog } from '#client/lib/auth-dialog-store.ts';
-import { useLogin, useRegister } from '#client/lib/session.ts';
+import { useLogin, useRegister } from './auth-mutations.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
@@ -15,7 +15,7 @@ import { PasswordInput } from './password-input.tsx';
 const emptyLogin: LoginBody = { username: '', password: '' };
 const emptyRegister: RegisterForm = { username: '', password: '', confirmPassword: '' };
 
-export function AuthDialog() {
+export default function AuthDialog() {
   const { open, mode } = useAuthDialog();
   const [visible, setVisible] = useState({ login: false, register: false, confirm: false });
   const loginForm = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: emptyLogin });
