@@ -29,8 +29,119 @@ export interface RateLimitsTable {
   count: number;
 }
 
+export interface UploadsTable {
+  key: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface MemeImagesTable {
+  id: Generated<number>;
+  user_id: number;
+  image_key: string;
+  thumbnail_key: string;
+  thumbnail_width: number;
+  thumbnail_height: number;
+  created_at: number;
+}
+
+export interface MemesTable {
+  id: Generated<number>;
+  user_id: number | null;
+  title: string;
+  category: string;
+  image_key: string;
+  thumbnail_key: string;
+  thumbnail_width: number;
+  thumbnail_height: number;
+  upvotes: Generated<number>;
+  downvotes: Generated<number>;
+  /** 0 or 1 (portable boolean). */
+  hidden: Generated<number>;
+  created_at: number;
+}
+
+export interface MemeVotesTable {
+  meme_id: number;
+  /** `u:<user id>` for a member, `v:<visitor id>` for a visitor's signed cookie. */
+  voter: string;
+  vote_type: 'up' | 'down';
+  created_at: number;
+}
+
+export interface GameRunsTable {
+  /** 128 random bits, base64url; the client's proof that it was handed this round. */
+  id: string;
+  seed: number;
+  user_id: number | null;
+  issued_at: number;
+  verified_at: number | null;
+  /** The replayed jump log as JSON, kept so the operator can re-verify a prize-winning run. */
+  inputs: string | null;
+  steps: number | null;
+  score: number | null;
+  coins: number | null;
+  obstacles_passed: number | null;
+  score_submitted_at: number | null;
+  coins_credited: number | null;
+  coins_credited_at: number | null;
+}
+
+export interface GameScoresTable {
+  id: Generated<number>;
+  run_id: string;
+  user_id: number | null;
+  /** `u:<user id>` for a member, `n:<lower-cased name>` for a visitor. */
+  player_key: string;
+  player_name: string;
+  score: number;
+  level: number;
+  tasks_completed: number;
+  power_ups_collected: number;
+  game_time: number;
+  /** Monday 00:00 UTC of the entry's leaderboard week. */
+  week_start: number;
+  created_at: number;
+}
+
+export interface GiveawayWinnersTable {
+  id: Generated<number>;
+  week_id: string;
+  player_name: string;
+  prize: string;
+  tx_url: string;
+  paid_at: number;
+}
+
+export interface CoinLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  delta: number;
+  balance_after: number;
+  reason: 'game-run' | 'purchase' | 'grant';
+  run_id: string | null;
+  character_key: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+export interface OwnedCharactersTable {
+  user_id: number;
+  character_key: string;
+  acquired_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
+  game_runs: GameRunsTable;
+  game_scores: GameScoresTable;
+  giveaway_winners: GiveawayWinnersTable;
+  uploads: UploadsTable;
+  meme_images: MemeImagesTable;
+  memes: MemesTable;
+  meme_votes: MemeVotesTable;
 }

@@ -1,7 +1,15 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-accounts.ts';
+import * as m002 from './002-coins.ts';
+import * as m003 from './003-game.ts';
+import * as m004 from './004-gallery.ts';
+import * as m005 from './005-winners.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
+  '002-coins': m002,
+  '003-game': m003,
+  '004-gallery': m004,
+  '005-winners': m005,
 };

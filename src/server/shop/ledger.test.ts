@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+import { creditCoins, ledgerSum } from './ledger.ts';
+
+describe.each(databaseKinds)('coin ledger on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('credits a run once, even when the same run is claimed concurrently', async () => {
+    const user = await new TestClient(t.app).register(uniqueName());
+    const claims = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        creditCoins(t.app.deps.db, { userId: user.id, amount: 7, reason: 'game-run', runId: `run-${user.id}`, now: 1 }),
+      ),
+    );
+    expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    const row = await t.app.deps.db.selectFrom('users').select('coins').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.coins).toBe(7);
+    expect(await ledgerSum(t.app.deps.db, user.id)).toBe(7);
+  });
+
+  it('refuses non-positive or fractional amounts and changes nothing', async () => {
+    const user = await new TestClient(t.app).register(uniqueName());
+    for (const amount of [0, -5, 1.5, Number.NaN]) {
+      await expect(creditCoins(t.app.deps.db, { userId: user.id, amount, reason: 'grant', now: 1 })).rejects.toMatchObject({ statusCode: 400 });
+    }
+    expect(await ledgerSum(t.app.deps.db, user.id)).toBe(0);
+  });
+});
