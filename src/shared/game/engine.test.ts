@@ -332,12 +332,11 @@ describe('coins', () => {
     step(state, false);
     const coin = state.coinPool.find((c) => c.active)!;
     expect(coin.x).toBe(720);
-    let touched = false;
     while (!coin.collected) {
       expect(state.over).toBe(false);
       pinWorker(state, coin.y - 5);
       step(state, false);
-      touched = coin.x < 130 && coin.prevX + 20 > 100;
+      const touched = coin.x < 130 && coin.prevX + 20 > 100;
       expect(coin.collected).toBe(touched);
     }
     expect(state.coins).toBe(1);
