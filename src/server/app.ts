@@ -14,6 +14,7 @@ import type { AppConfig } from './config.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
+import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { assertCsrf } from './security/csrf.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(authRoutes);
+  await app.register(gameRoutes);
   await registerStaticClient(app, config.clientDistDir);
   return app;
 }

@@ -1,0 +1,234 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, GameRunsTable } from '../db/database.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type GameRunRow = Selectable<GameRunsTable>;
+
+export async function insertRun(
+  db: Db,
+  run: { id: string; seed: number; userId: number | null; issuedAt: number },
+): Promise<void> {
+  await db
+    .insertInto('game_runs')
+    .values({ id: run.id, seed: run.seed, user_id: run.userId, issued_at: run.issuedAt })
+    .execute();
+}
+
+export async function findRun(db: Db, id: string): Promise<GameRunRow | undefined> {
+  return db.selectFrom('game_runs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface RunOutcome {
+  inputs: string;
+  steps: number;
+  score: number;
+  coins: number;
+  obstaclesPassed: number;
+}
+
+/** Records the replay's figures unless another request already did; true when this one did. */
+export async function recordVerification(
+  db: Db,
+  runId: string,
+  outcome: RunOutcome,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('game_runs')
+    .set({
+      verified_at: now,
+      inputs: outcome.inputs,
+      steps: outcome.steps,
+      score: outcome.score,
+      coins: outcome.coins,
+      obstacles_passed: outcome.obstaclesPassed,
+    })
+    .where('id', '=', runId)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The guard that lets one submission per run through, however many arrive at once. */
+export async function markScoreSubmitted(db: Db, runId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('game_runs')
+    .set({ score_submitted_at: now })
+    .where('id', '=', runId)
+    .where('score_submitted_at', 'is', null)
+    .where('verified_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Same for coins: the amount is bounded by the verified coins in SQL too. */
+export async function markCoinsCredited(
+  db: Db,
+  runId: string,
+  amount: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('game_runs')
+    .set({ coins_credited: amount, coins_credited_at: now })
+    .where('id', '=', runId)
+    .where('coins_credited_at', 'is', null)
+    .where('verified_at', 'is not', null)
+    .where('coins', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export interface NewScore {
+  runId: string;
+  userId: number | null;
+  playerKey: string;
+  playerName: string;
+  score: number;
+  level: number;
+  tasksCompleted: number;
+  powerUpsCollected: number;
+  gameTime: number;
+  weekStart: number;
+  createdAt: number;
+}
+
+export async function insertScore(db: Db, score: NewScore): Promise<number> {
+  const row = await db
+    .insertInto('game_scores')
+    .values({
+      run_id: score.runId,
+      user_id: score.userId,
+      player_key: score.playerKey,
+      player_name: score.playerName,
+      score: score.score,
+      level: score.level,
+      tasks_completed: score.tasksCompleted,
+      power_ups_collected: score.powerUpsCollected,
+      game_time: score.gameTime,
+      week_start: score.weekStart,
+      created_at: score.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface StandingRow {
+  id: number;
+  run_id: string;
+  user_id: number | null;
+  player_name: string;
+  score: number;
+  level: number;
+  tasks_completed: number;
+  power_ups_collected: number;
+  game_time: number;
+  created_at: number;
+}
+
+/**
+ * A week's best entry per player, best first; between equal scores the earlier entry ranks
+ * higher (and wins the player's own tie too).
+ */
+export async function weekStandings(
+  db: Db,
+  weekStart: number,
+  limit: number,
+): Promise<StandingRow[]> {
+  const ranked = db
+    .selectFrom('game_scores')
+    .select([
+      'id',
+      'run_id',
+      'user_id',
+      'player_name',
+      'score',
+      'level',
+      'tasks_completed',
+      'power_ups_collected',
+      'game_time',
+      'created_at',
+      sql<number>`row_number() over (partition by player_key order by score desc, created_at asc, id asc)`.as(
+        'player_rank',
+      ),
+    ])
+    .where('week_start', '=', weekStart)
+    .as('ranked');
+  return db
+    .selectFrom(ranked)
+    .select([
+      'id',
+      'run_id',
+      'user_id',
+      'player_name',
+      'score',
+      'level',
+      'tasks_completed',
+      'power_ups_collected',
+      'game_time',
+      'created_at',
+    ])
+    .where('player_rank', '=', 1)
+    .orderBy('score', 'desc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export async function isMemberName(db: Db, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_lower', '=', name.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findUsername(db: Db, userId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('username')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.username;
+}
+
+/** Runs handed out but never replayed can no longer be submitted once they expire. */
+export async function pruneUnverifiedRuns(db: Db, issuedBefore: number): Promise<void> {
+  await db
+    .deleteFrom('game_runs')
+    .where('issued_at', '<', issuedBefore)
+    .where('verified_at', 'is', null)
+    .execute();
+}
+
+export async function insertWinner(
+  db: Db,
+  winner: { weekId: string; playerName: string; prize: string; txUrl: string; paidAt: number },
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('giveaway_winners')
+    .values({
+      week_id: winner.weekId,
+      player_name: winner.playerName,
+      prize: winner.prize,
+      tx_url: winner.txUrl,
+      paid_at: winner.paidAt,
+    })
+    .onConflict((oc) => oc.column('week_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function recentWinners(db: Db, limit: number) {
+  return db
+    .selectFrom('giveaway_winners')
+    .selectAll()
+    .orderBy('paid_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

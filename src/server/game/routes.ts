@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  addCoinsBodySchema,
+  addCoinsResponseSchema,
+  gamePaths,
+  gameRunResponseSchema,
+  giveawayWinnersResponseSchema,
+  leaderboardQuerySchema,
+  leaderboardResponseSchema,
+  submitScoreBodySchema,
+  submitScoreResponseSchema,
+  WINNERS_LIMIT,
+} from '#shared/api/game.ts';
+import { pruneUnverifiedRuns } from './repository.ts';
+import {
+  addCoins,
+  giveawayWinners,
+  issueRun,
+  leaderboard,
+  RUN_TTL_MS,
+  submitScore,
+} from './service.ts';
+import { warmUpReplay } from './warm-up.ts';
+
+/**
+ * A jump log of MAX_INPUTS step numbers is about 65 KB of JSON, just over the app's 64 KB
+ * default, so the two routes that carry one get room for it and nothing more.
+ */
+const RUN_BODY_LIMIT = 128 * 1024;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
+  warmUpReplay();
+
+  const prune = setInterval(() => {
+    pruneUnverifiedRuns(app.deps.db, app.deps.clock.now() - RUN_TTL_MS).catch((err: unknown) =>
+      app.log.warn({ err }, 'pruning game runs failed'),
+    );
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
+
+  app.post(
+    gamePaths.runs,
+    { schema: { response: { 201: gameRunResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply.code(201).send(await issueRun(app.deps, request.user, request.ip));
+    },
+  );
+
+  app.post(
+    gamePaths.scores,
+    {
+      bodyLimit: RUN_BODY_LIMIT,
+      schema: { body: submitScoreBodySchema, response: { 201: submitScoreResponseSchema } },
+    },
+    async (request, reply) => {
+      const entry = await submitScore(app.deps, request.user, request.body, request.ip);
+      return reply.code(201).send({ entry });
+    },
+  );
+
+  app.post(
+    gamePaths.coins,
+    {
+      bodyLimit: RUN_BODY_LIMIT,
+      schema: { body: addCoinsBodySchema, response: { 200: addCoinsResponseSchema } },
+    },
+    async (request) => addCoins(app.deps, request.user, request.body),
+  );
+
+  app.get(
+    gamePaths.leaderboard,
+    {
+      schema: { querystring: leaderboardQuerySchema, response: { 200: leaderboardResponseSchema } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return leaderboard(app.deps, request.query.limit);
+    },
+  );
+
+  app.get(
+    gamePaths.winners,
+    { schema: { response: { 200: giveawayWinnersResponseSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return giveawayWinners(app.deps, WINNERS_LIMIT);
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
+
+export const gamePaths = {
+  runs: '/api/game-runs',
+  scores: '/api/game-scores',
+  coins: '/api/coins/add',
+  leaderboard: '/api/leaderboard',
+  winners: '/api/giveaway-winners',
+} as const;
+
+export const PLAYER_NAME_MAX = 32;
+export const LEADERBOARD_DEFAULT_LIMIT = 5;
+export const LEADERBOARD_MAX_LIMIT = 50;
+export const WINNERS_LIMIT = 10;
+export const WEEKLY_PRIZE = '1 SOL';
+
+/** 128 random bits, base64url: the run id is also the bearer secret of one round. */
+export const runIdSchema = z
+  .string({ error: 'runId is required' })
+  .regex(/^[A-Za-z0-9_-]{22}$/, 'runId must be the id given by POST /api/game-runs');
+
+export const gameRunResponseSchema = z.object({
+  runId: runIdSchema,
+  /** Unsigned 32-bit seed of the shared engine's PRNG. */
+  seed: z.number().int().min(0).max(0xffff_ffff),
+});
+export type GameRunResponse = z.infer<typeof gameRunResponseSchema>;
+
+/**
+ * Step numbers at which the player jumped, strictly increasing (simulate checks the order; the
+ * schema only bounds the size so a replay stays cheap).
+ */
+export const inputsSchema = z
+  .array(z.number({ error: 'inputs must be step numbers' }).int().min(0).max(MAX_STEPS), {
+    error: 'inputs must be an array of step numbers',
+  })
+  .max(MAX_INPUTS, `At most ${MAX_INPUTS} jumps are accepted`);
+
+const count = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must not be negative`)
+    .max(1_000_000_000, `${name} is out of range`);
+
+export const playerNameSchema = z
+  .string({ error: 'playerName is required' })
+  .trim()
+  .min(1, 'playerName is required')
+  .max(PLAYER_NAME_MAX, `playerName must be at most ${PLAYER_NAME_MAX} characters`);
+
+/** Spec section 7's payload plus the run it belongs to and its jump log. */
+export const submitScoreBodySchema = z.object({
+  playerName: playerNameSchema,
+  score: count('score'),
+  level: count('level'),
+  tasksCompleted: count('tasksCompleted'),
+  powerUpsCollected: count('powerUpsCollected'),
+  /** Whole seconds of flight. */
+  gameTime: count('gameTime'),
+  runId: runIdSchema,
+  inputs: inputsSchema,
+});
+export type SubmitScoreBody = z.infer<typeof submitScoreBodySchema>;
+
+export const leaderboardEntrySchema = z.object({
+  id: z.number().int().positive(),
+  playerName: z.string(),
+  score: z.number().int().nonnegative(),
+  level: z.number().int().positive(),
+  tasksCompleted: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+});
+export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+
+export const submitScoreResponseSchema = z.object({ entry: leaderboardEntrySchema });
+export type SubmitScoreResponse = z.infer<typeof submitScoreResponseSchema>;
+
+export const addCoinsBodySchema = z.object({
+  amount: z
+    .number({ error: 'amount must be a number' })
+    .int('amount must be a whole number')
+    .min(1, 'amount must be at least 1')
+    .max(1_000_000, 'amount is out of range'),
+  runId: runIdSchema,
+  /** The run's jump log, for when the score was not submitted first (it is then replayed here). */
+  inputs: inputsSchema.optional(),
+});
+export type AddCoinsBody = z.infer<typeof addCoinsBodySchema>;
+
+export const addCoinsResponseSchema = z.object({
+  coinsAdded: z.number().int().positive(),
+  balance: z.number().int().nonnegative(),
+});
+export type AddCoinsResponse = z.infer<typeof addCoinsResponseSchema>;
+
+const leaderboardLimitMessage = `limit must be a number from 1 to ${LEADERBOARD_MAX_LIMIT}`;
+export const leaderboardQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: leaderboardLimitMessage })
+    .int(leaderboardLimitMessage)
+    .min(1, leaderboardLimitMessage)
+    .max(LEADERBOARD_MAX_LIMIT, leaderboardLimitMessage)
+    .default(LEADERBOARD_DEFAULT_LIMIT),
+});
+
+export const leaderboardResponseSchema = z.array(leaderboardEntrySchema);
+
+export const weekIdSchema = z
+  .string()
+  .regex(/^\d{4}-W\d{2}$/, 'week must be an ISO week such as 2026-W47');
+
+export const giveawayWinnerSchema = z.object({
+  id: z.number().int().positive(),
+  /** ISO week of the leaderboard that was won, e.g. "2026-W47". */
+  week: weekIdSchema,
+  playerName: z.string(),
+  prize: z.string(),
+  /** Public proof of payment (a blockchain explorer link). */
+  txUrl: z.url(),
+  paidAt: z.iso.datetime(),
+});
+export type GiveawayWinner = z.infer<typeof giveawayWinnerSchema>;
+
+export const giveawayWinnersResponseSchema = z.array(giveawayWinnerSchema);
