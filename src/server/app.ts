@@ -22,6 +22,9 @@ import { assertSameOrigin } from './security/origin-check.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
 import { loadOrCreateSecret } from './security/secrets.ts';
 import { hashSessionId, loadSessionUser, pruneSessions, SESSION_COOKIE } from './security/sessions.ts';
+import { createObjectStore } from './storage/create-object-store.ts';
+import { memeRoutes } from './memes/routes.ts';
+import { uploadRoutes } from './uploads/routes.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -61,12 +64,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await db.destroy();
     throw error;
   }
+  const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
   const deps: AppDeps = {
     config,
     db,
     clock,
-    secret: loadOrCreateSecret(config.sessionSecret, config.dataDir),
+    secret,
     rateLimiter: createSqlRateLimiter(db, clock),
+    objectStore: createObjectStore(config, secret, clock),
   };
   app.decorate('deps', deps);
   app.decorateRequest('user', null);
@@ -86,6 +91,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.addHook('onClose', async () => {
     await deps.rateLimiter.close();
+    await deps.objectStore?.close?.();
     await db.destroy();
   });
 
@@ -134,11 +140,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     } catch {
       return reply.code(503).send({ status: 'database unavailable' });
     }
+    try {
+      await deps.objectStore?.check();
+    } catch {
+      return reply.code(503).send({ status: 'object store unavailable' });
+    }
     return { status: 'ready' };
   });
 
   await app.register(authRoutes);
   await app.register(gameRoutes);
+  await app.register(uploadRoutes);
+  await app.register(memeRoutes);
   await registerStaticClient(app, config.clientDistDir);
   return app;
 }

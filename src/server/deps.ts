@@ -3,6 +3,7 @@ import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { RateLimiter } from './security/rate-limit.ts';
+import type { ObjectStore } from './storage/object-store.ts';
 
 /** What route plugins need; built once by buildApp and passed to nothing through globals. */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   /** Signs CSRF tokens and upload URLs; shared by every node of one site. */
   secret: string;
   rateLimiter: RateLimiter;
+  /** Uploaded images: local disk under the data folder, or S3 when configured. */
+  objectStore?: ObjectStore;
 }
 
 export interface SessionUser {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
+import { LOCAL_UPLOAD_ROUTE_PREFIX } from '../storage/local-disk.ts';
 import { isSecureRequest } from './sessions.ts';
 
 export const CSRF_COOKIE = 'csrf';
@@ -8,6 +9,12 @@ const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** The spec's client sends no token on these; they are still guarded by the origin check. */
 const EXEMPT_PATHS = new Set(['/api/auth/login', '/api/auth/register', '/api/game-scores']);
+/**
+ * The local store's upload URLs (`PUT /api/uploads/<signed token>`): the spec's client PUTs
+ * the file there with plain fetch, as it would to a presigned S3 URL, so no token comes with
+ * it. The URL's signature is the credential: one key, one member's upload row, expiring.
+ */
+const EXEMPT_PREFIXES = [LOCAL_UPLOAD_ROUTE_PREFIX];
 
 function tokenFor(secret: string, cookieValue: string): string {
   return createHmac('sha256', secret).update(`csrf:${cookieValue}`).digest('base64url');
@@ -40,6 +47,7 @@ export function assertCsrf(request: FastifyRequest): void {
   if (!isMutating(request.method)) return;
   const path = request.url.split('?', 1)[0]!;
   if (!path.startsWith('/api/') || EXEMPT_PATHS.has(path)) return;
+  if (request.method === 'PUT' && EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))) return;
   const cookieValue = request.cookies[CSRF_COOKIE];
   const header = request.headers['x-csrf-token'];
   if (!cookieValue || typeof header !== 'string' || header === '') {

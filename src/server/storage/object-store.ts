@@ -21,6 +21,8 @@ export interface ObjectStore {
   deleteObject(key: string): Promise<void>;
   /** Readiness: resolves when the store can be written to and read from, else rejects. */
   check(): Promise<void>;
+  /** Releases connections (S3's HTTP agent); the app calls it when it closes. */
+  close?(): Promise<void>;
 }
 
 export interface UploadTargetOptions {

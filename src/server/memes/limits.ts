@@ -1,0 +1,30 @@
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http-error.ts';
+
+const MINUTE = 60_000;
+
+/**
+ * The gallery's throttles. Votes are counted per IP: generous, since a whole office may sit
+ * behind one address, yet a script hammering from one machine is stopped within a minute.
+ * Uploads count per member, because they cost disk and CPU.
+ */
+export const GALLERY_LIMITS = {
+  votePerIp: { limit: 300, windowMs: MINUTE },
+  uploadUrlPerMember: { limit: 30, windowMs: 10 * MINUTE },
+  processPerMember: { limit: 30, windowMs: 10 * MINUTE },
+  postPerMember: { limit: 20, windowMs: 10 * MINUTE },
+} as const;
+
+export async function enforceRateLimit(
+  deps: AppDeps,
+  key: string,
+  rule: { limit: number; windowMs: number },
+  message: string,
+): Promise<void> {
+  const result = await deps.rateLimiter.hit(key, rule.limit, rule.windowMs);
+  if (!result.allowed) {
+    throw new HttpError(429, message, 'RATE_LIMITED', {
+      'retry-after': String(result.retryAfterSeconds),
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createMemeBodySchema,
+  createMemeResponseSchema,
+  listMemesQuerySchema,
+  memeIdParamsSchema,
+  memePaths,
+  memesPageSchema,
+  voteBodySchema,
+  voteResponseSchema,
+} from '#shared/api/memes.ts';
+import { unauthorized } from '../http-error.ts';
+import { createMeme, listMemes, vote } from './service.ts';
+import { currentVoter, voterForVote } from './voter.ts';
+
+export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    memePaths.list,
+    { schema: { querystring: listMemesQuerySchema, response: { 200: memesPageSchema } } },
+    async (request, reply) => {
+      // Each answer carries the caller's own votes, so no shared cache may keep it.
+      reply.header('cache-control', 'private, no-cache');
+      return listMemes(app.deps, request.query, currentVoter(request));
+    },
+  );
+
+  app.post(
+    memePaths.create,
+    { schema: { body: createMemeBodySchema, response: { 201: createMemeResponseSchema } } },
+    async (request, reply) => {
+      if (!request.user) throw unauthorized('Please log in to upload memes');
+      const meme = await createMeme(app.deps, request.user, request.body);
+      return reply.code(201).send({ meme });
+    },
+  );
+
+  app.post(
+    '/api/memes/:id/vote',
+    {
+      schema: {
+        params: memeIdParamsSchema,
+        body: voteBodySchema,
+        response: { 200: voteResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      vote(app.deps, {
+        memeId: request.params.id,
+        voter: voterForVote(request, reply),
+        voteType: request.body.voteType,
+        ip: request.ip,
+      }),
+  );
+};

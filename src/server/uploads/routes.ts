@@ -1,0 +1,123 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import sharp from 'sharp';
+import { z } from 'zod';
+import {
+  memeImageBodySchema,
+  memeImageResponseSchema,
+  memePaths,
+  uploadTargetResponseSchema,
+} from '#shared/api/memes.ts';
+import { notFound, unauthorized } from '../http-error.ts';
+import { LOCAL_UPLOAD_ROUTE_PREFIX, type LocalDiskStore } from '../storage/local-disk.ts';
+import { createImageProcessor } from './image-processing.ts';
+import { isServableKey, OBJECTS_PREFIX } from './object-paths.ts';
+import {
+  IMMUTABLE_CACHE,
+  issueUploadTarget,
+  processUpload,
+  pruneUploads,
+  receiveLocalUpload,
+  type UploadContext,
+} from './service.ts';
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const UPLOAD_REQUIRED = 'Please log in to upload images';
+
+/**
+ * Decoded images are never asked for twice, so libvips' operation cache would only hold memory
+ * (up to 50 MB by default) on a server whose memory the upload queue is meant to bound.
+ */
+sharp.cache(false);
+
+export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const store = app.deps.objectStore;
+  if (!store) throw new Error('uploadRoutes needs deps.objectStore');
+  const ctx: UploadContext = {
+    deps: app.deps,
+    store,
+    // One image at a time per node: decoding takes up to ~200 MB for a 40-megapixel photo.
+    processor: createImageProcessor({ concurrency: 1 }),
+  };
+
+  const maintenance = setInterval(() => {
+    pruneUploads(ctx, app.deps.clock.now()).catch((err: unknown) =>
+      app.log.warn({ err }, 'upload maintenance failed'),
+    );
+  }, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
+  app.addHook('onClose', async () => clearInterval(maintenance));
+
+  app.post(
+    memePaths.uploadTarget,
+    { schema: { response: { 200: uploadTargetResponseSchema } } },
+    async (request, reply) => {
+      if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
+      reply.header('cache-control', 'no-store');
+      return issueUploadTarget(ctx, request.user);
+    },
+  );
+
+  app.put(
+    memePaths.memeImages,
+    { schema: { body: memeImageBodySchema, response: { 200: memeImageResponseSchema } } },
+    async (request) => {
+      if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
+      return processUpload(ctx, request.user, request.body.imageUrl);
+    },
+  );
+
+  if (store.kind === 'local') await app.register(localUploadRoute(ctx, store as LocalDiskStore));
+
+  app.get(`${OBJECTS_PREFIX}*`, async (request, reply) => {
+    const key = (request.params as { '*': string })['*'];
+    if (!isServableKey(key)) throw notFound();
+    const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
+    reply.headers({
+      'x-content-type-options': 'nosniff',
+      // Even if a browser were talked into rendering one of these as a document, it could run
+      // nothing and reach nothing.
+      'content-security-policy': "default-src 'none'; sandbox",
+      'cache-control': IMMUTABLE_CACHE,
+      etag,
+    });
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const object = await store.readObject(key);
+    if (!object) {
+      reply.header('cache-control', 'no-store');
+      throw notFound();
+    }
+    return reply.type(object.contentType).header('content-length', object.size).send(object.body);
+  });
+};
+
+/**
+ * The local store's upload URL. Its own plugin scope, so the raw-body parser it needs (any
+ * content type, streamed to disk, never buffered) does not touch the JSON routes.
+ */
+function localUploadRoute(ctx: UploadContext, store: LocalDiskStore): FastifyPluginAsync {
+  return async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    scope.withTypeProvider<ZodTypeProvider>().put(
+      // A wildcard, not `:token`: the token is longer than the router's parameter limit.
+      `${LOCAL_UPLOAD_ROUTE_PREFIX}*`,
+      {
+        schema: {
+          params: z.object({ '*': z.string().max(1024, 'Invalid upload URL') }),
+          response: { 200: z.object({ size: z.number().int() }) },
+        },
+      },
+      async (request) => {
+        const length = Number(request.headers['content-length']);
+        return receiveLocalUpload(
+          ctx,
+          store,
+          request.params['*'],
+          request.raw,
+          Number.isFinite(length) ? length : undefined,
+        );
+      },
+    );
+  };
+}
