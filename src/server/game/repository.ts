@@ -232,3 +232,8 @@ export async function recentWinners(db: Db, limit: number) {
     .limit(limit)
     .execute();
 }
+
+export async function findRuns(db: Db, ids: readonly string[]): Promise<GameRunRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('game_runs').selectAll().where('id', 'in', ids).execute();
+}

@@ -1,47 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autopilotInputs } from '#shared/game/autopilot.ts';
-import { MAX_INPUTS, STEP_MS } from '#shared/game/constants.ts';
-import { simulate, type ValidRun } from '#shared/game/simulate.ts';
+import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
 import { databaseKinds } from '../test-support/test-database.ts';
 import { insertRun, insertScore, insertWinner } from './repository.ts';
+import { play, realTimeMs, scoreBody, type PlayedRun } from './test-play.ts';
 import { RUN_TTL_MS } from './service.ts';
-
-interface PlayedRun {
-  runId: string;
-  seed: number;
-  inputs: number[];
-  result: ValidRun;
-}
-
-/** Asks for a run and plays it honestly with the autopilot; the clock is not moved. */
-async function play(client: TestClient, targetSteps = 600): Promise<PlayedRun> {
-  const res = await client.request('POST', '/api/game-runs');
-  expect(res.statusCode).toBe(201);
-  const { runId, seed } = res.json<{ runId: string; seed: number }>();
-  const inputs = autopilotInputs(seed, targetSteps);
-  const result = simulate(seed, inputs);
-  if (!result.ok) throw new Error(result.message);
-  return { runId, seed, inputs, result };
-}
-
-/** Whole milliseconds (the app's clock reads Date.now()) a run takes to play. */
-const realTimeMs = (run: PlayedRun) => Math.ceil(run.result.steps * STEP_MS);
-
-function scoreBody(run: PlayedRun, playerName: string, overrides: Record<string, unknown> = {}) {
-  return {
-    playerName,
-    score: run.result.score,
-    level: run.result.level,
-    tasksCompleted: run.result.tasksCompleted,
-    powerUpsCollected: run.result.powerUpsCollected,
-    gameTime: run.result.gameTime,
-    runId: run.runId,
-    inputs: run.inputs,
-    ...overrides,
-  };
-}
 
 describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   let t: TestApp;

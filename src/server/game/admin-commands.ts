@@ -1,0 +1,198 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import { PLAYER_NAME_MAX, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { simulate } from '#shared/game/simulate.ts';
+import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
+import type { Database } from '../db/database.ts';
+import { findRuns, insertWinner, weekStandings, type StandingRow } from './repository.ts';
+
+/** What an operator command needs: the database, the time, and somewhere to write. */
+export interface AdminContext {
+  db: Kysely<Database>;
+  now(): number;
+  print(line: string): void;
+}
+
+export interface AdminCommand {
+  usage: string;
+  summary: string;
+  /** Resolves to the process exit code. */
+  run(ctx: AdminContext, args: string[]): Promise<number>;
+}
+
+export class AdminUsageError extends Error {}
+
+const DEFAULT_STANDINGS = 10;
+
+function utc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+function weekFrom(value: string | undefined, now: number): { id: string; start: number } {
+  if (value === undefined) {
+    const id = isoWeekId(now);
+    return { id, start: parseIsoWeekId(id) };
+  }
+  try {
+    return { id: value, start: parseIsoWeekId(value) };
+  } catch (error) {
+    throw new AdminUsageError((error as Error).message);
+  }
+}
+
+export type ReplayVerdict = { ok: true } | { ok: false; reason: string };
+
+/** Replays a stored run from its seed and jump log and compares it with the stored entry. */
+export function verifyStanding(
+  row: StandingRow,
+  run: { seed: number; inputs: string | null } | undefined,
+): ReplayVerdict {
+  if (!run || run.inputs === null) return { ok: false, reason: 'no stored jump log' };
+  let inputs: unknown;
+  try {
+    inputs = JSON.parse(run.inputs);
+  } catch {
+    return { ok: false, reason: 'stored jump log is not JSON' };
+  }
+  if (!Array.isArray(inputs)) return { ok: false, reason: 'stored jump log is not a list' };
+  const result = simulate(run.seed, inputs as number[]);
+  if (!result.ok) return { ok: false, reason: result.message };
+  const mismatches = [
+    result.score !== row.score && `score ${result.score}`,
+    result.level !== row.level && `level ${result.level}`,
+    result.tasksCompleted !== row.tasks_completed && `tasks ${result.tasksCompleted}`,
+    result.powerUpsCollected !== row.power_ups_collected && `power-ups ${result.powerUpsCollected}`,
+    result.gameTime !== row.game_time && `time ${result.gameTime}s`,
+  ].filter((x): x is string => typeof x === 'string');
+  return mismatches.length === 0
+    ? { ok: true }
+    : { ok: false, reason: `replay gives ${mismatches.join(', ')}` };
+}
+
+function pad(value: string | number, width: number, right = false): string {
+  const text = String(value);
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+export const leaderboardWeekCommand: AdminCommand = {
+  usage: 'leaderboard:week [--week 2026-W47] [--limit 10]',
+  summary: "A week's standings (best entry per player), each run re-verified by replay.",
+  async run(ctx, args) {
+    const { values } = parseArgs({
+      args,
+      options: { week: { type: 'string' }, limit: { type: 'string' } },
+      strict: true,
+    });
+    const week = weekFrom(values.week, ctx.now());
+    const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new AdminUsageError('--limit must be a whole number from 1 to 1000');
+    }
+    const rows = await weekStandings(ctx.db, week.start, limit);
+    const runs = await findRuns(
+      ctx.db,
+      rows.map((r) => r.run_id),
+    );
+    const runById = new Map(runs.map((r) => [r.id, r]));
+
+    const end = nextWeekStartUtc(week.start);
+    const open = ctx.now() < end;
+    ctx.print(
+      `Leaderboard ${week.id}: ${utc(week.start)} to ${utc(end)} UTC${open ? ' (still open)' : ''}`,
+    );
+    if (rows.length === 0) {
+      ctx.print('No scores this week.');
+      return 0;
+    }
+    ctx.print(
+      `${pad('#', 3, true)}  ${pad('Player', PLAYER_NAME_MAX)}  ${pad('Score', 7, true)}  ${pad('Level', 5, true)}  ${pad('Time', 6, true)}  ${pad('Submitted (UTC)', 19)}  Replay`,
+    );
+    let allVerified = true;
+    rows.forEach((row, index) => {
+      const verdict = verifyStanding(row, runById.get(row.run_id));
+      if (!verdict.ok) allVerified = false;
+      const minutes = Math.floor(row.game_time / 60);
+      const time = `${minutes}:${String(row.game_time % 60).padStart(2, '0')}`;
+      ctx.print(
+        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 7, true)}  ${pad(row.level, 5, true)}  ${pad(time, 6, true)}  ${utc(row.created_at)}  ${verdict.ok ? 'verified' : `MISMATCH (${verdict.reason})`}`,
+      );
+    });
+    const top = rows[0]!;
+    const topVerdict = verifyStanding(top, runById.get(top.run_id));
+    ctx.print('');
+    if (topVerdict.ok) {
+      ctx.print(
+        `${open ? 'Leading' : 'Winner'}: ${top.player_name} with ${top.score}${top.user_id === null ? ' (visitor: confirm the player before paying)' : ` (member #${top.user_id})`}.`,
+      );
+      if (!open) {
+        ctx.print(
+          `After paying ${WEEKLY_PRIZE}: npm run admin -- winners:add --week ${week.id} --player "${top.player_name}" --tx <explorer URL>`,
+        );
+      }
+    } else {
+      ctx.print(`The top run does not replay (${topVerdict.reason}): do not pay it.`);
+    }
+    return allVerified ? 0 : 1;
+  },
+};
+
+export const winnersAddCommand: AdminCommand = {
+  usage: 'winners:add --week 2026-W47 --player NAME --tx https://... [--prize "1 SOL"]',
+  summary: 'Records a paid weekly prize; the giveaway section lists it under Recent Winners.',
+  async run(ctx, args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        week: { type: 'string' },
+        player: { type: 'string' },
+        tx: { type: 'string' },
+        prize: { type: 'string' },
+      },
+      strict: true,
+    });
+    if (!values.week || !values.player || !values.tx) {
+      throw new AdminUsageError('--week, --player and --tx are required');
+    }
+    const week = weekFrom(values.week, ctx.now());
+    const player = values.player.trim();
+    if (player === '' || player.length > PLAYER_NAME_MAX) {
+      throw new AdminUsageError(`--player must be 1 to ${PLAYER_NAME_MAX} characters`);
+    }
+    let tx: URL;
+    try {
+      tx = new URL(values.tx);
+    } catch {
+      throw new AdminUsageError('--tx must be a URL (the payment on a blockchain explorer)');
+    }
+    if (tx.protocol !== 'https:') throw new AdminUsageError('--tx must be an https URL');
+    const prize = (values.prize ?? WEEKLY_PRIZE).trim();
+    if (prize === '' || prize.length > 64)
+      throw new AdminUsageError('--prize must be 1 to 64 characters');
+
+    const standings = await weekStandings(ctx.db, week.start, 1000);
+    const place = standings.findIndex((r) => r.player_name.toLowerCase() === player.toLowerCase());
+    if (place === -1) ctx.print(`Warning: "${player}" has no score in ${week.id}.`);
+    else if (place > 0)
+      ctx.print(`Warning: "${player}" placed #${place + 1} in ${week.id}, not #1.`);
+
+    const id = await insertWinner(ctx.db, {
+      weekId: week.id,
+      playerName: player,
+      prize,
+      txUrl: tx.href,
+      paidAt: ctx.now(),
+    });
+    if (id === undefined) {
+      ctx.print(`A winner for ${week.id} is already recorded; nothing changed.`);
+      return 1;
+    }
+    ctx.print(`Recorded winner #${id}: ${player}, ${prize}, ${week.id}, ${tx.href}`);
+    return 0;
+  },
+};
+
+/** The game's operator commands, by name, for the admin CLI's registry. */
+export const gameAdminCommands: Record<string, AdminCommand> = {
+  'leaderboard:week': leaderboardWeekCommand,
+  'winners:add': winnersAddCommand,
+};
