@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MemesPage } from '#shared/api/memes.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+import { memeAdminCommands, MemeAdminUsageError, type MemeAdminContext } from './admin-commands.ts';
+import { distinctPng, postMeme } from './gallery-test-support.ts';
+
+describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
+  let t: TestApp;
+  let member: TestClient;
+  let output: string[];
+  let ctx: MemeAdminContext;
+
+  beforeEach(async () => {
+    t = await createTestApp(kind);
+    member = new TestClient(t.app);
+    await member.register(uniqueName('admin_case'));
+    output = [];
+    ctx = {
+      db: t.app.deps.db,
+      objectStore: t.app.deps.objectStore!,
+      now: () => t.clock.now(),
+      print: (line) => output.push(line),
+    };
+  });
+  afterEach(async () => t?.close());
+
+  const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
+  const visibleIds = async () =>
+    (await new TestClient(t.app).request('GET', '/api/memes'))
+      .json<MemesPage>()
+      .memes.map((m) => m.id);
+  const status = async (path: string) =>
+    (await t.app.inject({ method: 'GET', url: path })).statusCode;
+
+  it('lists memes newest first with their state, votes and uploader', async () => {
+    expect(await run('memes:list')).toBe(0);
+    expect(output).toEqual(['No memes yet.']);
+    output.length = 0;
+    const a = await postMeme(t.app, member, {
+      title: 'Line\nbreak "quoted"',
+      category: 'overtime',
+    });
+    const b = await postMeme(t.app, member, { title: 'Second' });
+    await run('memes:hide', String(a.id));
+    output.length = 0;
+    expect(await run('memes:list', '--limit', '5')).toBe(0);
+    expect(output).toHaveLength(3);
+    expect(output[1]).toMatch(new RegExp(`^\\s+${b.id}  shown .*"Second"$`));
+    expect(output[2]).toContain('hidden');
+    expect(output[2]).toContain(JSON.stringify('Line\nbreak "quoted"'));
+    await expect(run('memes:list', '--limit', 'x')).rejects.toThrow(MemeAdminUsageError);
+  });
+
+  it('hides and unhides a meme for the API at once', async () => {
+    const meme = await postMeme(t.app, member);
+    expect(await run('memes:hide', String(meme.id))).toBe(0);
+    expect(await visibleIds()).toEqual([]);
+    expect(await run('memes:unhide', String(meme.id))).toBe(0);
+    expect(await visibleIds()).toEqual([meme.id]);
+    expect(await run('memes:hide', '999999')).toBe(1);
+    await expect(run('memes:hide')).rejects.toThrow(MemeAdminUsageError);
+    await expect(run('memes:hide', '1; drop table memes')).rejects.toThrow(MemeAdminUsageError);
+  });
+
+  it('deletes a meme with its votes and images, keeping images another meme shares', async () => {
+    const bytes = await distinctPng();
+    const first = await postMeme(t.app, member, { bytes, title: 'Original' });
+    const twin = await postMeme(t.app, member, { bytes, title: 'Repost' });
+    expect(twin.imageUrl).toBe(first.imageUrl);
+    await member.request('POST', `/api/memes/${first.id}/vote`, { body: { voteType: 'up' } });
+
+    expect(await run('memes:delete', String(first.id))).toBe(0);
+    expect(output.at(-1)).toContain('2 kept');
+    expect(await visibleIds()).toEqual([twin.id]);
+    expect(await status(twin.imageUrl)).toBe(200);
+    expect(await t.app.deps.db.selectFrom('meme_votes').selectAll().execute()).toEqual([]);
+
+    expect(await run('memes:delete', String(twin.id))).toBe(0);
+    expect(output.at(-1)).toBe(`Deleted meme #${twin.id} and 2 image file(s).`);
+    expect(await status(twin.imageUrl)).toBe(404);
+    expect(await status(twin.thumbnailUrl)).toBe(404);
+    expect(await run('memes:delete', String(twin.id))).toBe(1);
+  });
+});

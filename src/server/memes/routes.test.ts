@@ -1,0 +1,308 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Meme, MemesPage } from '#shared/api/memes.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+import { distinctPng, postMeme, processedImage, seedMemes } from './gallery-test-support.ts';
+import { GALLERY_LIMITS } from './limits.ts';
+import { findCountMismatches, setMemeHidden } from './repository.ts';
+import { VISITOR_COOKIE } from './voter.ts';
+
+describe.each(databaseKinds)('memes API on %s', (kind) => {
+  let t: TestApp;
+  let member: TestClient;
+  let memberId: number;
+
+  beforeEach(async () => {
+    t = await createTestApp(kind);
+    member = new TestClient(t.app);
+    memberId = (await member.register(uniqueName('memer'))).id;
+  });
+  afterEach(async () => t?.close());
+
+  async function page(client: TestClient, query = ''): Promise<MemesPage> {
+    const res = await client.request('GET', `/api/memes${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<MemesPage>();
+  }
+
+  async function vote(client: TestClient, id: number, voteType: string) {
+    return client.request('POST', `/api/memes/${id}/vote`, { body: { voteType } });
+  }
+
+  describe('posting', () => {
+    it('posts a meme from an image the member processed, title trimmed, newest first', async () => {
+      const first = await postMeme(t.app, member, { title: 'First', category: 'coffee-culture' });
+      t.clock.advance(1000);
+      const imageUrl = await processedImage(t.app, member);
+      const res = await member.request('POST', '/api/memes', {
+        body: { title: '  Monday again  ', category: 'monday-motivation', imageUrl },
+      });
+      expect(res.statusCode).toBe(201);
+      const { meme } = res.json<{ meme: Meme }>();
+      expect(meme).toEqual({
+        id: expect.any(Number),
+        title: 'Monday again',
+        category: 'monday-motivation',
+        imageUrl,
+        thumbnailUrl: expect.stringMatching(/^\/objects\/memes\/[0-9a-f]{64}-thumb\.webp$/),
+        thumbnailWidth: 48,
+        thumbnailHeight: 32,
+        upvotes: 0,
+        downvotes: 0,
+        createdAt: new Date(t.clock.now()).toISOString(),
+        myVote: null,
+      });
+      const visitor = new TestClient(t.app);
+      const listed = await page(visitor);
+      expect(listed.memes.map((m) => m.id)).toEqual([meme.id, first.id]);
+      expect(listed.memes[0]).toEqual(meme);
+      expect(listed.nextCursor).toBeNull();
+      // Served straight away.
+      expect((await visitor.request('GET', meme.thumbnailUrl)).statusCode).toBe(200);
+    });
+
+    it('refuses visitors, bad titles, "all", and images that are not this member\'s unused ones', async () => {
+      const imageUrl = await processedImage(t.app, member);
+      const post = (client: TestClient, body: Record<string, unknown>) =>
+        client.request('POST', '/api/memes', {
+          body: { title: 'ok', category: 'success', imageUrl, ...body },
+        });
+
+      const visitor = new TestClient(t.app);
+      expect((await post(visitor, {})).statusCode).toBe(401);
+      const cases: [Record<string, unknown>, string][] = [
+        [{ title: '   ' }, 'Title is required'],
+        [{ title: 'x'.repeat(101) }, 'Title must be at most 100 characters'],
+        [{ category: 'all' }, 'Choose one of the six categories'],
+        [{ category: 'cats' }, 'Choose one of the six categories'],
+        [{ imageUrl: 'https://example.com/cat.png' }, 'imageUrl must be an uploaded image'],
+        [{ imageUrl: `/objects/memes/${'0'.repeat(64)}.jpg` }, 'Upload the image first'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post(member, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json<{ message: string }>().message).toContain(message);
+      }
+      expect((await post(member, { title: 'x'.repeat(100) })).statusCode).toBe(201);
+
+      // Used once; another member cannot take it either.
+      expect((await post(member, {})).statusCode).toBe(400);
+      const other = new TestClient(t.app);
+      await other.register(uniqueName('other'));
+      expect((await post(other, {})).statusCode).toBe(400);
+      expect((await page(member)).memes).toHaveLength(1);
+    });
+
+    it('lets two members post the same picture, each from their own upload', async () => {
+      const bytes = await distinctPng();
+      const other = new TestClient(t.app);
+      await other.register(uniqueName('twin'));
+      const a = await postMeme(t.app, member, { bytes, title: 'Mine' });
+      const b = await postMeme(t.app, other, { bytes, title: 'Also mine' });
+      expect(b.imageUrl).toBe(a.imageUrl);
+      expect(b.id).not.toBe(a.id);
+    });
+  });
+
+  describe('listing', () => {
+    it('filters by category, pages with limit and before, and never repeats or skips a card', async () => {
+      const ids = await seedMemes(t.app, 60, { userId: memberId });
+      const visitor = new TestClient(t.app);
+
+      const first = await page(visitor);
+      expect(first.memes).toHaveLength(24);
+      expect(first.memes[0]!.id).toBe(ids[59]);
+      expect(first.nextCursor).toBe(String(ids[36]));
+
+      // New uploads arrive while the visitor reads page one.
+      await seedMemes(t.app, 5, { userId: memberId });
+      const seen = first.memes.map((m) => m.id);
+      let cursor = first.nextCursor;
+      while (cursor) {
+        const next = await page(visitor, `?limit=10&before=${cursor}`);
+        seen.push(...next.memes.map((m) => m.id));
+        cursor = next.nextCursor;
+      }
+      expect(seen).toEqual([...ids].reverse());
+
+      const office = await page(visitor, '?category=office-life&limit=50');
+      expect(office.memes).toHaveLength(11);
+      expect(office.memes.every((m) => m.category === 'office-life')).toBe(true);
+      expect((await page(visitor, '?category=all&limit=50')).memes).toHaveLength(50);
+      expect((await page(visitor, '?limit=50&before=1')).memes).toEqual([]);
+    });
+
+    it.each([
+      ['?limit=51', 'limit must be a number from 1 to 50'],
+      ['?limit=0', 'limit must be a number from 1 to 50'],
+      ['?limit=abc', 'limit must be a number from 1 to 50'],
+      ['?before=abc', 'before must be a cursor from the previous page'],
+      ['?category=cats', 'Unknown category'],
+    ])('refuses %s', async (query, message) => {
+      const res = await member.request('GET', `/api/memes${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain(message);
+    });
+
+    it('drops a hidden meme from lists and votes at once, and brings it back when unhidden', async () => {
+      const [a, b] = await seedMemes(t.app, 2, { userId: memberId });
+      const visitor = new TestClient(t.app);
+      expect((await page(visitor)).memes.map((m) => m.id)).toEqual([b, a]);
+      await setMemeHidden(t.app.deps.db, b!, true);
+      expect((await page(visitor)).memes.map((m) => m.id)).toEqual([a]);
+      expect((await vote(visitor, b!, 'up')).statusCode).toBe(404);
+      await setMemeHidden(t.app.deps.db, b!, false);
+      expect((await page(visitor)).memes.map((m) => m.id)).toEqual([b, a]);
+    });
+  });
+
+  describe('voting', () => {
+    it('gives a visitor a signed cookie, then toggles and switches one vote', async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const visitor = new TestClient(t.app);
+
+      const first = await vote(visitor, id!, 'up');
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({ upvotes: 1, downvotes: 0, myVote: 'up' });
+      const cookie = first.cookies.find((c) => c.name === VISITOR_COOKIE)!;
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie.maxAge).toBeGreaterThan(300 * 24 * 3600);
+
+      expect((await page(visitor)).memes[0]!.myVote).toBe('up');
+      expect((await page(new TestClient(t.app))).memes[0]!.myVote).toBeNull();
+
+      expect((await vote(visitor, id!, 'down')).json()).toEqual({
+        upvotes: 0,
+        downvotes: 1,
+        myVote: 'down',
+      });
+      expect((await vote(visitor, id!, 'down')).json()).toEqual({
+        upvotes: 0,
+        downvotes: 0,
+        myVote: null,
+      });
+      expect((await vote(visitor, id!, 'up')).json()).toEqual({
+        upvotes: 1,
+        downvotes: 0,
+        myVote: 'up',
+      });
+      // The cookie was set once; later votes reuse it.
+      expect(visitor.cookies.get(VISITOR_COOKIE)).toBe(cookie.value);
+
+      expect((await vote(member, id!, 'up')).json()).toEqual({
+        upvotes: 2,
+        downvotes: 0,
+        myVote: 'up',
+      });
+      expect((await page(member)).memes[0]!.myVote).toBe('up');
+      expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+    });
+
+    it('treats a forged visitor cookie as a new visitor', async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const honest = new TestClient(t.app);
+      await vote(honest, id!, 'up');
+      const value = honest.cookies.get(VISITOR_COOKIE)!;
+      const forger = new TestClient(t.app);
+      forger.cookies.set(VISITOR_COOKIE, `${'A'.repeat(22)}${value.slice(22)}`);
+      const res = await vote(forger, id!, 'up');
+      expect(res.json()).toEqual({ upvotes: 2, downvotes: 0, myVote: 'up' });
+      expect(forger.cookies.get(VISITOR_COOKIE)).not.toBe(value);
+    });
+
+    it('refuses unknown memes, bad vote types and calls without a CSRF token', async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      expect((await vote(member, 999_999, 'up')).statusCode).toBe(404);
+      expect((await vote(member, id!, 'sideways')).statusCode).toBe(400);
+      expect(
+        (await member.request('POST', `/api/memes/abc/vote`, { body: { voteType: 'up' } }))
+          .statusCode,
+      ).toBe(400);
+      const noToken = await member.request('POST', `/api/memes/${id}/vote`, {
+        body: { voteType: 'up' },
+        csrf: false,
+      });
+      expect(noToken.statusCode).toBe(403);
+      expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+      expect((await page(member)).memes[0]).toMatchObject({ upvotes: 0, downvotes: 0 });
+    });
+
+    it('keeps counts exact when 100 visitors vote at once, twice', async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const visitors = Array.from({ length: 100 }, () => new TestClient(t.app));
+      await Promise.all(visitors.map((v) => v.token()));
+      const firstVotes = visitors.map((_, i) => (i % 3 === 0 ? 'down' : 'up'));
+      const firstRound = await Promise.all(visitors.map((v, i) => vote(v, id!, firstVotes[i]!)));
+      expect(firstRound.every((r) => r.statusCode === 200)).toBe(true);
+      expect(new Set(visitors.map((v) => v.cookies.get(VISITOR_COOKIE))).size).toBe(100);
+
+      // Every second visitor takes the vote back, every fourth switches it, the rest vote again.
+      const secondVotes = visitors.map((_, i) =>
+        i % 2 === 0
+          ? firstVotes[i]!
+          : i % 4 === 1
+            ? firstVotes[i] === 'up'
+              ? 'down'
+              : 'up'
+            : firstVotes[i]!,
+      );
+      const secondRound = await Promise.all(visitors.map((v, i) => vote(v, id!, secondVotes[i]!)));
+      expect(secondRound.every((r) => r.statusCode === 200)).toBe(true);
+
+      const expected = { up: 0, down: 0 };
+      visitors.forEach((_, i) => {
+        const final = firstVotes[i] === secondVotes[i] ? null : secondVotes[i]!;
+        if (final) expected[final as 'up' | 'down'] += 1;
+      });
+      const [meme] = (await page(member)).memes;
+      expect({ up: meme!.upvotes, down: meme!.downvotes }).toEqual(expected);
+      expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+      const stored = await t.app.deps.db
+        .selectFrom('meme_votes')
+        .selectAll()
+        .where('meme_id', '=', id!)
+        .execute();
+      expect(stored).toHaveLength(expected.up + expected.down);
+    });
+
+    it("queues one voter's simultaneous clicks: each toggles in turn, none fails", async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      await member.token();
+      const clicks = await Promise.all(Array.from({ length: 11 }, () => vote(member, id!, 'up')));
+      expect(clicks.map((r) => r.statusCode)).toEqual(Array(11).fill(200));
+      // Eleven toggles end where one would.
+      expect((await page(member)).memes[0]).toMatchObject({
+        upvotes: 1,
+        downvotes: 0,
+        myVote: 'up',
+      });
+      expect(
+        clicks.filter((r) => r.json<{ myVote: string | null }>().myVote === 'up'),
+      ).toHaveLength(6);
+      expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+    });
+
+    it('limits votes per IP and says when to come back', async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const visitor = new TestClient(t.app);
+      const token = await visitor.token();
+      const cookie = [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const send = (remoteAddress: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/memes/${id}/vote`,
+          remoteAddress,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+          payload: { voteType: 'up' },
+        });
+      const { limit } = GALLERY_LIMITS.votePerIp;
+      for (let i = 0; i < limit; i++) expect((await send('203.0.113.7')).statusCode).toBe(200);
+      const refused = await send('203.0.113.7');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await send('203.0.113.8')).statusCode).toBe(200);
+      t.clock.advance(GALLERY_LIMITS.votePerIp.windowMs);
+      expect((await send('203.0.113.7')).statusCode).toBe(200);
+    });
+  });
+});
