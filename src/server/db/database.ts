@@ -140,6 +140,8 @@ export interface Database {
   game_runs: GameRunsTable;
   game_scores: GameScoresTable;
   giveaway_winners: GiveawayWinnersTable;
+  coin_ledger: CoinLedgerTable;
+  owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;
   meme_images: MemeImagesTable;
   memes: MemesTable;
