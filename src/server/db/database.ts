@@ -71,6 +71,12 @@ export interface MemeVotesTable {
   created_at: number;
 }
 
+export interface GalleryStateTable {
+  id: number;
+  /** Changes whenever the set of visible memes changes (not on votes). */
+  version: number;
+}
+
 export interface GameRunsTable {
   /** 128 random bits, base64url; the client's proof that it was handed this round. */
   id: string;

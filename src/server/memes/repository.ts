@@ -37,26 +37,47 @@ const memeColumns = [
  */
 export async function listVisibleMemes(
   db: Kysely<Database>,
-  opts: {
-    category: string | undefined;
-    limit: number;
-    beforeId: number | undefined;
-    voter: string | null;
-  },
+  opts: { category: string | undefined; limit: number; beforeId: number | undefined },
 ): Promise<MemeRow[]> {
   let query = db.selectFrom('memes').where('memes.hidden', '=', 0);
   if (opts.category) query = query.where('memes.category', '=', opts.category);
   if (opts.beforeId !== undefined) query = query.where('memes.id', '<', opts.beforeId);
-  query = query.orderBy('memes.id', 'desc').limit(opts.limit);
-  if (opts.voter === null) {
-    return query.select([...memeColumns, sql<null>`null`.as('my_vote')]).execute();
-  }
-  const voter = opts.voter;
   return query
-    .leftJoin('meme_votes', (join) =>
-      join.onRef('meme_votes.meme_id', '=', 'memes.id').on('meme_votes.voter', '=', voter),
-    )
-    .select([...memeColumns, 'meme_votes.vote_type as my_vote'])
+    .orderBy('memes.id', 'desc')
+    .limit(opts.limit)
+    .select([...memeColumns, sql<null>`null`.as('my_vote')])
+    .execute();
+}
+
+/** One voter's votes on the given memes. */
+export async function votesOf(
+  db: Kysely<Database>,
+  voter: string,
+  memeIds: number[],
+): Promise<Map<number, VoteType>> {
+  if (memeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('meme_votes')
+    .select(['meme_id', 'vote_type'])
+    .where('voter', '=', voter)
+    .where('meme_id', 'in', memeIds)
+    .execute();
+  return new Map(rows.map((r) => [r.meme_id, r.vote_type]));
+}
+
+const versionQuery = (db: Kysely<Database>) =>
+  db.selectFrom('gallery_state').select('version').where('id', '=', 1);
+
+/** The gallery version (see gallery_state in migration 004). */
+export async function galleryVersion(db: Kysely<Database>): Promise<number> {
+  return (await versionQuery(db).executeTakeFirstOrThrow()).version;
+}
+
+async function bumpGalleryVersion(db: Kysely<Database> | Transaction<Database>): Promise<void> {
+  await db
+    .updateTable('gallery_state')
+    .set({ version: sql`version + 1` })
+    .where('id', '=', 1)
     .execute();
 }
 
@@ -102,6 +123,7 @@ export async function insertMeme(
       'created_at',
     ])
     .executeTakeFirstOrThrow();
+  await bumpGalleryVersion(db);
   return { ...row, my_vote: null };
 }
 
@@ -123,22 +145,26 @@ export async function castVote(
 ): Promise<VoteResult | null> {
   const lock = isPostgres(db);
   return db.transaction().execute(async (trx) => {
-    let memeQuery = trx
+    let locked = trx
       .selectFrom('memes')
       .select(['upvotes', 'downvotes'])
       .where('id', '=', vote.memeId)
       .where('hidden', '=', 0);
-    if (lock) memeQuery = memeQuery.forUpdate();
-    const meme = await memeQuery.executeTakeFirst();
+    if (lock) locked = locked.forUpdate();
+    const meme = await locked.executeTakeFirst();
     if (!meme) return null;
-    const current = await trx
-      .selectFrom('meme_votes')
-      .select('vote_type')
-      .where('meme_id', '=', vote.memeId)
-      .where('voter', '=', vote.voter)
-      .executeTakeFirst();
-    const change = voteTransition(current?.vote_type ?? null, vote.voteType);
-    if (current === undefined) {
+    // Read only once the lock is held: PostgreSQL would not re-read a joined row after waiting.
+    const current =
+      (
+        await trx
+          .selectFrom('meme_votes')
+          .select('vote_type')
+          .where('meme_id', '=', vote.memeId)
+          .where('voter', '=', vote.voter)
+          .executeTakeFirst()
+      )?.vote_type ?? null;
+    const change = voteTransition(current, vote.voteType);
+    if (current === null) {
       await trx
         .insertInto('meme_votes')
         .values({
@@ -162,30 +188,39 @@ export async function castVote(
         .where('voter', '=', vote.voter)
         .execute();
     }
-    const counts = await trx
+    await trx
       .updateTable('memes')
       .set({
         upvotes: sql`upvotes + ${change.upvotes}`,
         downvotes: sql`downvotes + ${change.downvotes}`,
       })
       .where('id', '=', vote.memeId)
-      .returning(['upvotes', 'downvotes'])
-      .executeTakeFirstOrThrow();
-    return { upvotes: counts.upvotes, downvotes: counts.downvotes, myVote: change.next };
+      .execute();
+    // The row is locked (or the database is ours alone), so these are the stored counts.
+    return {
+      upvotes: meme.upvotes + change.upvotes,
+      downvotes: meme.downvotes + change.downvotes,
+      myVote: change.next,
+    };
   });
 }
 
+/** Hides or shows a meme; false when there is no such meme. */
 export async function setMemeHidden(
   db: Kysely<Database>,
   id: number,
   hidden: boolean,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('memes')
-    .set({ hidden: hidden ? 1 : 0 })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('memes')
+      .set({ hidden: hidden ? 1 : 0 })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await bumpGalleryVersion(trx);
+    return true;
+  });
 }
 
 /** For the operator's list: newest first, hidden ones too, with the uploader's name. */
@@ -225,6 +260,7 @@ export async function deleteMemeRow(
       .returning(['image_key', 'thumbnail_key'])
       .executeTakeFirst();
     if (!meme) return { deleted: false, orphanKeys: [] };
+    await bumpGalleryVersion(trx);
     const orphanKeys: string[] = [];
     for (const key of [meme.image_key, meme.thumbnail_key]) {
       if (!(await isObjectReferenced(trx, key))) orphanKeys.push(key);

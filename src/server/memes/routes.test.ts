@@ -4,7 +4,7 @@ import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-sup
 import { databaseKinds } from '../test-support/test-database.ts';
 import { distinctPng, postMeme, processedImage, seedMemes } from './gallery-test-support.ts';
 import { GALLERY_LIMITS } from './limits.ts';
-import { findCountMismatches, setMemeHidden } from './repository.ts';
+import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';
 import { VISITOR_COOKIE } from './voter.ts';
 
 describe.each(databaseKinds)('memes API on %s', (kind) => {
@@ -130,6 +130,24 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect(office.memes.every((m) => m.category === 'office-life')).toBe(true);
       expect((await page(visitor, '?category=all&limit=50')).memes).toHaveLength(50);
       expect((await page(visitor, '?limit=50&before=1')).memes).toEqual([]);
+    });
+
+    it("shows votes at once on this node and other nodes' votes within a second", async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const reader = new TestClient(t.app);
+      expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 0 });
+      await vote(new TestClient(t.app), id!, 'up');
+      expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 1, myVote: null });
+      // Another node writes straight to the shared database.
+      await castVote(t.app.deps.db, {
+        memeId: id!,
+        voter: 'v:elsewhere',
+        voteType: 'down',
+        now: 0,
+      });
+      expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 1, downvotes: 0 });
+      t.clock.advance(1000);
+      expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 1, downvotes: 1 });
     });
 
     it.each([

@@ -6,21 +6,28 @@ import {
   memeIdParamsSchema,
   memePaths,
   memesPageSchema,
+  type MemesPage,
   voteBodySchema,
   voteResponseSchema,
 } from '#shared/api/memes.ts';
 import { unauthorized } from '../http-error.ts';
-import { createMeme, listMemes, vote } from './service.ts';
+import { MemePageCache } from './page-cache.ts';
+import { createMeme, listMemesJson, vote, type Gallery } from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const gallery: Gallery = { deps: app.deps, cache: new MemePageCache() };
+
   app.get(
     memePaths.list,
     { schema: { querystring: listMemesQuerySchema, response: { 200: memesPageSchema } } },
     async (request, reply) => {
       // Each answer carries the caller's own votes, so no shared cache may keep it.
       reply.header('cache-control', 'private, no-cache');
-      return listMemes(app.deps, request.query, currentVoter(request));
+      // Already checked against memesPageSchema when the page was made (see listMemesJson);
+      // JSON text is sent as it is.
+      const json = await listMemesJson(gallery, request.query, currentVoter(request));
+      return reply.type('application/json; charset=utf-8').send(json as unknown as MemesPage);
     },
   );
 
@@ -44,7 +51,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      vote(app.deps, {
+      vote(gallery, {
         memeId: request.params.id,
         voter: voterForVote(request, reply),
         voteType: request.body.voteType,

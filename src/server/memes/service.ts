@@ -1,19 +1,22 @@
-import type {
-  CreateMemeBody,
-  ListMemesParams,
-  Meme,
-  MemesPage,
-  VoteType,
+import {
+  memesPageSchema,
+  type CreateMemeBody,
+  type ListMemesParams,
+  type Meme,
+  type VoteType,
 } from '#shared/api/memes.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
 import { takeMemeImage } from '../uploads/repository.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
+import type { CachedPage, MemePageCache } from './page-cache.ts';
 import {
   castVote,
+  galleryVersion,
   insertMeme,
   listVisibleMemes,
+  votesOf,
   type MemeRow,
   type VoteResult,
 } from './repository.ts';
@@ -34,23 +37,58 @@ export function toMeme(row: MemeRow): Meme {
   };
 }
 
-export async function listMemes(
-  deps: AppDeps,
+export interface Gallery {
+  deps: AppDeps;
+  cache: MemePageCache;
+}
+
+/**
+ * A page of the gallery as JSON text. The page itself comes from the cache when the gallery
+ * has not changed (see MemePageCache), checked against the shared contract when it is made;
+ * the caller's own votes are read per request and laid over it.
+ */
+export async function listMemesJson(
+  { deps, cache }: Gallery,
   { category, limit, before }: ListMemesParams,
   voter: string | null,
-): Promise<MemesPage> {
-  // One extra row says whether another page follows, without a count.
-  const rows = await listVisibleMemes(deps.db, {
-    category: category === 'all' ? undefined : category,
-    limit: limit + 1,
-    beforeId: before === undefined ? undefined : Number(before),
-    voter,
+): Promise<string> {
+  const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
+  const version = await galleryVersion(deps.db);
+  let page = cache.get(key, version, deps.clock.now());
+  if (!page) {
+    // One extra row says whether another page follows, without a count.
+    const rows = await listVisibleMemes(deps.db, {
+      category: category === 'all' ? undefined : category,
+      limit: limit + 1,
+      beforeId: before === undefined ? undefined : Number(before),
+    });
+    const memes = rows.slice(0, limit).map(toMeme);
+    page = memesPageSchema.parse({
+      memes,
+      nextCursor: rows.length > limit ? String(memes[memes.length - 1]!.id) : null,
+    }) as CachedPage;
+    page.json = null;
+    cache.set(key, version, page, deps.clock.now());
+  }
+  const votes =
+    voter === null
+      ? null
+      : await votesOf(
+          deps.db,
+          voter,
+          page.memes.map((m) => m.id),
+        );
+  if (votes === null || votes.size === 0) {
+    page.json ??= JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor });
+    return page.json;
+  }
+  return JSON.stringify({
+    memes: page.memes.map((m) => {
+      const myVote = votes.get(m.id);
+      return myVote ? { ...m, myVote } : m;
+    }),
+    nextCursor: page.nextCursor,
   });
-  const page = rows.slice(0, limit);
-  return {
-    memes: page.map(toMeme),
-    nextCursor: rows.length > limit ? String(page[page.length - 1]!.id) : null,
-  };
 }
 
 export async function createMeme(
@@ -91,7 +129,7 @@ export async function createMeme(
 }
 
 export async function vote(
-  deps: AppDeps,
+  { deps, cache }: Gallery,
   opts: { memeId: number; voter: string; voteType: VoteType; ip: string },
 ): Promise<VoteResult> {
   await enforceRateLimit(
@@ -102,5 +140,6 @@ export async function vote(
   );
   const result = await castVote(deps.db, { ...opts, now: deps.clock.now() });
   if (!result) throw notFound('Meme not found');
+  cache.applyCounts(opts.memeId, result.upvotes, result.downvotes);
   return result;
 }

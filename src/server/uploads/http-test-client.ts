@@ -43,13 +43,13 @@ export class HttpTestClient {
     path: string,
     options: {
       json?: unknown;
-      body?: BodyInit;
+      body?: BodyInit | Buffer;
       headers?: Record<string, string>;
       csrf?: boolean;
     } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { origin: this.origin, ...options.headers };
-    let body = options.body;
+    let body = Buffer.isBuffer(options.body) ? new Uint8Array(options.body) : options.body;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);

@@ -92,7 +92,11 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
         csrf: false,
       });
     }
-    return fetch(uploadURL, { method: 'PUT', body: bytes, headers: { 'content-type': type } });
+    return fetch(uploadURL, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': type },
+    });
   }
 
   async function newUploadURL(client = member): Promise<string> {

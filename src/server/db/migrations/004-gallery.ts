@@ -84,6 +84,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('memes_image_key').on('memes').column('image_key').execute();
   await db.schema.createIndex('memes_thumbnail_key').on('memes').column('thumbnail_key').execute();
 
+  // Bumped in the same transaction as every change to which memes a page shows (a new meme,
+  // hide, unhide, delete), so each node's page cache can tell in one key lookup whether it is
+  // still right, even after a change made by another node or the operator's CLI.
+  await db.schema
+    .createTable('gallery_state')
+    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .execute();
+  await db.insertInto('gallery_state').values({ id: 1, version: 0 }).execute();
+
   // The votes themselves; memes.upvotes/downvotes change only in the same transaction as a row
   // here, so the counts always equal the votes stored.
   await db.schema
@@ -98,6 +108,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('meme_votes').execute();
+  await db.schema.dropTable('gallery_state').execute();
   await db.schema.dropTable('memes').execute();
   await db.schema.dropTable('meme_images').execute();
   await db.schema.dropTable('uploads').execute();

@@ -1,0 +1,307 @@
+// API throughput on loopback (`npm run bench:api`): GET /api/memes (a page of 24 from 10,000
+// memes) and POST /api/memes/:id/vote, each beside a bare Fastify JSON route measured in the
+// same run, so the ratio says what the app costs on this machine. Servers run in child
+// processes so autocannon does not share their event loop. Afterwards every meme's counts are
+// checked against the votes stored.
+//
+//   npx tsx scripts/bench/api.ts [--duration 10] [--connections 50] [--db sqlite|postgres]
+//
+// --db postgres uses BENCH_DATABASE_URL (or TEST_DATABASE_URL) to create a database for the run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
+import { buildApp } from '#server/app.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
+import { createDatabase } from '#server/db/create-database.ts';
+import { findCountMismatches } from '#server/memes/repository.ts';
+import { newVisitorId, signVisitorId } from '#server/memes/voter.ts';
+
+const MEMES = 10_000;
+const VISITORS = 2_000;
+/** Votes go to the newest memes, the ones on everybody's first page: the contended case. */
+const HOT_MEMES = 100;
+const TARGET_PAGE_RATIO = 0.5;
+const TARGET_VOTES_PER_SECOND = 2_000;
+
+const { values: args } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    db: { type: 'string', default: 'sqlite' },
+  },
+});
+
+// ---- child process: one server, reports its port on stdout ---------------------------------
+
+if (args.serve === 'bare') {
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', async () => ({ hello: 'world' }));
+  bare.post('/bare', async (request) => ({ ok: true, got: request.body }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  console.log(JSON.stringify({ port: (bare.server.address() as { port: number }).port }));
+} else if (args.serve === 'app') {
+  const config = JSON.parse(process.env.BENCH_CONFIG!) as AppConfig;
+  const app = await buildApp(config, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  console.log(JSON.stringify({ port: (app.server.address() as { port: number }).port }));
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else {
+  await main();
+}
+
+// ---- the run ---------------------------------------------------------------------------------
+
+async function startServer(
+  kind: 'bare' | 'app',
+  config?: AppConfig,
+): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', import.meta.filename, '--serve', kind],
+    {
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify(config ?? {}) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', resolve);
+  });
+  return { child, origin: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function cannon(opts: autocannon.Options): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+interface Row {
+  name: string;
+  result: Result;
+}
+
+function check(row: Row): void {
+  const { non2xx, errors, timeouts } = row.result;
+  if (non2xx || errors || timeouts) {
+    throw new Error(`${row.name}: ${non2xx} non-2xx, ${errors} errors, ${timeouts} timeouts`);
+  }
+}
+
+async function prepareDatabase(): Promise<{
+  database: AppConfig['database'];
+  drop(): Promise<void>;
+}> {
+  if (args.db === 'sqlite') return { database: { kind: 'sqlite', file: '' }, drop: async () => {} };
+  if (args.db !== 'postgres') throw new Error('--db must be sqlite or postgres');
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('--db postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const name = `grind_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    database: { kind: 'postgres', url: url.toString() },
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-'));
+  const prepared = await prepareDatabase();
+  const config: AppConfig = {
+    ...loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'silent',
+      // Each synthetic visitor comes from its own address, as real ones do; the per-IP vote
+      // limit then applies per visitor, not to the whole benchmark.
+      TRUST_PROXY: 'true',
+    }),
+    clientDistDir: undefined,
+  };
+  if (prepared.database.kind === 'postgres') config.database = prepared.database;
+  const servers: ChildProcess[] = [];
+  try {
+    console.log(`seeding ${MEMES.toLocaleString('en-US')} memes on ${config.database.kind}...`);
+    await seed(config);
+
+    const bare = await startServer('bare');
+    servers.push(bare.child);
+    const site = await startServer('app', config);
+    servers.push(site.child);
+
+    const first = await fetch(`${site.origin}/api/memes`);
+    const page = (await first.json()) as { memes: { id: number }[] };
+    if (first.status !== 200 || page.memes.length !== 24)
+      throw new Error('the memes page is not 24 memes');
+    const hot = page.memes[0]!.id;
+
+    // One CSRF cookie and token for all; a signed visitor cookie and an address per visitor.
+    const csrfRes = await fetch(`${site.origin}/api/csrf-token`);
+    const csrfCookie = csrfRes.headers.getSetCookie()[0]!.split(';', 1)[0]!;
+    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+    const visitors = Array.from({ length: VISITORS }, (_, i) => ({
+      cookie: `${csrfCookie}; vid=${signVisitorId(newVisitorId(), config.sessionSecret!)}`,
+      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    }));
+    let n = 0;
+    const voteRequest: autocannon.Request = {
+      method: 'POST',
+      setupRequest(req) {
+        n++;
+        const visitor = visitors[n % VISITORS]!;
+        const memeId = hot - ((Math.imul(n, 2654435761) >>> 0) % HOT_MEMES);
+        req.path = `/api/memes/${memeId}/vote`;
+        req.headers = {
+          'content-type': 'application/json',
+          'x-csrf-token': csrfToken,
+          cookie: visitor.cookie,
+          'x-forwarded-for': visitor.ip,
+        };
+        req.body = n % 3 === 0 ? '{"voteType":"down"}' : '{"voteType":"up"}';
+        return req;
+      },
+    };
+
+    const common = { connections, duration };
+    const warm = { connections, duration: 2 };
+    const rows: Row[] = [];
+    const measure = async (name: string, opts: autocannon.Options) => {
+      await cannon({ ...opts, ...warm });
+      const row = { name, result: await cannon({ ...opts, ...common }) };
+      check(row);
+      rows.push(row);
+      return row;
+    };
+
+    const bareGet = await measure('bare GET /bare', { url: `${bare.origin}/bare` });
+    const memesGet = await measure('GET /api/memes (24 of 10,000)', {
+      url: `${site.origin}/api/memes`,
+    });
+    const barePost = await measure('bare POST /bare (JSON)', {
+      url: `${bare.origin}/bare`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"voteType":"up"}',
+    });
+    const votes = await measure('POST /api/memes/:id/vote', {
+      url: site.origin,
+      requests: [voteRequest],
+    });
+
+    await stop(site.child);
+    const db = createDatabase(config.database);
+    const mismatches = await findCountMismatches(db);
+    const stored = await db
+      .selectFrom('meme_votes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await db.destroy();
+
+    const rps = (r: Row) => r.result.requests.average;
+    console.log('');
+    console.log(
+      `${'route'.padEnd(34)}${'req/s'.padStart(10)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}`,
+    );
+    const line = (row: Row, baseline: Row) =>
+      console.log(
+        `${row.name.padEnd(34)}${Math.round(rps(row)).toLocaleString('en-US').padStart(10)}` +
+          `${row.result.latency.p99.toFixed(1).padStart(9)}` +
+          `${row === baseline ? '' : `${Math.round((rps(row) / rps(baseline)) * 100)}%`.padStart(9)}`,
+      );
+    line(bareGet, bareGet);
+    line(memesGet, bareGet);
+    line(barePost, barePost);
+    line(votes, barePost);
+    console.log('');
+    console.log(
+      `${connections} connections, ${duration} s each after a 2 s warm-up, ${config.database.kind}, ` +
+        `${os.cpus().length} CPUs, Node ${process.version}`,
+    );
+    console.log(
+      `votes: ${votes.result.requests.total.toLocaleString('en-US')} sent (+ warm-up), ` +
+        `${Number(stored.n).toLocaleString('en-US')} stored, counts ${mismatches.length === 0 ? 'exact on every meme' : `WRONG on ${mismatches.length} memes`}`,
+    );
+    const pageRatio = rps(memesGet) / rps(bareGet);
+    const results = [
+      [`memes page >= ${TARGET_PAGE_RATIO * 100}% of bare`, pageRatio >= TARGET_PAGE_RATIO],
+      [
+        `votes >= ${TARGET_VOTES_PER_SECOND.toLocaleString('en-US')}/s`,
+        rps(votes) >= TARGET_VOTES_PER_SECOND,
+      ],
+      ['counts exact', mismatches.length === 0],
+    ] as const;
+    for (const [label, ok] of results) console.log(`  target ${label}: ${ok ? 'met' : 'NOT met'}`);
+    if (results.some(([, ok]) => !ok)) process.exitCode = 1;
+  } finally {
+    for (const child of servers) await stop(child);
+    await prepared.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The app's own migrations, then memes straight into the table in large batches. */
+async function seed(config: AppConfig): Promise<void> {
+  const app = await buildApp(config, { logger: false });
+  try {
+    const db = app.deps.db;
+    const user = await db
+      .insertInto('users')
+      .values({
+        username: 'bench',
+        username_lower: 'bench',
+        password_hash: 'x',
+        created_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const start = Date.now() - MEMES * 60_000;
+    const hex = (i: number) => i.toString(16).padStart(64, '0');
+    for (let offset = 0; offset < MEMES; offset += 500) {
+      const batch = Array.from({ length: Math.min(500, MEMES - offset) }, (_, j) => {
+        const i = offset + j;
+        return {
+          user_id: user.id,
+          title: `Benchmark meme number ${i + 1} about the daily grind`,
+          category: MEME_CATEGORY_VALUES[i % MEME_CATEGORY_VALUES.length]!,
+          image_key: `memes/${hex(i + 1)}.jpg`,
+          thumbnail_key: `memes/${hex(i + 1)}-thumb.webp`,
+          thumbnail_width: 400,
+          thumbnail_height: 300,
+          created_at: start + i * 60_000,
+        };
+      });
+      await db.insertInto('memes').values(batch).execute();
+    }
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,66 @@
+import type { Meme } from '#shared/api/memes.ts';
+
+export interface CachedPage {
+  /** Every meme with `myVote: null`; the caller's own votes are laid over per request. */
+  memes: Meme[];
+  nextCursor: string | null;
+  /** The serialised page for callers without votes, made on first use. */
+  json: string | null;
+}
+
+/**
+ * Recent gallery pages, so a busy first page costs one key lookup instead of a query and a
+ * serialisation per visitor. Two rules keep it honest:
+ * - Which memes a page shows changes only with the gallery version (bumped in the same
+ *   transaction as a new meme, hide, unhide or delete, by any node or the operator's CLI);
+ *   a different version empties the cache, so those changes show at once everywhere.
+ * - Counts change with votes; this node's votes patch the cached pages at once, other nodes'
+ *   show when the entry expires (`ttlMs`).
+ */
+export class MemePageCache {
+  private version: number | null = null;
+  private readonly entries = new Map<string, { page: CachedPage; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 500,
+  ) {}
+
+  get(key: string, version: number, now: number): CachedPage | undefined {
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+      return undefined;
+    }
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.page;
+  }
+
+  set(key: string, version: number, page: CachedPage, now: number): void {
+    if (version !== this.version) return;
+    this.entries.delete(key);
+    // Maps keep insertion order: the first key is the oldest entry.
+    if (this.entries.size >= this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { page, expiresAt: now + this.ttlMs });
+  }
+
+  /** A vote on this node: every cached page showing the meme gets its new counts. */
+  applyCounts(memeId: number, upvotes: number, downvotes: number): void {
+    for (const { page } of this.entries.values()) {
+      const index = page.memes.findIndex((m) => m.id === memeId);
+      if (index === -1) continue;
+      page.memes[index] = { ...page.memes[index]!, upvotes, downvotes };
+      page.json = null;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
