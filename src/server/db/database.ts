@@ -152,4 +152,5 @@ export interface Database {
   meme_images: MemeImagesTable;
   memes: MemesTable;
   meme_votes: MemeVotesTable;
+  gallery_state: GalleryStateTable;
 }
