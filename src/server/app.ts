@@ -17,6 +17,7 @@ import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { registerStaticClient } from './http/static-client.ts';
+import { shopRoutes } from './shop/routes.ts';
 import { assertCsrf } from './security/csrf.ts';
 import { assertSameOrigin } from './security/origin-check.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
@@ -149,6 +150,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(authRoutes);
+  await app.register(shopRoutes);
   await app.register(gameRoutes);
   await app.register(uploadRoutes);
   await app.register(memeRoutes);

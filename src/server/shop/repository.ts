@@ -1,0 +1,128 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { DEFAULT_CHARACTER_KEY } from '#shared/characters.ts';
+import type { Database } from '../db/database.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface ProfileRow {
+  username: string;
+  coins: number;
+  selected_character_key: string;
+}
+
+export function findProfile(db: Db, userId: number): Promise<ProfileRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['username', 'coins', 'selected_character_key'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Keys with an ownership row; `default` has none (it is owned without a purchase). */
+export async function ownedKeys(db: Db, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('owned_characters')
+    .select('character_key')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.character_key);
+}
+
+/**
+ * Claims the character for the member; false when a row already exists. On PostgreSQL a
+ * concurrent claim of the same key waits here for the first one to commit or roll back, so
+ * exactly one of them goes on to pay.
+ */
+export async function insertOwnership(
+  trx: Transaction<Database>,
+  userId: number,
+  characterKey: string,
+  now: number,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('owned_characters')
+    .values({ user_id: userId, character_key: characterKey, acquired_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'character_key']).doNothing())
+    .returning('character_key')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * Selects the character only if the member owns it, in one statement, so a selection can never
+ * point at a character the member does not hold. Returns false when nothing changed.
+ */
+export async function selectOwnedCharacter(
+  db: Db,
+  userId: number,
+  characterKey: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ selected_character_key: characterKey })
+    .where('id', '=', userId)
+    .where((eb) =>
+      characterKey === DEFAULT_CHARACTER_KEY
+        ? sql<boolean>`1 = 1`
+        : eb.exists(
+            eb
+              .selectFrom('owned_characters')
+              .select(sql`1`.as('one'))
+              .where('owned_characters.user_id', '=', userId)
+              .where('owned_characters.character_key', '=', characterKey),
+          ),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export interface UserSummaryRow {
+  id: number;
+  username: string;
+  coins: number;
+  selected_character_key: string;
+  created_at: number;
+  owned: number;
+}
+
+/** Every member with balance and collection size, oldest first (operator listing). */
+export function listUsers(db: Db): Promise<UserSummaryRow[]> {
+  return db
+    .selectFrom('users')
+    .leftJoin('owned_characters', 'owned_characters.user_id', 'users.id')
+    .select((eb) => [
+      'users.id',
+      'users.username',
+      'users.coins',
+      'users.selected_character_key',
+      'users.created_at',
+      eb.fn.count<number>('owned_characters.character_key').as('owned'),
+    ])
+    .groupBy([
+      'users.id',
+      'users.username',
+      'users.coins',
+      'users.selected_character_key',
+      'users.created_at',
+    ])
+    .orderBy('users.id')
+    .execute();
+}
+
+export function findUserByUsername(db: Db, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'coins', 'selected_character_key', 'created_at'])
+    .where('username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function ownedRows(db: Db, userId: number) {
+  return db
+    .selectFrom('owned_characters')
+    .select(['character_key', 'acquired_at'])
+    .where('user_id', '=', userId)
+    .orderBy('acquired_at')
+    .orderBy('character_key')
+    .execute();
+}

@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { OwnedCharacter, PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
+import {
+  characterKeys,
+  DEFAULT_CHARACTER_KEY,
+  getCharacter,
+  isCharacterKey,
+  type Character,
+} from '#shared/characters.ts';
+import type { Database } from '../db/database.ts';
+import type { SessionUser } from '../deps.ts';
+import { HttpError, unauthorized } from '../http-error.ts';
+import { applyDebit } from './ledger.ts';
+import {
+  findProfile,
+  insertOwnership,
+  ownedKeys,
+  selectOwnedCharacter,
+  type ProfileRow,
+} from './repository.ts';
+
+export interface ShopDeps {
+  db: Kysely<Database>;
+  clock: { now(): number };
+}
+
+export function requireMember(user: SessionUser | null, message: string): SessionUser {
+  if (!user) throw unauthorized(message);
+  return user;
+}
+
+function characterOr404(key: string): Character {
+  if (!isCharacterKey(key)) throw new HttpError(404, 'Character not found', 'UNKNOWN_CHARACTER');
+  return getCharacter(key);
+}
+
+function toProfile(row: ProfileRow): UserProfile {
+  return {
+    username: row.username,
+    coins: row.coins,
+    // A character dropped from the catalogue must not break the member's profile.
+    selectedCharacterKey: isCharacterKey(row.selected_character_key)
+      ? row.selected_character_key
+      : DEFAULT_CHARACTER_KEY,
+  };
+}
+
+/** Owned characters in catalogue order; `default` is always there, rows for retired keys are not. */
+export function ownedList(keys: readonly string[]): OwnedCharacter[] {
+  const owned = new Set<string>(keys);
+  owned.add(DEFAULT_CHARACTER_KEY);
+  return characterKeys.filter((k) => owned.has(k)).map((characterKey) => ({ characterKey }));
+}
+
+async function profileOf(db: Kysely<Database>, user: SessionUser): Promise<UserProfile> {
+  const row = await findProfile(db, user.id);
+  // The session outlived its account (deleted by an operator): treat it as signed out.
+  if (!row) throw unauthorized('Please log in again.');
+  return toProfile(row);
+}
+
+export function getProfile(deps: ShopDeps, user: SessionUser | null): Promise<UserProfile> {
+  return profileOf(deps.db, requireMember(user, 'Please log in to view your profile.'));
+}
+
+export async function getOwnedCharacters(
+  deps: ShopDeps,
+  user: SessionUser | null,
+): Promise<OwnedCharacter[]> {
+  const member = requireMember(user, 'Please log in to view your characters.');
+  return ownedList(await ownedKeys(deps.db, member.id));
+}
+
+/**
+ * One transaction: claim the ownership row, take the coins with a guarded debit (which also
+ * writes the ledger row), or undo both. The ownership row comes first so that a duplicate
+ * purchase racing this one finds the key taken and answers 409 without ever touching coins.
+ */
+export async function purchaseCharacter(
+  deps: ShopDeps,
+  user: SessionUser | null,
+  key: string,
+): Promise<PurchaseResponse> {
+  const member = requireMember(user, 'Please log in to purchase characters.');
+  const character = characterOr404(key);
+  const alreadyOwned = () =>
+    new HttpError(409, `You already own ${character.name}`, 'ALREADY_OWNED');
+  if (character.key === DEFAULT_CHARACTER_KEY) throw alreadyOwned();
+
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await insertOwnership(trx, member.id, character.key, now))) throw alreadyOwned();
+    const debit = await applyDebit(trx, {
+      userId: member.id,
+      amount: character.price,
+      reason: 'purchase',
+      characterKey: character.key,
+      now,
+    });
+    if (!debit) {
+      const balance = (await findProfile(trx, member.id))?.coins ?? 0;
+      throw new HttpError(
+        400,
+        `Not enough coins: ${character.name} costs ${character.price} and you have ${balance} (${character.price - balance} more needed)`,
+        'NOT_ENOUGH_COINS',
+      );
+    }
+    // Read inside the transaction: the answer shows exactly the state this purchase left.
+    const profile = await findProfile(trx, member.id);
+    if (!profile) throw unauthorized('Please log in again.');
+    return { profile: toProfile(profile), characters: ownedList(await ownedKeys(trx, member.id)) };
+  });
+}
+
+export async function selectCharacter(
+  deps: ShopDeps,
+  user: SessionUser | null,
+  key: string,
+): Promise<UserProfile> {
+  const member = requireMember(user, 'Please log in to select characters.');
+  const character = characterOr404(key);
+  if (!(await selectOwnedCharacter(deps.db, member.id, character.key))) {
+    // Nothing changed: either the member does not own it, or the account is gone.
+    await profileOf(deps.db, member);
+    throw new HttpError(
+      403,
+      `You don't own ${character.name} yet. Purchase it first.`,
+      'NOT_OWNED',
+    );
+  }
+  return profileOf(deps.db, member);
+}
