@@ -1,0 +1,111 @@
+import { Share2, ThumbsDown, ThumbsUp } from 'lucide-react';
+import type { Meme, VoteType } from '#shared/api/memes.ts';
+import { categoryLabel } from '#shared/categories.ts';
+import { cn } from '#client/ui/cn.ts';
+
+export function MemeCard({
+  meme,
+  onVote,
+  onShare,
+  voting,
+}: {
+  meme: Meme;
+  onVote: (voteType: VoteType) => void;
+  onShare: () => void;
+  voting: boolean;
+}) {
+  const voteButton = (type: VoteType) => {
+    const up = type === 'up';
+    const chosen = meme.myVote === type;
+    const Icon = up ? ThumbsUp : ThumbsDown;
+    return (
+      <button
+        type="button"
+        onClick={() => onVote(type)}
+        disabled={voting}
+        aria-pressed={chosen}
+        aria-label={`${up ? 'Upvote' : 'Downvote'} (${up ? meme.upvotes : meme.downvotes})`}
+        className={cn(
+          'inline-flex h-9 min-w-16 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors',
+          'disabled:cursor-wait',
+          chosen
+            ? up
+              ? 'border-emerald-500 bg-emerald-500/20 text-emerald-300'
+              : 'border-rose-500 bg-rose-500/20 text-rose-300'
+            : 'border-slate-700 text-slate-300 hover:bg-slate-800',
+        )}
+      >
+        <Icon className="h-4 w-4" aria-hidden fill={chosen ? 'currentColor' : 'none'} />
+        <span className="tabular-nums" data-testid={up ? 'upvotes' : 'downvotes'}>
+          {up ? meme.upvotes : meme.downvotes}
+        </span>
+      </button>
+    );
+  };
+
+  return (
+    <article
+      className="flex flex-col overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
+      data-testid="meme-card"
+      aria-label={meme.title}
+    >
+      <a
+        href={meme.imageUrl}
+        target="_blank"
+        rel="noopener"
+        className="block aspect-[4/3] bg-slate-950"
+        aria-label={`Open "${meme.title}" full size`}
+      >
+        <img
+          src={meme.thumbnailUrl}
+          width={meme.thumbnailWidth}
+          height={meme.thumbnailHeight}
+          alt={meme.title}
+          loading="lazy"
+          decoding="async"
+          className="h-full w-full object-contain"
+        />
+      </a>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div className="min-w-0">
+          <h3 className="line-clamp-2 font-semibold break-words text-slate-100">{meme.title}</h3>
+          <span className="mt-1 inline-block rounded-full bg-grind-500/15 px-2 py-0.5 text-xs font-medium text-grind-300">
+            {categoryLabel(meme.category)}
+          </span>
+        </div>
+        <div className="mt-auto flex items-center gap-2">
+          {voteButton('up')}
+          {voteButton('down')}
+          <button
+            type="button"
+            onClick={onShare}
+            aria-label="Share"
+            className="ml-auto inline-flex h-9 w-9 items-center justify-center rounded-lg border border-slate-700 text-slate-300 hover:bg-slate-800"
+          >
+            <Share2 className="h-4 w-4" aria-hidden />
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function MemeCardSkeleton() {
+  return (
+    <div
+      className="overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
+      data-testid="meme-skeleton"
+      aria-hidden
+    >
+      <div className="aspect-[4/3] animate-pulse bg-slate-800" />
+      <div className="space-y-3 p-4">
+        <div className="h-4 w-3/4 animate-pulse rounded bg-slate-800" />
+        <div className="h-4 w-1/3 animate-pulse rounded bg-slate-800" />
+        <div className="flex gap-2">
+          <div className="h-9 w-16 animate-pulse rounded-lg bg-slate-800" />
+          <div className="h-9 w-16 animate-pulse rounded-lg bg-slate-800" />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect } from 'react';
+import type { Meme, VoteType } from '#shared/api/memes.ts';
+import { categoryLabel, type CategoryFilter } from '#shared/categories.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { useMemes, useVote } from './gallery-api.ts';
+import { MemeCard, MemeCardSkeleton } from './meme-card.tsx';
+import { shareMeme } from './share-meme.ts';
+
+/** Spec section 9: six skeleton cards while the first page loads. */
+const SKELETON_CARDS = 6;
+
+export function MemeGrid({
+  category,
+  viewer,
+}: {
+  category: CategoryFilter;
+  viewer: number | null;
+}) {
+  const memes = useMemes(category, viewer);
+  const vote = useVote();
+  const { isError, errorUpdatedAt } = memes;
+
+  useEffect(() => {
+    if (isError) toast({ title: 'Failed to fetch memes', variant: 'destructive' });
+  }, [isError, errorUpdatedAt]);
+
+  const onVote = (meme: Meme, voteType: VoteType) =>
+    vote.mutate(
+      { memeId: meme.id, voteType },
+      {
+        onError: (error) =>
+          toast({
+            title: 'Failed to vote on meme',
+            description: errorMessage(error),
+            variant: 'destructive',
+          }),
+      },
+    );
+
+  const onShare = async (meme: Meme) => {
+    const result = await shareMeme(meme);
+    if (result === 'copied') toast({ title: 'Link copied to clipboard!' });
+    if (result === 'failed')
+      toast({
+        title: 'Failed to copy',
+        description: 'Please copy manually',
+        variant: 'destructive',
+      });
+  };
+
+  if (memes.isPending) {
+    return (
+      <div className={gridClasses} role="status" aria-label="Loading memes">
+        {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+          <MemeCardSkeleton key={i} />
+        ))}
+      </div>
+    );
+  }
+
+  if (memes.isError && !memes.data) {
+    return (
+      <div className="rounded-xl border border-slate-800 bg-slate-900 p-10 text-center">
+        <p className="text-slate-300">The memes could not be loaded.</p>
+        <Button variant="secondary" className="mt-4" onClick={() => void memes.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+
+  const list = memes.data?.pages.flatMap((page) => page.memes) ?? [];
+  if (list.length === 0) {
+    return (
+      <div className="rounded-xl border border-dashed border-slate-700 bg-slate-900/50 p-10 text-center">
+        <p className="text-lg font-semibold text-slate-100">No memes found</p>
+        <p className="mt-2 text-slate-400">
+          {category === 'all'
+            ? 'Be the first to upload a meme!'
+            : `No memes in the ${categoryLabel(category)} category yet.`}
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <div className={gridClasses}>
+        {list.map((meme) => (
+          <MemeCard
+            key={meme.id}
+            meme={meme}
+            voting={vote.isPending && vote.variables?.memeId === meme.id}
+            onVote={(voteType) => onVote(meme, voteType)}
+            onShare={() => void onShare(meme)}
+          />
+        ))}
+      </div>
+      {memes.hasNextPage ? (
+        <div className="mt-8 flex justify-center">
+          <Button
+            variant="secondary"
+            onClick={() => void memes.fetchNextPage()}
+            disabled={memes.isFetchingNextPage}
+          >
+            {memes.isFetchingNextPage ? 'Loading...' : 'Load More'}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const gridClasses = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3';

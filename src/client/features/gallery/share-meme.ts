@@ -1,0 +1,32 @@
+import type { Meme } from '#shared/api/memes.ts';
+
+export type ShareResult = 'shared' | 'copied' | 'cancelled' | 'failed';
+
+/** The meme's own image address: what a friend opens from a chat. */
+export function memeLink(meme: Pick<Meme, 'imageUrl'>, origin = window.location.origin): string {
+  return new URL(meme.imageUrl, origin).toString();
+}
+
+/** The device's share sheet when there is one, else the link on the clipboard. */
+export async function shareMeme(meme: Pick<Meme, 'title' | 'imageUrl'>): Promise<ShareResult> {
+  const url = memeLink(meme);
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({
+        title: meme.title,
+        text: `${meme.title} - from the Daily Grind meme gallery`,
+        url,
+      });
+      return 'shared';
+    } catch (error) {
+      // Closing the sheet is a choice, not a failure; anything else falls back to copying.
+      if (error instanceof DOMException && error.name === 'AbortError') return 'cancelled';
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    return 'copied';
+  } catch {
+    return 'failed';
+  }
+}
