@@ -1,0 +1,185 @@
+import { Crown, Medal, Trophy } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import {
+  LEADERBOARD_DEFAULT_LIMIT,
+  LEADERBOARD_MAX_LIMIT,
+  WEEKLY_PRIZE,
+  type LeaderboardEntry,
+} from '#shared/api/game.ts';
+import { countdownParts, nextWeekStartUtc, pad2, relativeDayLabel } from '#shared/time.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { cn } from '#client/ui/cn.ts';
+import { Dialog } from '#client/ui/dialog.tsx';
+import { useLeaderboard } from './leaderboard-api.ts';
+import { useNow } from './use-now.ts';
+
+/** This week's top five, the weekly prize and its countdown, and the full list on demand. */
+export default function LeaderboardPanel() {
+  const top = useLeaderboard(LEADERBOARD_DEFAULT_LIMIT);
+  const [fullOpen, setFullOpen] = useState(false);
+  const now = useNow(1000);
+
+  useEffect(() => {
+    if (top.isError) {
+      toast({
+        title: 'Failed to load leaderboard',
+        description: 'Please try refreshing the page',
+        variant: 'destructive',
+      });
+    }
+  }, [top.isError]);
+
+  return (
+    <div
+      className="rounded-xl border border-slate-800 bg-slate-900 p-5"
+      aria-labelledby="leaderboard-title"
+      role="region"
+    >
+      <div className="flex items-center justify-between">
+        <h3 id="leaderboard-title" className="flex items-center gap-2 font-bold text-slate-100">
+          <Trophy className="h-5 w-5 text-grind-400" aria-hidden /> Weekly Leaderboard
+        </h3>
+        <span className="text-xs text-slate-400">Top {LEADERBOARD_DEFAULT_LIMIT}</span>
+      </div>
+
+      <div className="mt-4">
+        {top.isPending ? (
+          <LeaderboardSkeleton rows={LEADERBOARD_DEFAULT_LIMIT} />
+        ) : top.isError ? (
+          <p className="py-6 text-center text-sm text-slate-400">
+            The leaderboard could not be loaded.
+          </p>
+        ) : (
+          <EntryList entries={top.data} now={now} testId="leaderboard-top" />
+        )}
+      </div>
+
+      <WeeklyPrize now={now} />
+
+      <Button variant="outline" className="mt-4 w-full" onClick={() => setFullOpen(true)}>
+        View Full Leaderboard
+      </Button>
+      <FullLeaderboardDialog open={fullOpen} onOpenChange={setFullOpen} now={now} />
+    </div>
+  );
+}
+
+function EntryList({
+  entries,
+  now,
+  testId,
+}: {
+  entries: LeaderboardEntry[];
+  now: number;
+  testId: string;
+}) {
+  if (entries.length === 0) {
+    return (
+      <p className="py-6 text-center text-sm text-slate-400" data-testid={testId}>
+        No scores yet this week. Be the first!
+      </p>
+    );
+  }
+  return (
+    <ol className="space-y-2" data-testid={testId}>
+      {entries.map((entry, index) => (
+        <li
+          key={entry.id}
+          className={cn(
+            'flex items-center gap-3 rounded-lg px-3 py-2',
+            index === 0 ? 'bg-grind-500/15 ring-1 ring-grind-500/40' : 'bg-slate-800/60',
+          )}
+        >
+          <RankBadge rank={index + 1} />
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
+            <p className="text-xs text-slate-400">
+              Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
+            </p>
+          </div>
+          <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function RankBadge({ rank }: { rank: number }) {
+  const label = `Rank ${rank}`;
+  if (rank === 1) return <Crown className="h-5 w-5 shrink-0 text-grind-400" aria-label={label} />;
+  if (rank <= 3) {
+    return (
+      <Medal
+        className={cn('h-5 w-5 shrink-0', rank === 2 ? 'text-slate-300' : 'text-amber-700')}
+        aria-label={label}
+      />
+    );
+  }
+  return (
+    <span className="w-5 shrink-0 text-center text-sm font-bold text-slate-400" aria-label={label}>
+      {rank}
+    </span>
+  );
+}
+
+function LeaderboardSkeleton({ rows }: { rows: number }) {
+  return (
+    <div className="space-y-2" aria-busy="true" aria-label="Loading leaderboard">
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="h-12 animate-pulse rounded-lg bg-slate-800/60" />
+      ))}
+    </div>
+  );
+}
+
+function WeeklyPrize({ now }: { now: number }) {
+  const left = countdownParts(nextWeekStartUtc(now), now);
+  return (
+    <div className="mt-5 rounded-xl border border-grind-500/40 bg-gradient-to-br from-grind-500/20 to-grind-700/10 p-4 text-center">
+      <p className="text-xs font-semibold tracking-wide text-grind-100 uppercase">
+        Weekly Challenge Prize
+      </p>
+      <p className="mt-1 text-3xl font-black text-grind-300">{WEEKLY_PRIZE}</p>
+      <p className="text-xs text-slate-300">to the top player of the week</p>
+      <p className="mt-2 text-sm text-slate-200" data-testid="weekly-countdown">
+        Resets in{' '}
+        <span className="font-mono font-semibold text-grind-100">
+          {left.days}d {pad2(left.hours)}:{pad2(left.minutes)}:{pad2(left.seconds)}
+        </span>
+      </p>
+    </div>
+  );
+}
+
+function FullLeaderboardDialog({
+  open,
+  onOpenChange,
+  now,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  now: number;
+}) {
+  const full = useLeaderboard(LEADERBOARD_MAX_LIMIT, open);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Full Leaderboard"
+      description={`This week's best score per player, top ${LEADERBOARD_MAX_LIMIT}.`}
+    >
+      <div className="max-h-[60vh] overflow-y-auto pr-1">
+        {full.isPending ? (
+          <LeaderboardSkeleton rows={5} />
+        ) : full.isError ? (
+          <p className="py-6 text-center text-sm text-slate-400">
+            The leaderboard could not be loaded. Please try refreshing the page.
+          </p>
+        ) : (
+          <EntryList entries={full.data} now={now} testId="leaderboard-full" />
+        )}
+      </div>
+    </Dialog>
+  );
+}

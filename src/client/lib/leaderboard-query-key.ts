@@ -1,0 +1,12 @@
+/**
+ * The leaderboard's queries, shared by the leaderboard (which reads them) and the game (which
+ * refreshes them after a submitted score): every limit sits under one root key.
+ */
+export const leaderboardQueryRoot = ['/api/leaderboard'] as const;
+
+export function leaderboardQueryKey(limit: number) {
+  return [...leaderboardQueryRoot, limit] as const;
+}
+
+/** The member's profile (coins, selected character): the game refreshes it after saving coins. */
+export const userProfileQueryKey = ['/api/user-profile'] as const;

@@ -1,0 +1,160 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signUpViaApi, toastWith, uniqueUsername } from './support';
+
+// A round: Start, the 3-2-1-GO countdown, then the worker flies until it hits the floor (nobody
+// presses anything, so that takes about half a second), and the end-of-round handling runs.
+// Short states such as "Flying" are recorded in the page as they happen, so a slow machine
+// cannot make the test miss them.
+
+const ROUND_TIMEOUT = 30_000;
+
+async function openGame(page: Page) {
+  await page.goto('/');
+  const section = page.locator('section#game');
+  await section.scrollIntoViewIfNeeded();
+  await expect(section.getByRole('button', { name: 'Start Game' })).toBeEnabled({
+    timeout: 30_000,
+  });
+  await page.evaluate(() => {
+    const root = document.getElementById('game')!;
+    const seen = { statuses: [] as string[], countdown: [] as string[] };
+    (window as unknown as { __gameSeen: typeof seen }).__gameSeen = seen;
+    const push = (list: string[], value: string | null | undefined) => {
+      if (value && list.at(-1) !== value) list.push(value);
+    };
+    const record = () => {
+      push(seen.statuses, root.querySelector('[data-testid=game-status]')?.textContent);
+      push(seen.countdown, root.querySelector('[data-testid=game-countdown]')?.textContent);
+    };
+    record();
+    new MutationObserver(record).observe(root, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  return section;
+}
+
+const seen = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __gameSeen: { statuses: string[]; countdown: string[] } }).__gameSeen,
+  );
+
+async function playRound(page: Page) {
+  const section = page.locator('section#game');
+  // Not by role: the name prompt hides the rest of the page from the accessibility tree.
+  const start = section.locator('button', { hasText: 'Start Game' });
+  await page.evaluate(() => {
+    const record = (
+      window as unknown as { __gameSeen: { statuses: string[]; countdown: string[] } }
+    ).__gameSeen;
+    record.statuses.splice(0, record.statuses.length - 1);
+    record.countdown.length = 0;
+  });
+  await start.click();
+  await expect(start).toBeDisabled();
+  await expect(section.getByTestId('game-countdown')).toBeVisible();
+  await expect
+    .poll(async () => (await seen(page)).statuses, { timeout: ROUND_TIMEOUT })
+    .toContain('Flying');
+  await expect(section.getByTestId('game-instructions')).toContainText('Game Over!', {
+    timeout: ROUND_TIMEOUT,
+  });
+  await expect(section.getByTestId('game-status')).toHaveText('Ready');
+  await expect(start).toBeEnabled();
+  const record = await seen(page);
+  expect(record.countdown).toEqual(['3', '2', '1', 'GO']);
+  expect(record.statuses).toEqual(['Ready', 'Flying', 'Ready']);
+  return Number(await section.getByTestId('game-score').textContent());
+}
+
+async function expectOnFullLeaderboard(page: Page, name: string, score: number) {
+  await page.getByRole('button', { name: 'View Full Leaderboard' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Full Leaderboard' });
+  const row = dialog
+    .getByTestId('leaderboard-full')
+    .getByRole('listitem')
+    .filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(String(score));
+  await expect(row).toContainText('Today');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+}
+
+test('a member plays a round and the score lands on the weekly leaderboard under their name', async ({
+  page,
+}) => {
+  const name = uniqueUsername('gamer');
+  await signUpViaApi(page, name);
+  const section = await openGame(page);
+  await expect(section.getByText('Playing as a visitor')).toHaveCount(0);
+  await expect(section.getByText('Weekly Challenge Prize')).toBeVisible();
+  await expect(section.getByText('1 SOL', { exact: true })).toBeVisible();
+  await expect(section.getByTestId('weekly-countdown')).toHaveText(/Resets in \d+d \d\d:\d\d:\d\d/);
+
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const score = await playRound(page);
+  const response = await submitted;
+  expect(response.status()).toBe(201);
+  expect(response.request().postDataJSON()).toMatchObject({ playerName: name, score });
+  await expect(toastWith(page, 'Score Submitted!')).toBeVisible();
+  // No dialog for a member: the username is the leaderboard name.
+  await expect(page.getByText('Enter your name for the leaderboard:')).toHaveCount(0);
+  await expectOnFullLeaderboard(page, name, score);
+  await expect(section.getByText('High Score')).toBeVisible();
+});
+
+test('a visitor is asked for a leaderboard name once, and it is kept for the next round', async ({
+  page,
+}) => {
+  const section = await openGame(page);
+  await expect(section.getByText('Playing as a visitor')).toBeVisible();
+
+  const score = await playRound(page);
+  const prompt = page.getByRole('dialog', { name: 'Save your score' });
+  await expect(prompt).toBeVisible();
+  const name = `Visitor ${uniqueUsername('v').slice(-10)}`;
+  await prompt.getByLabel('Enter your name for the leaderboard:').fill(`  ${name}  `);
+  await prompt.getByRole('button', { name: 'Submit Score' }).click();
+  await expect(toastWith(page, 'Score Submitted!')).toBeVisible();
+  await expectOnFullLeaderboard(page, name, score);
+
+  // Second round: the stored name is used without asking.
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  await playRound(page);
+  expect((await submitted).request().postDataJSON()).toMatchObject({ playerName: name });
+  await expect(page.getByRole('dialog', { name: 'Save your score' })).toHaveCount(0);
+});
+
+test('a visitor who skips the name prompt submits nothing', async ({ page }) => {
+  await openGame(page);
+  let submissions = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/game-scores')) submissions += 1;
+  });
+  await playRound(page);
+  const prompt = page.getByRole('dialog', { name: 'Save your score' });
+  await prompt.getByRole('button', { name: 'Skip' }).click();
+  await expect(prompt).toHaveCount(0);
+  await page.waitForTimeout(500);
+  expect(submissions).toBe(0);
+  await expect(toastWith(page, 'Score Submitted!')).toHaveCount(0);
+});
+
+test('the playfield keeps its 7:4 shape and fits the screen', async ({ page }) => {
+  const section = await openGame(page);
+  const canvas = section.locator('canvas');
+  const box = (await canvas.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.width).toBeLessThanOrEqual(Math.min(700, viewport.width));
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.height / box.width).toBeCloseTo(400 / 700, 2);
+  const backing = await canvas.evaluate((c: HTMLCanvasElement) => ({
+    width: c.width,
+    css: c.clientWidth,
+    dpr: window.devicePixelRatio,
+  }));
+  expect(backing.width).toBe(Math.round(backing.css * backing.dpr));
+});
