@@ -21,6 +21,7 @@ import { shopRoutes } from './shop/routes.ts';
 import { assertCsrf } from './security/csrf.ts';
 import { assertSameOrigin } from './security/origin-check.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
+import { createRedisRateLimiter } from './security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from './security/secrets.ts';
 import { hashSessionId, loadSessionUser, pruneSessions, SESSION_COOKIE } from './security/sessions.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
@@ -71,7 +72,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db,
     clock,
     secret,
-    rateLimiter: createSqlRateLimiter(db, clock),
+    rateLimiter: config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createSqlRateLimiter(db, clock),
     objectStore: createObjectStore(config, secret, clock),
   };
   app.decorate('deps', deps);

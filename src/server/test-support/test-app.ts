@@ -98,8 +98,9 @@ export class TestClient {
 }
 
 let counter = 0;
-/** A username no other test in this process has used. */
+const runTag = Math.random().toString(36).slice(2, 8);
+/** A username no other test has used, in this run or an earlier one (Redis outlives runs). */
 export function uniqueName(prefix = 'user'): string {
   counter += 1;
-  return `${prefix}_${process.pid}_${counter}`;
+  return `${prefix}_${runTag}_${counter}`.slice(0, 32);
 }

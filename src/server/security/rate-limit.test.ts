@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { createRedisRateLimiter } from './redis-rate-limit.ts';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function expectFixedWindow(limiter: RateLimiter, key: string) {
+  const results = await Promise.all(Array.from({ length: 25 }, () => limiter.hit(key, 10, 60_000)));
+  expect(results.filter((r) => r.allowed)).toHaveLength(10);
+  expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 60)).toBe(true);
+  await limiter.reset(key);
+  expect((await limiter.hit(key, 1, 60_000)).allowed).toBe(true);
+  await limiter.undo(key);
+  expect((await limiter.hit(key, 1, 60_000)).allowed).toBe(true);
+  expect((await limiter.hit(key, 1, 60_000)).allowed).toBe(false);
+}
+
+describe.each(databaseKinds)('SQL rate limiter on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('lets exactly the limit through under concurrency, and resets and undoes', async () => {
+    await expectFixedWindow(t.app.deps.rateLimiter, `test:${uniqueName()}`);
+  });
+});
+
+describe('Redis rate limiter (REDIS_URL)', () => {
+  it('lets exactly the limit through under concurrency, and resets and undoes', async () => {
+    const limiter = createRedisRateLimiter(redisUrl, `grind-test:${process.pid}:`);
+    try {
+      await expectFixedWindow(limiter, uniqueName());
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('throttles logins through the app when REDIS_URL is set, shared by two app instances', async () => {
+    const a = await createTestApp('sqlite', { redisUrl });
+    const b = await createTestApp('sqlite', { redisUrl });
+    try {
+      const name = uniqueName();
+      await new TestClient(a.app).register(name, 'rightpass');
+      for (let i = 0; i < 10; i++) {
+        const app = i % 2 === 0 ? a.app : b.app;
+        expect((await new TestClient(app).login(name, 'wrong')).statusCode).toBe(401);
+      }
+      // b has no user of that name in its own database, but the throttle is shared via Redis.
+      expect((await new TestClient(b.app).login(name, 'rightpass')).statusCode).toBe(429);
+      expect((await new TestClient(a.app).login(name, 'rightpass')).statusCode).toBe(429);
+      const rows = await a.app.deps.db.selectFrom('rate_limits').selectAll().execute();
+      expect(rows).toHaveLength(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
