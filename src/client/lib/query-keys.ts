@@ -1,3 +1,5 @@
+// Query keys that more than one feature uses (features never import each other).
+
 /**
  * The leaderboard's queries, shared by the leaderboard (which reads them) and the game (which
  * refreshes them after a submitted score): every limit sits under one root key.
@@ -8,5 +10,9 @@ export function leaderboardQueryKey(limit: number) {
   return [...leaderboardQueryRoot, limit] as const;
 }
 
-/** The member's profile (coins, selected character): the game refreshes it after saving coins. */
+/**
+ * The member's profile (`GET /api/user-profile`: coins, selected character), read with the
+ * default fetcher: the shop shows it, the game reads the character and refreshes it after
+ * saving coins.
+ */
 export const userProfileQueryKey = ['/api/user-profile'] as const;

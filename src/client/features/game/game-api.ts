@@ -13,7 +13,7 @@ import {
 } from '#shared/api/game.ts';
 import { DEFAULT_CHARACTER_KEY, isCharacterKey, type CharacterKey } from '#shared/characters.ts';
 import { apiJson } from '#client/lib/api-client.ts';
-import { userProfileQueryKey } from '#client/lib/leaderboard-query-key.ts';
+import { userProfileQueryKey } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {
   return apiJson('POST', gamePaths.runs, gameRunResponseSchema);

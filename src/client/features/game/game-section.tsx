@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
-import { leaderboardQueryRoot, userProfileQueryKey } from '#client/lib/leaderboard-query-key.ts';
+import { leaderboardQueryRoot, userProfileQueryKey } from '#client/lib/query-keys.ts';
 import { useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -123,6 +123,8 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
   const start = async () => {
     if (!session.start()) return;
     const round = ++roundRef.current;
+    // On a phone the playfield may sit partly under the sticky header or off screen.
+    playfieldRef.current?.scrollIntoView({ block: 'nearest' });
     playfieldRef.current?.focus({ preventScroll: true });
     game.hud.sync(session, performance.now());
     game.ensureLoop();
@@ -164,7 +166,7 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
             <div
               ref={playfieldRef}
               tabIndex={-1}
-              className="relative overflow-hidden rounded-xl border border-slate-700 bg-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-grind-400"
+              className="relative scroll-mt-20 scroll-mb-4 overflow-hidden rounded-xl border border-slate-700 bg-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-grind-400"
               onKeyDown={(event) => {
                 // Space would scroll the page while the game has focus.
                 if (isJumpKey(event)) event.preventDefault();

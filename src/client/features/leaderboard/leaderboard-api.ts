@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { gamePaths, leaderboardResponseSchema, type LeaderboardEntry } from '#shared/api/game.ts';
 import { ApiError } from '#client/lib/api-client.ts';
-import { leaderboardQueryKey } from '#client/lib/leaderboard-query-key.ts';
+import { leaderboardQueryKey } from '#client/lib/query-keys.ts';
 
 /** Spec section 9: leaderboard reads are retried twice, one second apart. */
 export const LEADERBOARD_RETRIES = 2;
