@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -44,7 +44,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+            serializers: {
+              // Upload URLs carry a signed one-time token: a credential, so it stays out of the logs.
+              req: (req: FastifyRequest) => ({
+                method: req.method,
+                url: req.url.replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]'),
+                remoteAddress: req.ip,
+              }),
+            },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     trustProxy: config.trustProxy,
@@ -90,6 +97,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('preClose', async () => {
     draining = true;
     clearInterval(maintenance);
+  });
+  // While draining, each answer closes its keep-alive connection so the server can finish closing.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
     await deps.rateLimiter.close();

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createDatabase } from '../db/create-database.ts';
+import { MigrationError } from '../db/migrate.ts';
+import { createTestApp, TestClient, uniqueName } from '../test-support/test-app.ts';
+import { createTestDatabase, databaseKinds } from '../test-support/test-database.ts';
+
+describe.each(databaseKinds)('operations on %s', (kind) => {
+  it('refuses to start against a database migrated by newer code', async () => {
+    const testDb = await createTestDatabase(kind);
+    const config = { ...loadConfig({ DATA_DIR: testDb.dataDir, SESSION_SECRET: 'x'.repeat(40) }), database: testDb.database, clientDistDir: undefined };
+    try {
+      const first = await buildApp(config, { logger: false });
+      await first.close();
+      const db = createDatabase(testDb.database);
+      await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(db);
+      await db.destroy();
+      await expect(buildApp(config, { logger: false })).rejects.toBeInstanceOf(MigrationError);
+    } finally {
+      await testDb.drop();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('are JSON lines with request ids and never hold session ids, CSRF tokens or upload tokens', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const t = await createTestApp('sqlite');
+    await t.app.close();
+    const app = await buildApp({ ...t.config, logLevel: 'info' }, { logger: { stream } });
+    try {
+      const c = new TestClient(app);
+      await c.register(uniqueName());
+      const token = await c.token();
+      await c.request('POST', '/api/auth/logout');
+      await c.request('PUT', '/api/uploads/secret-upload-token-value', { body: 'x' });
+      const parsed = lines.map((line) => JSON.parse(line) as { reqId?: string });
+      expect(parsed.length).toBeGreaterThan(4);
+      expect(parsed.filter((l) => l.reqId).length).toBeGreaterThan(4);
+      const all = lines.join('\n');
+      expect(all).not.toContain(c.cookies.get('csrf')!);
+      expect(all).not.toContain(token);
+      expect(all).not.toContain('secret-upload-token-value');
+      expect(all).not.toMatch(/sid=/);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+});
+
+describe('the server process', () => {
+  it('drains in-flight requests on SIGTERM, then exits 0', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', CLIENT_DIST_DIR: path.join(dataDir, 'no-client') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 100; i++) {
+        const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        if (ready) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const inFlight = Array.from({ length: 40 }, (_, i) =>
+        fetch(`${base}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
+        }).then((r) => r.status, () => 'refused'),
+      );
+      await new Promise((r) => setTimeout(r, 30));
+      child.kill('SIGTERM');
+      const statuses = await Promise.all(inFlight);
+      expect(await exited).toBe(0);
+      // Every request that reached the server got a real answer: created, or refused while closing.
+      expect(statuses.every((s) => s === 201 || s === 503 || s === 'refused')).toBe(true);
+      expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
+      expect(output).toContain('shutting down');
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
+      const created = (db.prepare("select count(*) as n from users where username like 'drain_%'").get() as { n: number }).n;
+      db.close();
+      expect(created).toBe(statuses.filter((s) => s === 201).length);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
