@@ -1,8 +1,10 @@
 import { CheckCircle2, ImageUp, Loader2 } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { MEME_FORM_ERROR, MEME_IMAGE_MAX_BYTES, MEME_TITLE_MAX } from '#shared/api/memes.ts';
 import { isMemeCategory, MEME_CATEGORIES } from '#shared/categories.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { sessionQueryKey } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -18,13 +20,6 @@ type ImageState =
 
 const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/gif'];
 const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|gif)$/i;
-
-const authRequired = () =>
-  toast({
-    title: 'Authentication Required',
-    description: 'Please log in to upload images',
-    variant: 'destructive',
-  });
 
 /** A first look in the browser, before any byte is sent; the server decides by the bytes. */
 function fileProblem(file: File): string | null {
@@ -43,6 +38,17 @@ export function UploadForm() {
   const [category, setCategory] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
   const createMeme = useCreateMeme();
+  const queryClient = useQueryClient();
+
+  const authRequired = () => {
+    toast({
+      title: 'Authentication Required',
+      description: 'Please log in to upload images',
+      variant: 'destructive',
+    });
+    // The session ended elsewhere; re-checking it swaps this form for "Login to Upload".
+    void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  };
   const busy = image.status === 'uploading' || image.status === 'processing';
 
   const onFileChosen = async (file: File | undefined) => {

@@ -1,0 +1,316 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { Meme, MemesPage } from '../../src/shared/api/memes.ts';
+import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
+
+let shade = 0;
+/** A small PNG no other test uploads (its colour differs), as a phone's file picker hands it over. */
+async function pngFile(name = 'standup.png') {
+  shade += 37;
+  const buffer = await sharp({
+    create: {
+      width: 320,
+      height: 240,
+      channels: 3,
+      background: { r: (shade * 3) % 256, g: 120, b: (Date.now() + process.pid) % 256 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return { name, mimeType: 'image/png', buffer };
+}
+
+const gallery = (page: Page) => page.locator('#gallery');
+const fileInput = (page: Page) => gallery(page).locator('input[type="file"]');
+const card = (page: Page, title: string) =>
+  page.getByTestId('meme-card').filter({ hasText: title });
+
+async function openGallery(page: Page) {
+  await page.goto('/#gallery');
+  await expect(
+    gallery(page).getByRole('heading', { name: 'Community Meme Gallery' }),
+  ).toBeVisible();
+}
+
+function fakeMeme(id: number, title: string, category: Meme['category'] = 'success'): Meme {
+  return {
+    id,
+    title,
+    category,
+    imageUrl: `/objects/memes/${'0'.repeat(63)}${id % 10}.png`,
+    thumbnailUrl: `/objects/memes/${'0'.repeat(63)}${id % 10}-thumb.webp`,
+    thumbnailWidth: 400,
+    thumbnailHeight: 300,
+    upvotes: 0,
+    downvotes: 0,
+    createdAt: new Date().toISOString(),
+    myVote: null,
+  };
+}
+
+test('a visitor browses and is sent to the login dialog to upload', async ({ page }) => {
+  await openGallery(page);
+  await expect(fileInput(page)).toHaveCount(0);
+  await gallery(page).getByRole('button', { name: 'Login to Upload' }).click();
+  await expect(
+    page.getByRole('dialog').getByRole('heading', { name: 'Welcome Back' }),
+  ).toBeVisible();
+});
+
+test('a member uploads a meme, sees its card, filters, votes and shares it', async ({
+  page,
+  context,
+}, testInfo) => {
+  const name = uniqueUsername('memer');
+  await signUpViaApi(page, name);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // A device without a share sheet: the link goes to the clipboard.
+  await page.addInitScript(() =>
+    Object.defineProperty(Navigator.prototype, 'share', { value: undefined }),
+  );
+  await openGallery(page);
+
+  const form = gallery(page).getByRole('form', { name: 'Upload a meme' });
+  const submit = form.getByRole('button', { name: 'Submit Meme' });
+  await expect(
+    form.getByRole('button', { name: 'Choose Image (JPG, PNG, GIF - max 5 MB)' }),
+  ).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await expect(form.getByLabel('Category').locator('option')).toHaveText([
+    'Select a category',
+    'Office Life',
+    'Work From Home',
+    'Monday Motivation',
+    'Coffee Culture',
+    'Overtime',
+    'Success',
+  ]);
+
+  await fileInput(page).setInputFiles(await pngFile());
+  await expect(toastWith(page, 'Upload Complete')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Image uploaded! Click to change' })).toBeVisible();
+  await expect(form.getByText('✓ Image ready')).toBeVisible();
+  await expect(submit).toBeEnabled();
+  await form.screenshot({ path: `/tmp/gallery-ready-${testInfo.project.name}.png` });
+
+  await form.getByLabel('Meme Title').fill('   ');
+  await submit.click();
+  await expect(form.getByRole('alert')).toHaveText('Please fill in all fields and upload an image');
+
+  const title = `Standup ${Date.now().toString(36)} ${testInfo.project.name}`;
+  await form.getByLabel('Meme Title').fill(`  ${title}  `);
+  await form.getByLabel('Category').selectOption('coffee-culture');
+  await submit.click();
+  await expect(toastWith(page, 'Success!')).toBeVisible();
+  await expect(form.getByLabel('Meme Title')).toHaveValue('');
+  await expect(form.getByLabel('Category')).toHaveValue('');
+  await expect(form.getByText('✓ Image ready')).toBeHidden();
+  await expect(submit).toBeDisabled();
+
+  const mine = card(page, title);
+  await expect(mine).toBeVisible();
+  await expect(mine.getByText('Coffee Culture')).toBeVisible();
+  const thumbnail = mine.getByRole('img', { name: title });
+  await expect(thumbnail).toHaveAttribute('loading', 'lazy');
+  await expect(thumbnail).toHaveAttribute('width', '320');
+  await expect(thumbnail).toHaveAttribute('height', '240');
+  await expect
+    .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(320);
+  await page.screenshot({
+    path: `/tmp/gallery-${testInfo.project.name}.png`,
+    fullPage: false,
+  });
+
+  const filters = gallery(page).getByRole('group', { name: 'Filter memes by category' });
+  await expect(filters.getByRole('button')).toHaveText([
+    'All',
+    'Office Life',
+    'Work From Home',
+    'Monday Motivation',
+    'Coffee Culture',
+    'Overtime',
+    'Success',
+  ]);
+  await filters.getByRole('button', { name: 'Overtime' }).click();
+  await expect(filters.getByRole('button', { name: 'Overtime' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(mine).toBeHidden();
+  await filters.getByRole('button', { name: 'Coffee Culture' }).click();
+  await expect(mine).toBeVisible();
+  await expect(page.getByTestId('meme-card').getByText('Office Life')).toHaveCount(0);
+  await filters.getByRole('button', { name: 'All' }).click();
+
+  const up = mine.getByRole('button', { name: /^Upvote/ });
+  const down = mine.getByRole('button', { name: /^Downvote/ });
+  await up.click();
+  await expect(up).toHaveAttribute('aria-pressed', 'true');
+  await expect(mine.getByTestId('upvotes')).toHaveText('1');
+  await down.click();
+  await expect(down).toHaveAttribute('aria-pressed', 'true');
+  await expect(up).toHaveAttribute('aria-pressed', 'false');
+  await expect(mine.getByTestId('upvotes')).toHaveText('0');
+  await expect(mine.getByTestId('downvotes')).toHaveText('1');
+  await page.reload();
+  await expect(card(page, title).getByRole('button', { name: /^Downvote/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await card(page, title)
+    .getByRole('button', { name: /^Downvote/ })
+    .click();
+  await expect(card(page, title).getByTestId('downvotes')).toHaveText('0');
+  await expect(card(page, title).getByRole('button', { name: /^Downvote/ })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+
+  await card(page, title)
+    .getByRole('button', { name: /^Upvote/ })
+    .click();
+  await expect(card(page, title).getByTestId('upvotes')).toHaveText('1');
+  await gallery(page).screenshot({ path: `/tmp/gallery-section-${testInfo.project.name}.png` });
+  await card(page, title).getByRole('button', { name: 'Share' }).click();
+  await expect(toastWith(page, 'Link copied to clipboard!')).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/objects\/memes\/[0-9a-f]{64}\.png$/);
+  const image = await page.request.get(link);
+  expect(image.headers()['content-type']).toBe('image/png');
+});
+
+test('share uses the device share sheet when there is one', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'share', {
+      value: async (data: ShareData) => {
+        (window as unknown as { shared: ShareData }).shared = data;
+      },
+    });
+  });
+  await page.route('**/api/memes*', (route) =>
+    route.fulfill({
+      json: { memes: [fakeMeme(42, 'Shared meme')], nextCursor: null } satisfies MemesPage,
+    }),
+  );
+  await openGallery(page);
+  await card(page, 'Shared meme').getByRole('button', { name: 'Share' }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shared?: ShareData }).shared))
+    .toMatchObject({
+      title: 'Shared meme',
+      url: expect.stringMatching(/\/objects\/memes\/0+2\.png$/),
+    });
+});
+
+test('loading shows six skeletons; empty states name the filter; more pages load on request', async ({
+  page,
+}) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/memes*', async (route) => {
+    const url = new URL(route.request().url());
+    const category = url.searchParams.get('category');
+    if (category === 'overtime') return route.fulfill({ json: { memes: [], nextCursor: null } });
+    if (category) {
+      return route.fulfill({
+        json: { memes: [fakeMeme(1, 'Only one', 'success')], nextCursor: null },
+      });
+    }
+    await held;
+    if (url.searchParams.get('before') === '75') {
+      return route.fulfill({ json: { memes: [fakeMeme(74, 'From page two')], nextCursor: null } });
+    }
+    const first = Array.from({ length: 24 }, (_, i) => fakeMeme(99 - i, `Page one #${i + 1}`));
+    return route.fulfill({ json: { memes: first, nextCursor: '75' } });
+  });
+  await openGallery(page);
+  await expect(page.getByTestId('meme-skeleton')).toHaveCount(6);
+  release();
+  await expect(page.getByTestId('meme-card')).toHaveCount(24);
+  await gallery(page).getByRole('button', { name: 'Load More' }).click();
+  await expect(card(page, 'From page two')).toBeVisible();
+  await expect(page.getByTestId('meme-card')).toHaveCount(25);
+  await expect(gallery(page).getByRole('button', { name: 'Load More' })).toBeHidden();
+
+  await gallery(page).getByRole('button', { name: 'Overtime' }).click();
+  await expect(gallery(page).getByText('No memes found')).toBeVisible();
+  await expect(gallery(page).getByText('No memes in the Overtime category yet.')).toBeVisible();
+
+  await page.unroute('**/api/memes*');
+  await page.route('**/api/memes*', (route) =>
+    route.fulfill({ json: { memes: [], nextCursor: null } }),
+  );
+  await page.reload();
+  await expect(gallery(page).getByText('No memes found')).toBeVisible();
+  await expect(gallery(page).getByText('Be the first to upload a meme!')).toBeVisible();
+});
+
+test('failures show the spec toasts', async ({ page }) => {
+  await page.route('**/api/memes*', (route) =>
+    route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }),
+  );
+  await openGallery(page);
+  await expect(toastWith(page, 'Failed to fetch memes')).toBeVisible();
+  await page.unroute('**/api/memes*');
+
+  await page.route('**/api/memes*', (route) =>
+    route.fulfill({ json: { memes: [fakeMeme(7, 'Unvotable')], nextCursor: null } }),
+  );
+  await page.route('**/api/memes/*/vote', (route) =>
+    route.fulfill({ status: 429, json: { message: 'Too many votes. Please slow down.' } }),
+  );
+  await page.reload();
+  await card(page, 'Unvotable')
+    .getByRole('button', { name: /^Upvote/ })
+    .click();
+  await expect(toastWith(page, 'Failed to vote on meme')).toBeVisible();
+  await expect(toastWith(page, 'Too many votes. Please slow down.')).toBeVisible();
+});
+
+test('a member sees upload refusals: too big, not an image, signed out, no object path', async ({
+  page,
+}) => {
+  await signUpViaApi(page, uniqueUsername('refused'));
+  await openGallery(page);
+
+  await fileInput(page).setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(5 * 1024 * 1024 + 1),
+  });
+  await expect(toastWith(page, 'Upload Failed')).toBeVisible();
+  await expect(toastWith(page, 'huge.png exceeds the maximum size of 5 MB.')).toBeVisible();
+
+  // HTML dressed as a PNG gets past the browser's look at the name; the server reads the bytes.
+  await fileInput(page).setInputFiles({
+    name: 'cat.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('<!doctype html><script>alert(1)</script>'),
+  });
+  await expect(toastWith(page, 'Failed to process uploaded image')).toBeVisible();
+  await expect(toastWith(page, 'Only JPG, PNG and GIF images can be uploaded.')).toBeVisible();
+  await expect(gallery(page).getByText('✓ Image ready')).toBeHidden();
+
+  await page.route('**/api/meme-images', (route) => route.fulfill({ json: { ok: true } }));
+  await fileInput(page).setInputFiles(await pngFile('no-path.png'));
+  await expect(toastWith(page, 'No object path returned from server')).toBeVisible();
+  await page.unroute('**/api/meme-images');
+
+  await page.route('**/api/objects/upload', (route) =>
+    route.fulfill({ status: 500, json: { message: 'Storage is down' } }),
+  );
+  await fileInput(page).setInputFiles(await pngFile('down.png'));
+  await expect(toastWith(page, 'Upload Error')).toBeVisible();
+  await expect(toastWith(page, 'Storage is down')).toBeVisible();
+  await page.unroute('**/api/objects/upload');
+
+  // The session ends in another tab.
+  const csrf = (await (await page.request.get('/api/csrf-token')).json()) as { csrfToken: string };
+  await page.request.post('/api/auth/logout', { headers: { 'x-csrf-token': csrf.csrfToken } });
+  await fileInput(page).setInputFiles(await pngFile('late.png'));
+  await expect(toastWith(page, 'Authentication Required')).toBeVisible();
+  await expect(toastWith(page, 'Please log in to upload images')).toBeVisible();
+  await expect(gallery(page).getByRole('button', { name: 'Login to Upload' })).toBeVisible();
+  if (isPhone(page)) await page.screenshot({ path: '/tmp/gallery-refusal-phone.png' });
+});
