@@ -8,7 +8,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const builtIndex = path.join(root, 'dist/client/index.html');
 const sourceDirs = ['src/client', 'src/shared', 'public'].map((dir) => path.join(root, dir));
-const sourceFiles = ['vite.config.ts', 'package-lock.json'].map((file) => path.join(root, file));
+const sourceFiles = ['vite.config.ts'].map((file) => path.join(root, file));
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });

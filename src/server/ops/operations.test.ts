@@ -107,3 +107,67 @@ describe('the server process', () => {
     }
   }, 60_000);
 });
+
+describe('backup and restore', () => {
+  async function seed(app: Awaited<ReturnType<typeof buildApp>>) {
+    const c = new TestClient(app);
+    const name = uniqueName('backup');
+    const user = await c.register(name, 'secret1');
+    await app.deps.db.updateTable('users').set({ coins: 321 }).where('id', '=', user.id).execute();
+    return name;
+  }
+
+  async function expectSameData(app: Awaited<ReturnType<typeof buildApp>>, name: string) {
+    const row = await app.deps.db.selectFrom('users').select(['username', 'coins']).where('username', '=', name).executeTakeFirst();
+    expect(row).toEqual({ username: name, coins: 321 });
+    expect((await new TestClient(app).login(name, 'secret1')).statusCode).toBe(200);
+  }
+
+  it('SQLite: the admin backup of a live database restores to the same data after a wipe', async () => {
+    const { backupCommand } = await import('../admin/backup-command.ts');
+    const t = await createTestApp('sqlite');
+    const name = await seed(t.app);
+    const file = path.join(t.config.dataDir, 'backup.db');
+    const printed: string[] = [];
+    const code = await backupCommand.run(
+      { config: t.config, db: t.app.deps.db, now: () => Date.now(), print: (l) => printed.push(l), get objectStore(): never { throw new Error('unused'); } },
+      [file],
+    );
+    expect(code).toBe(0);
+    await t.app.close();
+    const live = (t.config.database as { file: string }).file;
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(live + suffix, { force: true });
+    fs.copyFileSync(file, live);
+    const restored = await buildApp(t.config, { logger: false });
+    try {
+      await expectSameData(restored, name);
+    } finally {
+      await restored.close();
+      fs.rmSync(t.config.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(databaseKinds.includes('postgres'))('PostgreSQL: pg_dump, wipe, pg_restore gives the same data', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const source = await createTestApp('postgres');
+    const name = await seed(source.app);
+    const url = (source.config.database as { url: string }).url;
+    const dump = path.join(source.config.dataDir, 'grind.dump');
+    execFileSync('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, `--dbname=${url}`]);
+    await source.app.close();
+    const target = await createTestDatabase('postgres');
+    try {
+      const targetUrl = (target.database as { url: string }).url;
+      execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
+      const restored = await buildApp({ ...source.config, database: target.database }, { logger: false });
+      try {
+        await expectSameData(restored, name);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await target.drop();
+      await source.close().catch(() => {});
+    }
+  }, 60_000);
+});
