@@ -18,6 +18,9 @@ import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
+import { renderIndexHtml } from './site/index-html.ts';
+import { loadSiteConfig } from './site/load-site-config.ts';
+import { siteRoutes } from './site/routes.ts';
 import { assertCsrf } from './security/csrf.ts';
 import { assertSameOrigin } from './security/origin-check.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
@@ -66,6 +69,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setErrorHandler(errorHandler);
 
   const clock = options.clock ?? systemClock;
+  // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
+  const site = loadSiteConfig(config.siteConfigFile);
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
@@ -163,9 +168,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(authRoutes);
   await app.register(shopRoutes);
+  await app.register(siteRoutes);
   await app.register(gameRoutes);
   await app.register(uploadRoutes);
   await app.register(memeRoutes);
-  await registerStaticClient(app, config.clientDistDir);
+  await registerStaticClient(app, config.clientDistDir, (html) =>
+    renderIndexHtml(html, site, config.publicOrigin),
+  );
   return app;
 }

@@ -10,14 +10,21 @@ const CLIENT_ROUTES = new Set(['/', '/shop']);
  * Serves the built client: hashed files under /assets forever, everything else revalidated,
  * and index.html for page paths so the client router decides what to show.
  */
-export async function registerStaticClient(app: FastifyInstance, distDir: string | undefined) {
+export async function registerStaticClient(
+  app: FastifyInstance,
+  distDir: string | undefined,
+  renderIndex: (html: string) => string = (html) => html,
+) {
   const indexFile = distDir ? path.join(distDir, 'index.html') : undefined;
-  const indexHtml = indexFile && fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : undefined;
+  const indexHtml =
+    indexFile && fs.existsSync(indexFile) ? renderIndex(fs.readFileSync(indexFile, 'utf8')) : undefined;
   if (distDir && indexHtml) {
     await app.register(fastifyStatic, {
       root: distDir,
       index: false,
       wildcard: false,
+      // Only through sendIndex, which serves the rendered page rather than the raw template.
+      allowedPath: (pathname) => pathname !== '/index.html',
       setHeaders(res, filePath) {
         const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

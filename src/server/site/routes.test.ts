@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-site-'));
+const distDir = path.join(dir, 'dist');
+const siteFile = path.join(dir, 'site.json');
+const ADDRESS = 'So11111111111111111111111111111111111111112';
+
+beforeAll(() => {
+  fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
+  fs.writeFileSync(
+    path.join(distDir, 'index.html'),
+    '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body></body></html>',
+  );
+  fs.writeFileSync(siteFile, JSON.stringify({ brand: 'Night <Shift>', contractAddress: ADDRESS }));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe.each(databaseKinds)('site on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      clientDistDir: distDir,
+      siteConfigFile: siteFile,
+      publicOrigin: 'https://grind.example',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('serves every page with the operator config and its identity tags', async () => {
+    for (const url of ['/', '/shop', '/no-such-page']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain(
+        '<title>Night &lt;Shift&gt; ($GRIND) – Celebrating the Daily Grind</title>',
+      );
+      expect(res.body).toContain(
+        '<meta property="og:image" content="https://grind.example/og-image.png" />',
+      );
+      const json = /<script id="site-config" type="application\/json">(.*?)<\/script>/.exec(
+        res.body,
+      )?.[1];
+      const site = JSON.parse(json!) as {
+        brand: string;
+        contractAddress: string;
+        links: { solscan: string };
+      };
+      expect(site.brand).toBe('Night <Shift>');
+      expect(site.contractAddress).toBe(ADDRESS);
+      expect(site.links.solscan).toBe(`https://solscan.io/token/${ADDRESS}`);
+    }
+  });
+
+  it('never serves the raw template', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/index.html' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('site-meta');
+  });
+
+  it('tells the page the server time, uncached', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/time' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ now: t.clock.now() });
+    t.clock.advance(1234);
+    expect((await t.app.inject({ method: 'GET', url: '/api/time' })).json()).toEqual({
+      now: t.clock.now(),
+    });
+  });
+});
+
+describe('a bad SITE_CONFIG', () => {
+  it('stops the real server at start with one line', () => {
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ ticker: 'grind' }));
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        SITE_CONFIG: bad,
+        DATA_DIR: path.join(dir, 'data'),
+        PORT: '0',
+        CLIENT_DIST_DIR: distDir,
+      },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `Invalid SITE_CONFIG (${bad}): ticker: must look like "$GRIND"`,
+    );
+    expect(fs.existsSync(path.join(dir, 'data', 'app.db'))).toBe(false);
+  });
+});
