@@ -78,10 +78,10 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
     expect(lines[0]).not.toMatch(/still open/);
     expect(lines.filter((l) => /verified$/.test(l))).toHaveLength(1);
     expect(lines.at(-2)).toMatch(
-      /^Winner: (Ann|Ben)_\d+_\d+ with \d+ \(visitor: confirm the player before paying\)\.$/,
+      /^Winner: (Ann|Ben)_\w+ with \d+ \(visitor: confirm the player before paying\)\.$/,
     );
     expect(lines.at(-1)).toMatch(
-      /^After paying 1 SOL: npm run admin -- winners:add --week 2026-W47 --player "(Ann|Ben)_\d+_\d+" --tx <explorer URL>$/,
+      /^After paying 1 SOL: npm run admin -- winners:add --week 2026-W47 --player "(Ann|Ben)_\w+" --tx <explorer URL>$/,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--week', 'W47'])).rejects.toBeInstanceOf(
       AdminUsageError,
@@ -110,6 +110,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
     for (const bad of [
       ['--week', '2026-W99', '--player', 'Ann', '--tx', 'https://x.example'],
       ['--week', '2026-W41', '--player', ' ', '--tx', 'https://x.example'],
+      ['--week', '2026-W41', '--player', 'x\u001b]0;pwned\u0007', '--tx', 'https://x.example'],
       ['--week', '2026-W41', '--player', 'Ann', '--tx', 'javascript:alert(1)'],
       ['--week', '2026-W41', '--player', 'Ann', '--tx', 'not a url'],
       ['--week', '2026-W41', '--player', 'Ann'],

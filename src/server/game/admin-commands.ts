@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import { PLAYER_NAME_MAX, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX, playerNameSchema, WEEKLY_PRIZE } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { Database } from '../db/database.ts';
@@ -154,10 +154,11 @@ export const winnersAddCommand: AdminCommand = {
       throw new AdminUsageError('--week, --player and --tx are required');
     }
     const week = weekFrom(values.week, ctx.now());
-    const player = values.player.trim();
-    if (player === '' || player.length > PLAYER_NAME_MAX) {
-      throw new AdminUsageError(`--player must be 1 to ${PLAYER_NAME_MAX} characters`);
+    const parsed = playerNameSchema.safeParse(values.player);
+    if (!parsed.success) {
+      throw new AdminUsageError(`--player: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
     }
+    const player = parsed.data;
     let tx: URL;
     try {
       tx = new URL(values.tx);

@@ -234,7 +234,14 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const visitor = new TestClient(t.app);
     const run = await play(visitor);
     waitFor(run);
-    for (const playerName of ['', '   ', 'x'.repeat(33)]) {
+    for (const playerName of [
+      '',
+      '   ',
+      'x'.repeat(33),
+      'a\u001b[2Jb',
+      'tab\there',
+      'evil\u202Eman',
+    ]) {
       const res = await visitor.request('POST', '/api/game-scores', {
         body: scoreBody(run, 'x', { playerName }),
       });

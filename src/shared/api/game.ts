@@ -48,7 +48,12 @@ export const playerNameSchema = z
   .string({ error: 'playerName is required' })
   .trim()
   .min(1, 'playerName is required')
-  .max(PLAYER_NAME_MAX, `playerName must be at most ${PLAYER_NAME_MAX} characters`);
+  .max(PLAYER_NAME_MAX, `playerName must be at most ${PLAYER_NAME_MAX} characters`)
+  // Control and bidi-override characters could garble the operator's terminal or disguise a name.
+  .regex(
+    /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u,
+    'playerName contains characters that are not allowed',
+  );
 
 /** Spec section 7's payload plus the run it belongs to and its jump log. */
 export const submitScoreBodySchema = z.object({
