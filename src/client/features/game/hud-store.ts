@@ -1,3 +1,4 @@
+import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { useSyncExternalStore } from 'react';
 import type { CountdownLabel, GamePhase, GameSession } from './game-session.ts';
 
@@ -37,29 +38,29 @@ export class HudStore {
       coins: state.coins,
       obstaclesPassed: state.obstaclesPassed,
       workerY: Math.round(state.worker.y),
-      flightSeconds: Math.floor(state.steps / 60),
+      flightSeconds: Math.floor(state.steps / STEPS_PER_SECOND),
       highScore,
     };
   }
 
-  /** Called after every frame; cheap when nothing visible changed. */
+  /** Called after every frame; allocates nothing unless something visible changed. */
   sync(session: GameSession, nowMs: number, highScore = this.snapshot.highScore): void {
     const prev = this.snapshot;
-    const next = HudStore.read(session, highScore);
+    const state = session.state;
     const discreteChanged =
-      next.phase !== prev.phase ||
-      next.countdown !== prev.countdown ||
-      next.score !== prev.score ||
-      next.coins !== prev.coins ||
-      next.obstaclesPassed !== prev.obstaclesPassed ||
-      next.flightSeconds !== prev.flightSeconds ||
-      next.highScore !== prev.highScore;
+      session.phase !== prev.phase ||
+      session.countdownLabel !== prev.countdown ||
+      state.score !== prev.score ||
+      state.coins !== prev.coins ||
+      state.obstaclesPassed !== prev.obstaclesPassed ||
+      Math.floor(state.steps / STEPS_PER_SECOND) !== prev.flightSeconds ||
+      highScore !== prev.highScore;
     const positionDue =
-      next.workerY !== prev.workerY &&
-      (nowMs - this.lastPositionAt >= POSITION_REFRESH_MS || next.phase !== 'running');
+      Math.round(state.worker.y) !== prev.workerY &&
+      (nowMs - this.lastPositionAt >= POSITION_REFRESH_MS || session.phase !== 'running');
     if (!discreteChanged && !positionDue) return;
     this.lastPositionAt = nowMs;
-    this.snapshot = next;
+    this.snapshot = HudStore.read(session, highScore);
     for (const listener of this.listeners) listener();
   }
 
