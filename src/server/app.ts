@@ -28,6 +28,7 @@ import { createRedisRateLimiter } from './security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from './security/secrets.ts';
 import { hashSessionId, loadSessionUser, pruneSessions, SESSION_COOKIE } from './security/sessions.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
+import { s3UploadOrigin } from './storage/s3.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 
@@ -124,7 +125,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...(config.s3?.endpoint ? [new URL(config.s3.endpoint).origin] : [])],
+        // The browser PUTs uploads straight to the bucket when images live in S3.
+        connectSrc: ["'self'", ...(config.s3 ? [s3UploadOrigin(config.s3)] : [])],
         frameSrc: [CHART_FRAME_ORIGIN],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

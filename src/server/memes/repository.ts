@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { VoteType } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
@@ -65,12 +65,20 @@ export async function votesOf(
   return new Map(rows.map((r) => [r.meme_id, r.vote_type]));
 }
 
-const versionQuery = (db: Kysely<Database>) =>
-  db.selectFrom('gallery_state').select('version').where('id', '=', 1);
+const versionQueries = new WeakMap<Kysely<Database>, CompiledQuery<{ version: number }>>();
 
-/** The gallery version (see gallery_state in migration 004). */
+/**
+ * The gallery version (see gallery_state in migration 004). Read on every page request, so the
+ * query is built and compiled once per database.
+ */
 export async function galleryVersion(db: Kysely<Database>): Promise<number> {
-  return (await versionQuery(db).executeTakeFirstOrThrow()).version;
+  let query = versionQueries.get(db);
+  if (!query) {
+    query = db.selectFrom('gallery_state').select('version').where('id', '=', 1).compile();
+    versionQueries.set(db, query);
+  }
+  const { rows } = await db.executeQuery(query);
+  return rows[0]!.version;
 }
 
 async function bumpGalleryVersion(db: Kysely<Database> | Transaction<Database>): Promise<void> {

@@ -7,7 +7,7 @@ import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidObjectKeyError, newUploadKey, TooLargeError } from './object-store.ts';
-import { createS3Store, type S3Store, type S3StoreOptions } from './s3.ts';
+import { createS3Store, s3UploadOrigin, type S3Store, type S3StoreOptions } from './s3.ts';
 
 const BUCKET = 'grind-test';
 
@@ -166,5 +166,23 @@ describe('S3 store against a real S3-protocol server', () => {
 
   it('needs both halves of a credential or neither', () => {
     expect(() => createS3Store({ ...options, secretAccessKey: undefined })).toThrow(/both/);
+  });
+});
+
+describe('s3UploadOrigin', () => {
+  it.each([
+    ['path-style endpoint', { endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }],
+    ['virtual-host endpoint', { endpoint: 'https://r2.example.com', forcePathStyle: false }],
+    ['AWS', { endpoint: undefined, forcePathStyle: false }],
+  ])('names the origin a presigned URL points at (%s)', async (_, variant) => {
+    const options = { bucket: 'memes-bucket', region: 'eu-west-2', ...variant };
+    const store = createS3Store({ ...options, accessKeyId: 'k', secretAccessKey: 's' });
+    const { uploadURL } = await store.createUploadTarget({
+      key: 'uploads/x',
+      maxBytes: 1,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    store.client.destroy();
+    expect(new URL(uploadURL).origin).toBe(s3UploadOrigin(options));
   });
 });

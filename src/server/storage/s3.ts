@@ -57,6 +57,20 @@ async function readLimited(body: Readable, maxBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
+/**
+ * The origin browsers PUT presigned uploads to, for the page's CSP `connect-src`: the endpoint
+ * itself with path-style URLs, else `<bucket>.<endpoint host>`, and on AWS (no endpoint) the
+ * bucket's regional virtual host.
+ */
+export function s3UploadOrigin(
+  opts: Pick<S3StoreOptions, 'bucket' | 'endpoint' | 'region' | 'forcePathStyle'>,
+): string {
+  if (!opts.endpoint) return `https://${opts.bucket}.s3.${opts.region}.amazonaws.com`;
+  const endpoint = new URL(opts.endpoint);
+  if (opts.forcePathStyle) return endpoint.origin;
+  return `${endpoint.protocol}//${opts.bucket}.${endpoint.host}`;
+}
+
 export function createS3Store(opts: S3StoreOptions): S3Store {
   if ((opts.accessKeyId === undefined) !== (opts.secretAccessKey === undefined)) {
     throw new Error('S3 credentials need both an access key id and a secret access key.');

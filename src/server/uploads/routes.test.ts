@@ -286,9 +286,27 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
     expect(await t.app.deps.db.selectFrom('uploads').selectAll().execute()).toEqual([]);
   });
 
-  it('reports the object store in readiness', async () => {
+  it('reports the object store in readiness and lets pages PUT to it', async () => {
     const res = await fetch(new URL('/readyz', origin));
     expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy');
+    expect(csp).toContain(
+      storeKind === 's3' ? `connect-src 'self' ${s3Endpoint};` : "connect-src 'self';",
+    );
+  });
+});
+
+describe('readiness without the bucket', () => {
+  it('is 503 when the S3 bucket is missing', async () => {
+    const s3 = await freshBucket();
+    const t = await createTestApp('sqlite', { s3: { ...s3, bucket: 'no-such-bucket' } });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'object store unavailable' });
+    } finally {
+      await t.close();
+    }
   });
 });
 
