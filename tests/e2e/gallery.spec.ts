@@ -86,8 +86,19 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
     'Success',
   ]);
 
+  // Hold the file's PUT a moment to see the progress state.
+  let releaseUpload: () => void = () => {};
+  const uploadHeld = new Promise<void>((resolve) => (releaseUpload = resolve));
+  await page.route('**/api/uploads/**', async (route) => {
+    await uploadHeld;
+    await route.continue();
+  });
   await fileInput(page).setInputFiles(await pngFile());
+  await expect(form.getByRole('button', { name: /^Uploading\.\.\. \d+%$/ })).toBeDisabled();
+  await expect(form.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  releaseUpload();
   await expect(toastWith(page, 'Upload Complete')).toBeVisible();
+  await page.unroute('**/api/uploads/**');
   await expect(form.getByRole('button', { name: 'Image uploaded! Click to change' })).toBeVisible();
   await expect(form.getByText('✓ Image ready')).toBeVisible();
   await expect(submit).toBeEnabled();
@@ -100,8 +111,17 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   const title = `Standup ${Date.now().toString(36)} ${testInfo.project.name}`;
   await form.getByLabel('Meme Title').fill(`  ${title}  `);
   await form.getByLabel('Category').selectOption('coffee-culture');
+  let releasePost: () => void = () => {};
+  const postHeld = new Promise<void>((resolve) => (releasePost = resolve));
+  await page.route('**/api/memes', async (route) => {
+    if (route.request().method() === 'POST') await postHeld;
+    await route.continue();
+  });
   await submit.click();
+  await expect(form.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+  releasePost();
   await expect(toastWith(page, 'Success!')).toBeVisible();
+  await page.unroute('**/api/memes');
   await expect(form.getByLabel('Meme Title')).toHaveValue('');
   await expect(form.getByLabel('Category')).toHaveValue('');
   await expect(form.getByText('✓ Image ready')).toBeHidden();
@@ -313,4 +333,28 @@ test('a member sees upload refusals: too big, not an image, signed out, no objec
   await expect(toastWith(page, 'Please log in to upload images')).toBeVisible();
   await expect(gallery(page).getByRole('button', { name: 'Login to Upload' })).toBeVisible();
   if (isPhone(page)) await page.screenshot({ path: '/tmp/gallery-refusal-phone.png' });
+});
+
+test('the upload helper renews an expired URL and retries a server error', async ({ page }) => {
+  await signUpViaApi(page, uniqueUsername('retry'));
+  await openGallery(page);
+  const seen: string[] = [];
+  await page.route('**/api/uploads/**', async (route) => {
+    seen.push(new URL(route.request().url()).pathname);
+    if (seen.length === 1) {
+      return route.fulfill({
+        status: 403,
+        json: { message: 'Request has expired', code: 'UPLOAD_EXPIRED' },
+      });
+    }
+    if (seen.length === 2) return route.fulfill({ status: 503, body: 'busy' });
+    return route.continue();
+  });
+  await fileInput(page).setInputFiles(await pngFile('retried.png'));
+  await expect(toastWith(page, 'Upload Complete')).toBeVisible();
+  await expect(gallery(page).getByText('✓ Image ready')).toBeVisible();
+  expect(seen).toHaveLength(3);
+  // A fresh URL after the expiry; the same one again after the 503.
+  expect(seen[1]).not.toBe(seen[0]);
+  expect(seen[2]).toBe(seen[1]);
 });
