@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+/** The repository root, where `src/server/main.ts` is run from (as `npm start` does). */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Variables the server reads (config.ts). A node gets exactly the ones its caller names, so a
+ * developer's own REDIS_URL or DATABASE_URL can never leak into a test's node.
+ */
+const SERVER_VARIABLES = [
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'SESSION_SECRET',
+  'PUBLIC_ORIGIN',
+  'TRUST_PROXY',
+  'REDIS_URL',
+  'SITE_CONFIG',
+  'LOG_LEVEL',
+  'CLIENT_DIST_DIR',
+];
+
+/** A port nobody listens on right now (the kernel's pick, released at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NodeProcess {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** The last part of what the process wrote (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGKILL: no drain, no close; resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the drain (then SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+export interface StartNodeOptions {
+  /** Server variables (see config.ts); HOST defaults to 127.0.0.1 and PORT to a free port. */
+  env: Record<string, string | undefined>;
+  readyTimeoutMs?: number;
+  /** Keep this much of the process's output (characters). */
+  keepOutput?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts one server node exactly as production does (`node --import tsx src/server/main.ts`)
+ * and resolves once `/readyz` answers 200, i.e. migrations ran and the database and object
+ * store are reachable.
+ */
+export async function startNode(options: StartNodeOptions): Promise<NodeProcess> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of SERVER_VARIABLES) delete env[name];
+  const port = options.env.PORT ? Number(options.env.PORT) : await freePort();
+  Object.assign(env, { HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, options.env, { PORT: String(port) });
+  const keep = options.keepOutput ?? 64 * 1024;
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > keep * 2) output = output.slice(-keep);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
+  const origin = `http://127.0.0.1:${port}`;
+
+  const node: NodeProcess = {
+    origin,
+    port,
+    child,
+    output: () => output.slice(-keep),
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop(graceMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 45_000);
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`The server node exited before it was ready:\n${node.output()}`);
+    const ready = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ready) return node;
+    await sleep(100);
+  }
+  await node.kill();
+  throw new Error(`The server node was not ready in time:\n${node.output()}`);
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import pg from 'pg';
+import S3rver from 's3rver';
+import { createS3Store } from '../storage/s3.ts';
+
+/**
+ * Throwaway infrastructure for multi-process tests and benchmarks: a PostgreSQL database of
+ * its own on a given server, an S3-protocol server with one bucket, data folders. Everything
+ * is removed by the matching close/drop.
+ */
+
+export interface ScratchPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database on the server `adminUrl` points at (e.g. TEST_DATABASE_URL). */
+export async function createScratchPostgres(
+  adminUrl: string,
+  prefix = 'grind_scale',
+): Promise<ScratchPostgres> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface ScratchS3 {
+  endpoint: string;
+  bucket: string;
+  /** The S3_* variables a node needs to use this bucket. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** s3rver on a free loopback port with one bucket, created as an operator would. */
+export async function startScratchS3(): Promise<ScratchS3> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-s3rver-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const bucket = `grind-${randomBytes(5).toString('hex')}`;
+  const admin = createS3Store({
+    bucket,
+    endpoint,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
+  await admin.client.send(new CreateBucketCommand({ Bucket: bucket }));
+  admin.client.destroy();
+  return {
+    endpoint,
+    bucket,
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    },
+    async close() {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An empty folder under the system's temp folder. */
+export function scratchDir(prefix = 'grind-node-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A secret as production would set it: the same on every node of one site. */
+export function newSessionSecret(): string {
+  return randomBytes(48).toString('base64url');
+}
