@@ -126,3 +126,60 @@ export function ownedRows(db: Db, userId: number) {
     .orderBy('character_key')
     .execute();
 }
+
+/** The latest `limit` ledger rows of a member, oldest first, and how many there are in all. */
+export async function latestLedgerEntries(db: Db, userId: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('coin_ledger')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('coin_ledger')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { entries: rows.reverse(), total: Number(count.n) };
+}
+
+/** Balance and ledger sum read by one statement, so both come from the same moment. */
+export async function balanceAndLedgerSum(
+  db: Db,
+  userId: number,
+): Promise<{ balance: number; sum: number }> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [
+      'users.coins',
+      eb
+        .selectFrom('coin_ledger')
+        .select((sub) =>
+          sub.fn.coalesce(sub.fn.sum<number>('coin_ledger.delta'), sql<number>`0`).as('s'),
+        )
+        .whereRef('coin_ledger.user_id', '=', 'users.id')
+        .as('total'),
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { balance: row.coins, sum: Number(row.total ?? 0) };
+}
+
+/** Coins in and out of a member's balance, by ledger reason. */
+export async function ledgerTotalsByReason(db: Db, userId: number) {
+  const rows = await db
+    .selectFrom('coin_ledger')
+    .select((eb) => [
+      'reason',
+      eb.fn.sum<number>('delta').as('total'),
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .where('user_id', '=', userId)
+    .groupBy('reason')
+    .orderBy('reason')
+    .execute();
+  return rows.map((r) => ({ reason: r.reason, total: Number(r.total), count: Number(r.n) }));
+}

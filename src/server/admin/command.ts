@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+
+/**
+ * Everything an operator command may use. Each domain's commands declare the part they need
+ * (the game's take db, now and print; the gallery's also the object store), and this is the
+ * whole of it, so every command fits the one registry.
+ */
+export interface AdminContext {
+  config: AppConfig;
+  db: Kysely<Database>;
+  /** Built on first use: most commands never touch stored images. */
+  readonly objectStore: ObjectStore;
+  now(): number;
+  print(line: string): void;
+}
+
+export interface AdminCommand {
+  usage: string;
+  summary: string;
+  /** Resolves to the process exit code (0 done, 1 refused or found a problem). */
+  run(ctx: AdminContext, args: string[]): Promise<number>;
+}
+
+/** Wrong arguments: the CLI prints the message and the command's usage, and exits with 2. */
+export class UsageError extends Error {}
+
+/** Exactly the named positional arguments, or a usage error naming what is missing. */
+export function positionals(args: string[], names: string[]): string[] {
+  const flag = args.find((a) => a.startsWith('-'));
+  if (flag !== undefined) throw new UsageError(`Unknown option ${flag}`);
+  if (args.length < names.length) {
+    throw new UsageError(
+      `Missing ${names
+        .slice(args.length)
+        .map((n) => `<${n}>`)
+        .join(' ')}`,
+    );
+  }
+  if (args.length > names.length)
+    throw new UsageError(`Unexpected argument "${args[names.length]}"`);
+  return args;
+}
+
+/**
+ * `--name VALUE` options (all strings) and the positional arguments; parseArgs' own errors
+ * (unknown option, missing value) become usage errors.
+ */
+export function parseOptions<K extends string>(
+  args: string[],
+  names: readonly K[],
+): { values: Partial<Record<K, string>>; positionals: string[] } {
+  const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: parsed.values as Partial<Record<K, string>>, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function utc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}

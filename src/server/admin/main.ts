@@ -1,0 +1,50 @@
+import { systemClock } from '../clock.ts';
+import { loadConfig } from '../config.ts';
+import { createDatabase } from '../db/create-database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { loadOrCreateSecret } from '../security/secrets.ts';
+import { createObjectStore } from '../storage/create-object-store.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import type { AdminContext } from './command.ts';
+import { runAdmin, type OpenedContext } from './registry.ts';
+
+/** The operator's database and object store, configured exactly as the server configures them. */
+async function open(print: (line: string) => void): Promise<OpenedContext> {
+  const config = loadConfig(process.env);
+  const db = createDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let store: ObjectStore | undefined;
+  const ctx: AdminContext = {
+    config,
+    db,
+    get objectStore() {
+      store ??= createObjectStore(
+        config,
+        loadOrCreateSecret(config.sessionSecret, config.dataDir),
+        systemClock,
+      );
+      return store;
+    },
+    now: () => systemClock.now(),
+    print,
+  };
+  return {
+    ctx,
+    async close() {
+      await store?.close?.();
+      await db.destroy();
+    },
+  };
+}
+
+const io = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+};
+
+process.exitCode = await runAdmin(process.argv.slice(2), io, open);

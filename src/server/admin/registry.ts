@@ -1,0 +1,112 @@
+import { AdminUsageError, gameAdminCommands } from '../game/admin-commands.ts';
+import { memeAdminCommands, MemeAdminUsageError } from '../memes/admin-commands.ts';
+import { shopAdminCommands } from '../shop/admin-commands.ts';
+import { backupCommand } from './backup-command.ts';
+import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
+import { usersListCommand, usersShowCommand } from './user-commands.ts';
+
+function merge(
+  ...groups: Array<Record<string, AdminCommand>>
+): Readonly<Record<string, AdminCommand>> {
+  const all: Record<string, AdminCommand> = {};
+  for (const group of groups) {
+    for (const [name, command] of Object.entries(group)) {
+      // Two domains claiming one name would silently hide a command: fail at start instead.
+      if (Object.hasOwn(all, name)) throw new Error(`Two admin commands are named ${name}`);
+      all[name] = command;
+    }
+  }
+  return all;
+}
+
+/** Every operator command by name; a domain adds its own through its admin-commands module. */
+export const adminCommands = merge(
+  { 'users:list': usersListCommand, 'users:show': usersShowCommand },
+  shopAdminCommands,
+  gameAdminCommands,
+  memeAdminCommands,
+  { backup: backupCommand },
+);
+
+const PROGRAM = 'npm run admin --';
+
+/** Each domain has its own usage-error class; node's parseArgs throws TypeErrors with a code. */
+export function isUsageError(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    error instanceof AdminUsageError ||
+    error instanceof MemeAdminUsageError ||
+    /^ERR_PARSE_ARGS_/.test(String((error as { code?: unknown } | null)?.code ?? ''))
+  );
+}
+
+export function helpText(): string[] {
+  const lines = [`Usage: ${PROGRAM} <command> [arguments]`, '', 'Commands:'];
+  for (const command of Object.values(adminCommands)) {
+    lines.push(`  ${command.usage}`, `      ${command.summary}`);
+  }
+  lines.push(
+    '',
+    `"${PROGRAM} <command> --help" describes one command. The database is the one the server`,
+    'uses (DATA_DIR or DATABASE_URL, read from the environment like the server does).',
+  );
+  return lines;
+}
+
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface OpenedContext {
+  ctx: AdminContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs one command line and resolves to the exit code: 0 done, 1 the command refused or failed,
+ * 2 the command line itself was wrong. The database is opened only for a command that runs.
+ */
+export async function runAdmin(
+  argv: string[],
+  io: CliOutput,
+  open: (print: (line: string) => void) => Promise<OpenedContext>,
+): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    helpText().forEach((line) => io.err(line));
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    helpText().forEach((line) => io.out(line));
+    return 0;
+  }
+  const command = Object.hasOwn(adminCommands, name) ? adminCommands[name] : undefined;
+  if (command === undefined) {
+    io.err(`Unknown command "${name}". "${PROGRAM} --help" lists the commands.`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(`Usage: ${PROGRAM} ${command.usage}`);
+    io.out(`  ${command.summary}`);
+    return 0;
+  }
+
+  let opened: OpenedContext | undefined;
+  try {
+    opened = await open(io.out);
+    return await command.run(opened.ctx, args);
+  } catch (error) {
+    if (isUsageError(error)) {
+      const message = (error as Error).message;
+      // Some commands' message is their usage line already.
+      if (!/^usage:/i.test(message)) io.err(`Error: ${message}`);
+      io.err(`Usage: ${PROGRAM} ${command.usage}`);
+      return 2;
+    }
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+}
