@@ -23,7 +23,7 @@ export const DEFAULT_CHARACTER_KEY = 'default' satisfies CharacterKey;
 /** `pug` is the mascot's own body plan; everyone else is a person. */
 export type BodyForm = 'person' | 'pug';
 
-export type HairStyle = 'none' | 'short' | 'parted' | 'slick' | 'wild' | 'bun';
+export type HairStyle = 'none' | 'short' | 'parted' | 'slick' | 'wild';
 
 export type HeadwearKind =
   | 'none'
@@ -62,7 +62,7 @@ export type AccessoryKind =
   | 'aviators'
   | 'goggles'
   | 'flask'
-  | 'collar-tag';
+  | 'collar';
 
 export interface Accessory {
   readonly kind: AccessoryKind;
@@ -155,7 +155,7 @@ const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
       skin: '#e8b894',
       hair: { style: 'slick', color: '#1f1f24' },
       headwear: { kind: 'none', color: '', trim: '' },
-      outfit: { kind: 'suit', color: '#1e293b', trim: '#ffffff' },
+      outfit: { kind: 'suit', color: '#334155', trim: '#ffffff' },
       accessories: [
         { kind: 'tie', color: '#7c1d3a' },
         { kind: 'pocket-square', color: '#fbbf24' },
@@ -262,7 +262,7 @@ const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
       headwear: { kind: 'crown', color: '#fbbf24', trim: '#ef4444' },
       outfit: { kind: 'fur', color: '#e3b778', trim: '#f3d3a0' },
       accessories: [
-        { kind: 'collar-tag', color: '#fbbf24' },
+        { kind: 'collar', color: '#ffffff' },
         { kind: 'tie', color: '#f59e0b' },
       ],
     },

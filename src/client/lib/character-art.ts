@@ -30,6 +30,8 @@ const CHEEK = '#f472b6';
 const MOUTH = '#7f1d1d';
 const TEE = '#475569';
 const SILVER = '#cbd5e1';
+// Seams on dark cloth, where the ink outline would vanish.
+const SUIT_SEAM = '#64748b';
 const GOLD = '#fbbf24';
 const GOLD_LIGHT = '#fef08a';
 const WHITE = '#ffffff';
@@ -44,7 +46,7 @@ const TAU = Math.PI * 2;
 
 /** Legendary sparkles: x, y, radius, phase (radians). */
 const SPARKLES = new Float32Array([
-  -38, -36, 9, 0, 39, -26, 7, 1.9, -41, 20, 6, 3.3, 38, 30, 8, 4.6, 6, -47, 5, 2.6, -6, 44, 5, 5.5,
+  -38, -36, 9, 0, 39, -26, 7, 1.9, -41, 20, 6, 3.3, 38, 30, 8, 4.6, 8, -44, 5, 2.6, -6, 44, 5, 5.5,
 ]);
 
 /** Tufts of the scientist's hair around the head: angle (radians), distance, radius. */
@@ -164,6 +166,32 @@ function drawPerson(ctx: CanvasRenderingContext2D, a: CharacterAppearance): void
   drawFace(ctx);
   for (let i = 0; i < a.accessories.length; i++) drawFaceAccessory(ctx, a.accessories[i]!);
   drawHeadwear(ctx, a);
+  for (let i = 0; i < a.accessories.length; i++) {
+    const acc = a.accessories[i]!;
+    if (acc.kind === 'drawstrings') drawstrings(ctx, acc.color);
+  }
+}
+
+function drawstrings(ctx: CanvasRenderingContext2D, color: string): void {
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 4.5;
+  ctx.beginPath();
+  ctx.moveTo(-6, 19);
+  ctx.lineTo(-7, 33);
+  ctx.moveTo(6, 19);
+  ctx.lineTo(7, 33);
+  ctx.stroke();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.stroke();
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.arc(-7, 34, 2.2, 0, TAU);
+  ctx.moveTo(9.2, 34);
+  ctx.arc(7, 34, 2.2, 0, TAU);
+  fillStroke(ctx, color);
+  ctx.lineWidth = LINE;
 }
 
 function torsoPath(ctx: CanvasRenderingContext2D): void {
@@ -173,10 +201,10 @@ function torsoPath(ctx: CanvasRenderingContext2D): void {
   ctx.quadraticCurveTo(-29, 12, -12, 12);
   ctx.lineTo(12, 12);
   ctx.quadraticCurveTo(29, 12, 29, 29);
-  ctx.lineTo(29, 46);
-  ctx.quadraticCurveTo(29, 49, 26, 49);
-  ctx.lineTo(-26, 49);
-  ctx.quadraticCurveTo(-29, 49, -29, 46);
+  ctx.lineTo(29, 45);
+  ctx.quadraticCurveTo(29, 48, 26, 48);
+  ctx.lineTo(-26, 48);
+  ctx.quadraticCurveTo(-29, 48, -29, 45);
   ctx.closePath();
 }
 
@@ -229,7 +257,9 @@ function drawTorso(ctx: CanvasRenderingContext2D, a: CharacterAppearance): void 
       ctx.lineTo(0, 38);
       ctx.closePath();
       fillStroke(ctx, trim);
+      ctx.strokeStyle = SUIT_SEAM;
       lapels(ctx, 38);
+      ctx.strokeStyle = INK;
       ctx.fillStyle = SILVER;
       ctx.beginPath();
       ctx.arc(0, 43, 1.8, 0, TAU);
@@ -252,16 +282,19 @@ function drawTorso(ctx: CanvasRenderingContext2D, a: CharacterAppearance): void 
       ctx.fillRect(-21, 28, 2.5, 5);
       break;
     case 'chef-jacket':
+      // Double-breasted: the front flap's edge, a button column either side of it.
       ctx.beginPath();
-      ctx.moveTo(-16, 12);
-      ctx.quadraticCurveTo(-2, 26, 14, 49);
+      ctx.moveTo(-13, 12);
+      ctx.quadraticCurveTo(3, 16, 3, 28);
+      ctx.lineTo(3, 49);
       ctx.stroke();
       ctx.fillStyle = trim;
       for (let row = 0; row < 3; row++) {
         const y = 27 + row * 8;
         ctx.beginPath();
-        ctx.arc(-10, y, 2, 0, TAU);
-        ctx.arc(10, y, 2, 0, TAU);
+        ctx.arc(-6, y, 2, 0, TAU);
+        ctx.moveTo(14, y);
+        ctx.arc(12, y, 2, 0, TAU);
         ctx.fill();
       }
       break;
@@ -353,30 +386,13 @@ function drawBodyAccessory(
       ctx.fillStyle = acc.color;
       ctx.fillRect(-23, 30, 11, 4);
       break;
-    case 'drawstrings':
-      ctx.strokeStyle = acc.color;
-      ctx.lineWidth = 2.5;
-      ctx.beginPath();
-      ctx.moveTo(-6, 16);
-      ctx.lineTo(-7, 30);
-      ctx.moveTo(6, 16);
-      ctx.lineTo(7, 30);
-      ctx.stroke();
-      ctx.strokeStyle = INK;
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.arc(-7, 31, 2, 0, TAU);
-      ctx.moveTo(9, 31);
-      ctx.arc(7, 31, 2, 0, TAU);
-      fillStroke(ctx, acc.color);
-      break;
     case 'pocket-square':
       ctx.beginPath();
-      ctx.moveTo(15, 27);
-      ctx.lineTo(17, 22);
-      ctx.lineTo(19, 25);
-      ctx.lineTo(21, 21);
-      ctx.lineTo(23, 27);
+      ctx.moveTo(14, 28);
+      ctx.lineTo(15.5, 21);
+      ctx.lineTo(18.5, 25);
+      ctx.lineTo(21.5, 20);
+      ctx.lineTo(24, 28);
       ctx.closePath();
       ctx.lineWidth = 1.5;
       fillStroke(ctx, acc.color);
@@ -491,6 +507,7 @@ function drawBodyAccessory(
       break;
     case 'aviators':
     case 'goggles':
+    case 'drawstrings':
       break;
   }
   ctx.strokeStyle = INK;
@@ -738,27 +755,27 @@ function drawHeadwear(ctx: CanvasRenderingContext2D, a: CharacterAppearance): vo
       return;
     case 'chef-hat':
       ctx.beginPath();
-      ctx.arc(-12, -38, 10, 0, TAU);
-      ctx.moveTo(14, -43);
-      ctx.arc(0, -43, 14, 0, TAU);
-      ctx.moveTo(22, -38);
-      ctx.arc(12, -38, 10, 0, TAU);
+      ctx.arc(-11, -35, 9, 0, TAU);
+      ctx.moveTo(10, -37);
+      ctx.arc(0, -37, 10, 0, TAU);
+      ctx.moveTo(20, -35);
+      ctx.arc(11, -35, 9, 0, TAU);
       ctx.lineWidth = LINE * 2;
       ctx.stroke();
       ctx.fillStyle = color;
       ctx.fill();
       ctx.lineWidth = LINE;
       ctx.beginPath();
-      ctx.rect(-19, -34, 38, 12);
+      ctx.rect(-18, -33, 36, 11);
       fillStroke(ctx, color);
       ctx.strokeStyle = trim;
       ctx.lineWidth = 1.5;
       ctx.beginPath();
-      ctx.moveTo(-9, -33);
+      ctx.moveTo(-9, -32);
       ctx.lineTo(-9, -23);
-      ctx.moveTo(0, -33);
+      ctx.moveTo(0, -32);
       ctx.lineTo(0, -23);
-      ctx.moveTo(9, -33);
+      ctx.moveTo(9, -32);
       ctx.lineTo(9, -23);
       ctx.stroke();
       ctx.strokeStyle = INK;
@@ -891,16 +908,16 @@ function drawPug(ctx: CanvasRenderingContext2D, a: CharacterAppearance): void {
 
   // Round body, lighter belly, paws.
   ctx.beginPath();
-  ctx.ellipse(0, 30, 28, 20, 0, 0, TAU);
+  ctx.ellipse(0, 29, 28, 19, 0, 0, TAU);
   fillStroke(ctx, fur);
   ctx.fillStyle = a.outfit.trim;
   ctx.beginPath();
-  ctx.ellipse(0, 35, 16, 12, 0, 0, TAU);
+  ctx.ellipse(0, 34, 16, 11.5, 0, 0, TAU);
   ctx.fill();
   ctx.beginPath();
-  ctx.ellipse(-14, 47, 7, 4, 0, 0, TAU);
-  ctx.moveTo(21, 47);
-  ctx.ellipse(14, 47, 7, 4, 0, 0, TAU);
+  ctx.ellipse(-14, 45, 7, 3.5, 0, 0, TAU);
+  ctx.moveTo(21, 45);
+  ctx.ellipse(14, 45, 7, 3.5, 0, 0, TAU);
   fillStroke(ctx, fur);
 
   for (let i = 0; i < a.accessories.length; i++) drawBodyAccessory(ctx, a.accessories[i]!, a);
