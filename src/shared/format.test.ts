@@ -28,6 +28,12 @@ describe('formatTokenAmount', () => {
     expect(formatTokenAmount(0, { notation: 'millions' })).toBe('0M');
   });
 
+  it('shortens to a compact figure', () => {
+    expect(formatTokenAmount(1_000_000_000, { notation: 'compact' })).toBe('1B');
+    expect(formatTokenAmount(700_000_000, { notation: 'compact' })).toBe('700M');
+    expect(formatTokenAmount(1_250_000, { notation: 'compact' })).toBe('1.3M');
+  });
+
   it('honours a locale', () => {
     expect(formatTokenAmount(1_000_000, { locale: 'de-DE' })).toBe('1.000.000');
   });

@@ -5,8 +5,11 @@ export function shortenAddress(address: string): string {
 }
 
 export interface TokenAmountOptions {
-  /** "standard": 1,000,000,000. "millions": 1000M, as the burn panel shows supply. */
-  notation?: 'standard' | 'millions';
+  /**
+   * "standard": 1,000,000,000. "millions": 1000M, as the burn panel shows supply.
+   * "compact": 1B, for a figure in a small space.
+   */
+  notation?: 'standard' | 'millions' | 'compact';
   /** Defaults to en-US so the figures read the same for every visitor and in tests. */
   locale?: string;
 }
@@ -20,6 +23,11 @@ export function formatTokenAmount(amount: number, options: TokenAmountOptions = 
       useGrouping: false,
     }).format(amount / 1_000_000);
     return `${millions}M`;
+  }
+  if (options.notation === 'compact') {
+    return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(
+      amount,
+    );
   }
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 9 }).format(amount);
 }

@@ -6,8 +6,11 @@ import {
   MINUTE_MS,
   WEEK_MS,
   countdownParts,
+  clockOffsetMs,
   formatInZone,
+  formatWeekdayTime,
   isoWeekId,
+  msUntilNextSecond,
   nextWeekStartUtc,
   nextWeeklyOccurrence,
   pad2,
@@ -318,5 +321,54 @@ describe('formatInZone', () => {
     expect(formatInZone(at('2026-03-09T00:00:00Z'), 'America/New_York', 'en-US')).toBe(
       'Mar 8, 2026, 8:00 PM EDT',
     );
+  });
+});
+
+describe('formatWeekdayTime', () => {
+  it('names the weekday, time and zone of the giveaway in New York, across daylight saving', () => {
+    const winter = nextWeeklyOccurrence(at('2026-11-18T12:00:00Z'), sundayEightPmNewYork);
+    const summer = nextWeeklyOccurrence(at('2026-07-01T12:00:00Z'), sundayEightPmNewYork);
+    expect(formatWeekdayTime(winter, 'America/New_York', 'en-US')).toBe('Sunday, 8:00 PM EST');
+    expect(formatWeekdayTime(summer, 'America/New_York', 'en-US')).toBe('Sunday, 8:00 PM EDT');
+  });
+
+  it('shows the same instant in another zone, on its own weekday', () => {
+    const winter = nextWeeklyOccurrence(at('2026-11-18T12:00:00Z'), sundayEightPmNewYork);
+    expect(formatWeekdayTime(winter, 'Asia/Tokyo', 'en-US')).toBe('Monday, 10:00 AM GMT+9');
+    expect(formatWeekdayTime(winter, 'Europe/Berlin', 'en-GB')).toBe('Monday, 02:00 CET');
+  });
+});
+
+describe('clockOffsetMs', () => {
+  it('takes the midpoint of the round trip', () => {
+    expect(clockOffsetMs(1_000, 1_200, 61_100)).toBe(60_000);
+    expect(clockOffsetMs(1_000, 1_000, 1_000)).toBe(0);
+    expect(clockOffsetMs(10_000, 10_400, 5_200)).toBe(-5_000);
+  });
+
+  it('corrects a device clock to within half the round trip of the server', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -10 * DAY_MS, max: 10 * DAY_MS }), // device clock error
+        fc.integer({ min: 0, max: 5_000 }), // round trip
+        fc.double({ min: 0, max: 1, noNaN: true }), // when in the trip the server read its clock
+        (error, trip, fraction) => {
+          const trueSent = 1_800_000_000_000;
+          const serverMs = trueSent + Math.round(trip * fraction);
+          const offset = clockOffsetMs(trueSent - error, trueSent - error + trip, serverMs);
+          const correctedAtServerRead = trueSent - error + Math.round(trip * fraction) + offset;
+          expect(Math.abs(correctedAtServerRead - serverMs)).toBeLessThanOrEqual(trip / 2 + 1);
+        },
+      ),
+    );
+  });
+});
+
+describe('msUntilNextSecond', () => {
+  it('waits until the next whole second', () => {
+    expect(msUntilNextSecond(1_000)).toBe(1_000);
+    expect(msUntilNextSecond(1_001)).toBe(999);
+    expect(msUntilNextSecond(1_999)).toBe(1);
+    expect(msUntilNextSecond(-1)).toBe(1);
   });
 });

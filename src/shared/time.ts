@@ -225,3 +225,31 @@ export function formatInZone(ms: number, timeZone: string, locale?: string): str
     timeZoneName: 'short',
   }).format(ms);
 }
+
+/**
+ * Weekday, time and short zone name, e.g. "Sunday, 8:00 PM EST" (en-US, America/New_York):
+ * how a weekly event reads in one zone. `timeZone` undefined means the runtime's own zone.
+ */
+export function formatWeekdayTime(ms: number, timeZone?: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    timeZone,
+    weekday: 'long',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(ms);
+}
+
+/**
+ * How far the server's clock is ahead of this device's, from one request: the server read its
+ * clock somewhere between sending and receiving, and the midpoint is the best single guess
+ * (off by at most half the round trip).
+ */
+export function clockOffsetMs(sentMs: number, receivedMs: number, serverMs: number): number {
+  return Math.round(serverMs - (sentMs + receivedMs) / 2);
+}
+
+/** Milliseconds until the clock next reads a whole second (a full second when it just did). */
+export function msUntilNextSecond(nowMs: number): number {
+  return SECOND_MS - mod(nowMs, SECOND_MS);
+}
