@@ -1,9 +1,6 @@
-import { defaultSite } from '#shared/site.ts';
+import { SiteFooter as ContactFooter } from '#client/features/landing/site-footer.tsx';
 
+/** The shell shows the landing page's contact footer on every page. */
 export function SiteFooter() {
-  return (
-    <footer id="contact" className="border-t border-slate-800 bg-slate-950 py-8 text-center text-sm text-slate-400">
-      © {new Date().getFullYear()} {defaultSite.brand} ({defaultSite.ticker}). {defaultSite.tagline}.
-    </footer>
-  );
+  return <ContactFooter />;
 }

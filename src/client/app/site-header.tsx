@@ -1,20 +1,21 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { LogOut, Menu, Settings, ShoppingBag, X } from 'lucide-react';
-import { useState } from 'react';
+import { Menu, ShoppingBag, X } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { defaultSite } from '#shared/site.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
 import { useLogout, useSession } from '#client/lib/session.ts';
+import { useSite } from '#client/lib/site-config.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button, buttonClasses } from '#client/ui/button.tsx';
+
+const AccountMenu = lazy(() => import('./account-menu.tsx'));
 
 export function SiteHeader() {
   const [location, navigate] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const { user } = useSession();
   const logout = useLogout();
-  const site = defaultSite;
+  const site = useSite();
 
   const go = (id: SectionId) => {
     setMenuOpen(false);
@@ -23,8 +24,10 @@ export function SiteHeader() {
 
   const onLogout = () =>
     logout.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Logged out', description: 'You have been successfully logged out.' }),
-      onError: () => toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' }),
+      onSuccess: () =>
+        toast({ title: 'Logged out', description: 'You have been successfully logged out.' }),
+      onError: () =>
+        toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' }),
     });
 
   const pageLink =
@@ -41,43 +44,34 @@ export function SiteHeader() {
   const account = user ? (
     <div className="flex items-center gap-3">
       <span className="hidden text-sm text-slate-300 sm:inline">Welcome, {user.username}</span>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger
-          aria-label="Account menu"
-          className="flex h-9 w-9 items-center justify-center rounded-full bg-grind-500 font-bold text-slate-950 uppercase"
-        >
-          <span data-testid="avatar-letter">{user.username.charAt(0)}</span>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            align="end"
-            sideOffset={8}
-            className="z-50 min-w-44 rounded-xl border border-slate-700 bg-slate-900 p-1 text-sm shadow-xl"
+      <Suspense
+        fallback={
+          <span
+            aria-hidden
+            className="flex h-9 w-9 items-center justify-center rounded-full bg-grind-500 font-bold text-slate-950 uppercase"
           >
-            <DropdownMenu.Label className="px-3 py-2 font-semibold text-slate-200">{user.username}</DropdownMenu.Label>
-            <DropdownMenu.Separator className="my-1 h-px bg-slate-700" />
-            <DropdownMenu.Item
-              disabled
-              className="flex items-center gap-2 rounded-md px-3 py-2 text-slate-500 outline-none data-[disabled]:cursor-not-allowed"
-            >
-              <Settings className="h-4 w-4" aria-hidden /> Settings
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              onSelect={onLogout}
-              className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-100 outline-none data-[highlighted]:bg-slate-800"
-            >
-              <LogOut className="h-4 w-4" aria-hidden /> Logout
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+            {user.username.charAt(0)}
+          </span>
+        }
+      >
+        <AccountMenu username={user.username} onLogout={onLogout} />
+      </Suspense>
     </div>
   ) : (
-    <div className="flex items-center gap-2">
-      <Button variant="ghost" size="sm" onClick={() => openAuthDialog('login')}>
+    <div className="flex items-center gap-1 sm:gap-2">
+      <Button
+        variant="ghost"
+        size="sm"
+        className="px-2! whitespace-nowrap sm:px-3!"
+        onClick={() => openAuthDialog('login')}
+      >
         Login
       </Button>
-      <Button size="sm" onClick={() => openAuthDialog('register')}>
+      <Button
+        size="sm"
+        className="px-2.5! whitespace-nowrap sm:px-3!"
+        onClick={() => openAuthDialog('register')}
+      >
         Sign Up
       </Button>
     </div>
@@ -85,9 +79,15 @@ export function SiteHeader() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
-        <button type="button" onClick={() => go('home')} className="flex flex-col items-start text-left">
-          <span className="text-lg leading-tight font-extrabold text-grind-400">{site.brand}</span>
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-4 sm:px-4">
+        <button
+          type="button"
+          onClick={() => go('home')}
+          className="flex flex-col items-start text-left"
+        >
+          <span className="text-base leading-tight font-extrabold whitespace-nowrap text-grind-400 sm:text-lg">
+            {site.brand}
+          </span>
           <span className="hidden text-xs text-slate-400 sm:block">{site.tagline}</span>
         </button>
         <nav aria-label="Sections" className="hidden items-center gap-1 lg:flex">
@@ -102,9 +102,14 @@ export function SiteHeader() {
             </button>
           ))}
         </nav>
-        <div className="flex items-center gap-2">
+        <div className="flex items-center gap-1 sm:gap-2">
           <div className="hidden lg:block">{pageLink}</div>
-          <a href={site.links.buy} target="_blank" rel="noopener noreferrer" className={buttonClasses('outline', 'sm')}>
+          <a
+            href={site.links.buy}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={`${buttonClasses('outline', 'sm')} px-2.5! sm:px-3!`}
+          >
             Buy
           </a>
           {account}
@@ -117,12 +122,20 @@ export function SiteHeader() {
             aria-controls="mobile-menu"
             onClick={() => setMenuOpen((open) => !open)}
           >
-            {menuOpen ? <X className="h-5 w-5" aria-hidden /> : <Menu className="h-5 w-5" aria-hidden />}
+            {menuOpen ? (
+              <X className="h-5 w-5" aria-hidden />
+            ) : (
+              <Menu className="h-5 w-5" aria-hidden />
+            )}
           </Button>
         </div>
       </div>
       {menuOpen ? (
-        <nav id="mobile-menu" aria-label="Sections" className="border-t border-slate-800 px-4 pb-4 lg:hidden">
+        <nav
+          id="mobile-menu"
+          aria-label="Sections"
+          className="border-t border-slate-800 px-4 pb-4 lg:hidden"
+        >
           <ul className="grid gap-1 pt-2">
             {sectionLinks.map((s) => (
               <li key={s.id}>

@@ -1,3 +1,50 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { scrollToHashOnArrival } from '#client/features/landing/anchor-scroll.ts';
+import { ChartSection } from '#client/features/landing/chart-section.tsx';
+import { CommunitySection } from '#client/features/landing/community-section.tsx';
+import { DeferredSection } from '#client/features/landing/deferred-section.tsx';
+import { GiveawaySection } from '#client/features/landing/giveaway-section.tsx';
+import { HeroSection } from '#client/features/landing/hero-section.tsx';
+import { RoadmapSection } from '#client/features/landing/roadmap-section.tsx';
+import { TokenomicsSection } from '#client/features/landing/tokenomics-section.tsx';
+
+// The gallery and the game are most of the page's code: they load as they come near the screen.
+const GallerySection = lazy(() => import('#client/features/gallery/gallery-section.tsx'));
+const GameSection = lazy(() => import('#client/features/game/game-section.tsx'));
+const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderboard-panel.tsx'));
+
+/** The spec's order: hero, tokenomics, chart, roadmap, community, gallery, giveaway, game (footer in the shell). */
 export function HomePage() {
-  return <div id="home" />;
+  useEffect(() => scrollToHashOnArrival(), []);
+
+  return (
+    <>
+      <HeroSection />
+      <TokenomicsSection />
+      <ChartSection />
+      <RoadmapSection />
+      <CommunitySection />
+      <DeferredSection
+        id="gallery"
+        title="Community Meme Gallery"
+        reserveClassName="min-h-[800px] lg:min-h-[650px]"
+      >
+        <GallerySection />
+      </DeferredSection>
+      <GiveawaySection />
+      <DeferredSection
+        id="game"
+        title="Office Escape"
+        reserveClassName="min-h-[1620px] lg:min-h-[1080px]"
+      >
+        <GameSection
+          leaderboard={
+            <Suspense fallback={<div className="h-96 rounded-xl bg-slate-900/70" />}>
+              <LeaderboardPanel />
+            </Suspense>
+          }
+        />
+      </DeferredSection>
+    </>
+  );
 }

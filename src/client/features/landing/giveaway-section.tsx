@@ -1,0 +1,177 @@
+import { CalendarClock, Flame, Gift, Radio, Trophy, Wallet } from 'lucide-react';
+import { lazy, Suspense, useRef } from 'react';
+import { formatTokenAmount } from '#shared/format.ts';
+import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
+import { useServerNow } from '#client/lib/server-clock.ts';
+import { useSite } from '#client/lib/site-config.ts';
+import { buttonClasses } from '#client/ui/button.tsx';
+import { CountdownDisplay } from './countdown-display.tsx';
+import { SectionHeading } from './section-heading.tsx';
+import { useNearViewport } from './use-near-viewport.ts';
+
+const RecentWinners = lazy(() => import('./recent-winners.tsx'));
+
+function LivestreamCountdown() {
+  const site = useSite();
+  const now = useServerNow();
+  const { schedule } = site.giveaway;
+  const next = nextWeeklyOccurrence(now, schedule);
+  const city = schedule.timeZone.split('/').pop()?.replace(/_/g, ' ') ?? schedule.timeZone;
+
+  return (
+    <div className="flex flex-col rounded-3xl border border-grind-500/30 bg-gradient-to-br from-grind-500/15 via-slate-900 to-slate-900 p-6 sm:p-8">
+      <div className="flex items-center gap-3">
+        <span className="flex h-10 w-10 items-center justify-center rounded-full bg-red-500/15 text-red-400">
+          <Radio className="h-5 w-5" aria-hidden />
+        </span>
+        <h3 className="text-lg font-bold text-white">Next livestream in</h3>
+      </div>
+      <CountdownDisplay
+        parts={countdownParts(next, now)}
+        label="Time until the next giveaway livestream"
+        testId="giveaway-countdown"
+        className="mt-5"
+      />
+      <dl className="mt-5 grid gap-2 text-sm">
+        <div className="flex flex-wrap gap-x-2">
+          <dt className="text-slate-400">Every</dt>
+          <dd className="font-semibold text-slate-100" data-testid="giveaway-schedule">
+            {formatWeekdayTime(next, schedule.timeZone, 'en-US')} ({city} time)
+          </dd>
+        </div>
+        <div className="flex flex-wrap gap-x-2">
+          <dt className="text-slate-400">Your time</dt>
+          <dd className="font-semibold text-grind-300" data-testid="giveaway-local-time">
+            <time dateTime={new Date(next).toISOString()}>{formatWeekdayTime(next)}</time>
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-5 mb-6 text-sm text-slate-400">
+        Prizes and burns happen live on stream. Hold {site.ticker}, tune in, and you could be next.
+      </p>
+      <a
+        href={site.links.tradingSite}
+        target="_blank"
+        rel="noopener noreferrer"
+        className={`${buttonClasses('primary', 'lg')} mt-6 w-full lg:mt-auto`}
+      >
+        <Wallet className="h-5 w-5" aria-hidden /> Trade {site.ticker}
+        <span className="sr-only">(opens in a new tab)</span>
+      </a>
+    </div>
+  );
+}
+
+function BurnPanel() {
+  const { burn } = useSite().giveaway;
+  const figures = [
+    ['Circulating Supply', formatTokenAmount(burn.circulatingSupply, { notation: 'millions' })],
+    ['Last Burn', formatTokenAmount(burn.lastBurn)],
+    ['Total Burned', formatTokenAmount(burn.totalBurned)],
+  ] as const;
+  return (
+    <div
+      className="rounded-3xl border border-slate-800 bg-slate-900/70 p-6"
+      data-testid="burn-panel"
+    >
+      <h3 className="flex items-center gap-2 text-lg font-bold text-white">
+        <Flame className="h-5 w-5 text-orange-400" aria-hidden /> Token Burn
+      </h3>
+      <dl className="mt-4 grid grid-cols-3 gap-3">
+        {figures.map(([label, value]) => (
+          <div key={label} className="rounded-xl bg-slate-950/70 p-3 text-center">
+            <dt className="text-[0.7rem] font-semibold tracking-wide text-slate-400 uppercase">
+              {label}
+            </dt>
+            <dd className="mt-1 font-mono text-xl font-black text-orange-300">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+const STEPS = [
+  {
+    icon: Wallet,
+    title: 'Hold the token',
+    text: (ticker: string) => `Grab some ${ticker} and keep it in your wallet.`,
+  },
+  {
+    icon: CalendarClock,
+    title: 'Join the livestream',
+    text: () => 'Tune in every Sunday for the live draw and the weekly burn.',
+  },
+  {
+    icon: Gift,
+    title: 'Win prizes',
+    text: () => 'Winners are drawn live and paid on-chain, for everyone to see.',
+  },
+];
+
+function RecentWinnersWhenNear() {
+  const ref = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(ref);
+  const placeholder = (
+    <div className="h-24 animate-pulse rounded-xl bg-slate-800/60 motion-reduce:animate-none" />
+  );
+  return (
+    <div ref={ref} className="min-h-24">
+      {near ? (
+        <Suspense fallback={placeholder}>
+          <RecentWinners />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
+    </div>
+  );
+}
+
+/** The weekly livestream: when, how to take part, the burns, and who has won. */
+export function GiveawaySection() {
+  const site = useSite();
+  return (
+    <section id="giveaway" aria-labelledby="giveaway-title" className="scroll-mt-16 py-16 sm:py-24">
+      <div className="mx-auto max-w-7xl px-4">
+        <SectionHeading id="giveaway-title" eyebrow="Every week" title="Weekly Giveaway">
+          Every Sunday we go live, burn tokens and reward the hardest workers in the community.
+        </SectionHeading>
+        <div className="mt-12 grid gap-6 lg:grid-cols-2">
+          <LivestreamCountdown />
+          <div className="grid gap-6">
+            <BurnPanel />
+            <div className="rounded-3xl border border-slate-800 bg-slate-900/70 p-6">
+              <h3 className="text-lg font-bold text-white">How to participate</h3>
+              <ol className="mt-4 grid gap-4">
+                {STEPS.map(({ icon: Icon, title, text }, index) => (
+                  <li key={title} className="flex gap-4" data-testid="giveaway-step">
+                    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-grind-500 font-black text-slate-950">
+                      {index + 1}
+                    </span>
+                    <span>
+                      <span className="flex items-center gap-2 font-semibold text-white">
+                        <Icon className="h-4 w-4 text-grind-400" aria-hidden /> {title}
+                      </span>
+                      <span className="mt-0.5 block text-sm text-slate-400">
+                        {text(site.ticker)}
+                      </span>
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </div>
+        </div>
+        <div className="mt-6 rounded-3xl border border-slate-800 bg-slate-900/70 p-6">
+          <h3 className="flex items-center gap-2 text-lg font-bold text-white">
+            <Trophy className="h-5 w-5 text-grind-400" aria-hidden /> Recent Winners
+          </h3>
+          <div className="mt-4">
+            <RecentWinnersWhenNear />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

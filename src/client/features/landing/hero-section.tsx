@@ -1,0 +1,136 @@
+import { ArrowDown, Rocket, ShoppingCart } from 'lucide-react';
+import { useLocation } from 'wouter';
+import { brandAssets, isPreLaunch, launchTimeMs } from '#shared/site.ts';
+import { countdownParts, formatInZone } from '#shared/time.ts';
+import { scrollToSection } from '#client/lib/scroll-to-section.ts';
+import { useServerNow } from '#client/lib/server-clock.ts';
+import { useSite } from '#client/lib/site-config.ts';
+import { Button, buttonClasses } from '#client/ui/button.tsx';
+import { CountdownDisplay } from './countdown-display.tsx';
+import { useMediaQuery } from './use-media-query.ts';
+
+export const LAUNCHED_MESSAGE =
+  'The wait is over! Start trading and join the community of hard workers.';
+
+function LaunchCountdown() {
+  const site = useSite();
+  const now = useServerNow();
+  const launchAt = launchTimeMs(site);
+  const parts = countdownParts(launchAt, now);
+  // en-AU spells the Sydney zone out ("AEST"/"AEDT") where other locales print "GMT+10".
+  const launchLabel = formatInZone(launchAt, site.launchDisplayTimeZone, 'en-AU');
+
+  return (
+    <div className="rounded-2xl border border-grind-500/30 bg-slate-900/80 p-4 shadow-2xl shadow-grind-500/10 backdrop-blur sm:p-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h2 className="text-sm font-bold tracking-widest text-grind-300 uppercase">
+          {parts.launched ? 'We are live' : 'Launch countdown'}
+        </h2>
+        <p className="text-xs text-slate-400" data-testid="launch-time">
+          Launch: <time dateTime={site.launchAt}>{launchLabel}</time> (Sydney time)
+        </p>
+      </div>
+      <CountdownDisplay
+        parts={parts}
+        label="Time until launch"
+        testId="launch-countdown"
+        className="mt-4"
+      />
+      {parts.launched ? (
+        <p className="mt-4 text-center font-semibold text-grind-100" data-testid="launched-message">
+          {LAUNCHED_MESSAGE}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Mascot() {
+  const site = useSite();
+  // Rendered only on large screens, so a phone never downloads it.
+  const large = useMediaQuery('(min-width: 1024px)');
+  if (!large) return null;
+  return (
+    <div className="relative hidden justify-center lg:flex">
+      <div aria-hidden className="absolute inset-8 rounded-full bg-grind-500/20 blur-3xl" />
+      <img
+        src={brandAssets.mascot.src}
+        width={brandAssets.mascot.width}
+        height={brandAssets.mascot.height}
+        alt={`${site.mascot}, the ${site.brand} mascot: a tired but determined office worker holding a coffee mug`}
+        fetchPriority="high"
+        className="relative h-auto w-full max-w-md drop-shadow-[0_20px_40px_rgba(0,0,0,0.5)]"
+        data-testid="hero-mascot"
+      />
+    </div>
+  );
+}
+
+/** The top of the page: who we are, the launch countdown and the two calls to action. */
+export function HeroSection() {
+  const site = useSite();
+  const [, navigate] = useLocation();
+  const preLaunch = isPreLaunch(site);
+
+  return (
+    <section
+      id="home"
+      aria-labelledby="hero-title"
+      className="relative scroll-mt-16 overflow-hidden"
+    >
+      <div
+        aria-hidden
+        className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top,rgba(245,158,11,0.22),transparent_60%),radial-gradient(ellipse_at_bottom_right,rgba(56,189,248,0.08),transparent_55%)]"
+      />
+      <div className="relative mx-auto grid max-w-7xl items-center gap-10 px-4 pt-12 pb-16 sm:pt-16 lg:grid-cols-[minmax(0,1.15fr)_minmax(0,0.85fr)] lg:pt-20 lg:pb-24">
+        <div>
+          <p className="inline-flex items-center gap-2 rounded-full border border-grind-500/40 bg-grind-500/10 px-3 py-1 text-xs font-semibold text-grind-100">
+            <Rocket className="h-3.5 w-3.5" aria-hidden />
+            {preLaunch ? `Launching soon on ${site.chain}` : `Live on ${site.chain}`}
+          </p>
+          <h1
+            id="hero-title"
+            className="mt-5 text-5xl leading-none font-black tracking-tight text-white sm:text-7xl"
+          >
+            <span className="bg-gradient-to-br from-grind-100 via-grind-400 to-grind-600 bg-clip-text text-transparent">
+              {site.brand}
+            </span>
+          </h1>
+          <p className="mt-4 flex flex-wrap items-center gap-3">
+            <span
+              className="rounded-lg bg-grind-500 px-3 py-1 font-mono text-xl font-black text-slate-950 sm:text-2xl"
+              data-testid="hero-ticker"
+            >
+              {site.ticker}
+            </span>
+            <span className="text-lg font-semibold text-slate-300">{site.tagline}</span>
+          </p>
+          <p className="mt-6 max-w-xl text-base leading-relaxed text-slate-300 sm:text-lg">
+            {site.description}
+          </p>
+          <div className="mt-8 max-w-xl">
+            <LaunchCountdown />
+          </div>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <a
+              href={site.links.buy}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={buttonClasses('primary', 'lg')}
+            >
+              <ShoppingCart className="h-5 w-5" aria-hidden /> Buy Now
+            </a>
+            <Button
+              variant="secondary"
+              size="lg"
+              onClick={() => scrollToSection('tokenomics', navigate)}
+            >
+              Learn More <ArrowDown className="h-5 w-5" aria-hidden />
+            </Button>
+          </div>
+        </div>
+        <Mascot />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useQuery } from '@tanstack/react-query';
+import { ExternalLink, Trophy } from 'lucide-react';
+import { gamePaths, giveawayWinnersResponseSchema } from '#shared/api/game.ts';
+
+export const NO_WINNERS_TEXT =
+  'No winners yet! Be the first to join our weekly giveaway livestream.';
+
+/**
+ * Loaded on demand (it parses with the shared zod schema, which the first load goes without).
+ * A failed load reads like an empty list: the section is an invitation either way.
+ */
+export default function RecentWinners() {
+  const winners = useQuery({
+    queryKey: [gamePaths.winners],
+    select: (data: unknown) => giveawayWinnersResponseSchema.parse(data),
+  });
+
+  if (winners.isPending) {
+    return (
+      <div
+        className="h-24 animate-pulse rounded-xl bg-slate-800/60 motion-reduce:animate-none"
+        aria-busy="true"
+      />
+    );
+  }
+  const list = winners.data ?? [];
+  if (list.length === 0) {
+    return (
+      <p
+        className="rounded-xl border border-dashed border-slate-700 p-6 text-center text-slate-400"
+        data-testid="no-winners"
+      >
+        {NO_WINNERS_TEXT}
+      </p>
+    );
+  }
+  return (
+    <ul className="divide-y divide-slate-800" data-testid="winners">
+      {list.map((winner) => (
+        <li key={winner.id} className="flex items-center justify-between gap-3 py-3">
+          <span className="flex min-w-0 items-center gap-3">
+            <Trophy className="h-5 w-5 shrink-0 text-grind-400" aria-hidden />
+            <span className="min-w-0">
+              <span className="block truncate font-semibold text-white">{winner.playerName}</span>
+              <span className="block text-xs text-slate-400">
+                {winner.prize} · week {winner.week}
+              </span>
+            </span>
+          </span>
+          <a
+            href={winner.txUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex shrink-0 items-center gap-1 rounded text-sm font-semibold text-grind-300 hover:text-grind-100"
+          >
+            Proof <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+            <span className="sr-only">of payment to {winner.playerName} (opens in a new tab)</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
