@@ -1,0 +1,100 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ownedCharactersSchema,
+  purchaseResponseSchema,
+  selectResponseSchema,
+  shopPaths,
+  userProfileSchema,
+  type OwnedCharacter,
+  type PurchaseResponse,
+  type UserProfile,
+} from '#shared/api/shop.ts';
+import { getCharacter, type CharacterKey } from '#shared/characters.ts';
+import { apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { userCharactersQueryKey, userProfileQueryKey } from '#client/lib/profile-query-keys.ts';
+import { sessionQueryKey } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toast-store.ts';
+
+export function useUserProfile(enabled: boolean) {
+  return useQuery<UserProfile>({
+    queryKey: userProfileQueryKey,
+    queryFn: () => apiJson('GET', shopPaths.profile, userProfileSchema),
+    enabled,
+  });
+}
+
+export function useOwnedCharacters(enabled: boolean) {
+  return useQuery<OwnedCharacter[]>({
+    queryKey: userCharactersQueryKey,
+    queryFn: () => apiJson('GET', shopPaths.characters, ownedCharactersSchema),
+    enabled,
+  });
+}
+
+export const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+export function usePurchaseCharacter() {
+  const queryClient = useQueryClient();
+  return useMutation<PurchaseResponse, Error, CharacterKey>({
+    mutationFn: (key) => apiJson('POST', shopPaths.purchase(key), purchaseResponseSchema),
+    onSuccess: (answer, key) => {
+      // The answer is the new state: the balance and the cards change without another request.
+      queryClient.setQueryData(userProfileQueryKey, answer.profile);
+      queryClient.setQueryData(userCharactersQueryKey, answer.characters);
+      toast({
+        title: 'Character Purchased!',
+        description: `${getCharacter(key).name} is yours. Select it to fly it in the game.`,
+      });
+    },
+    onError: (error) => {
+      if (isUnauthorized(error)) {
+        toast({
+          title: 'Login Required',
+          description: 'Please log in to purchase characters.',
+          variant: 'destructive',
+        });
+        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+        return;
+      }
+      toast({
+        title: 'Purchase Failed',
+        description: errorMessage(error) ?? 'Failed to purchase character. Please try again.',
+        variant: 'destructive',
+      });
+      // Another tab or device may have spent coins or bought it already: show the real state.
+      void queryClient.invalidateQueries({ queryKey: userProfileQueryKey });
+      void queryClient.invalidateQueries({ queryKey: userCharactersQueryKey });
+    },
+  });
+}
+
+export function useSelectCharacter() {
+  const queryClient = useQueryClient();
+  return useMutation<UserProfile, Error, CharacterKey>({
+    mutationFn: (key) => apiJson('POST', shopPaths.select(key), selectResponseSchema),
+    onSuccess: (profile, key) => {
+      queryClient.setQueryData(userProfileQueryKey, profile);
+      toast({
+        title: 'Character Selected!',
+        description: `${getCharacter(key).name} will fly in your next game.`,
+      });
+    },
+    onError: (error) => {
+      if (isUnauthorized(error)) {
+        toast({
+          title: 'Login Required',
+          description: 'Please log in to select characters.',
+          variant: 'destructive',
+        });
+        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+        return;
+      }
+      toast({
+        title: 'Selection Failed',
+        description: errorMessage(error) ?? 'Failed to select character. Please try again.',
+        variant: 'destructive',
+      });
+      void queryClient.invalidateQueries({ queryKey: userCharactersQueryKey });
+    },
+  });
+}
