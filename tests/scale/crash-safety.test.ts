@@ -1,0 +1,462 @@
+// Crash safety: votes, purchases, score submissions and uploads against a real server process,
+// SIGKILL mid-load, a restart on the same data, then: every request answered 2xx before the
+// kill is reflected, and every invariant of the stored data holds. SQLite with the local
+// store (one laptop) and PostgreSQL with S3 (the fleet's setup).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { VoteType } from '#shared/api/memes.ts';
+import { characters } from '#shared/characters.ts';
+import { systemClock } from '#server/clock.ts';
+import { loadConfig } from '#server/config.ts';
+import { createDatabase } from '#server/db/create-database.ts';
+import type { Database } from '#server/db/database.ts';
+import { voteTransition } from '#server/memes/vote-rules.ts';
+import {
+  playableAfterMs,
+  playHonestly,
+  scoreBody,
+  type HonestRun,
+} from '#server/ops/honest-run.ts';
+import { findInvariantViolations, objectProblem } from '#server/ops/invariants.ts';
+import { startNode, type NodeProcess } from '#server/ops/node-process.ts';
+import {
+  createScratchPostgres,
+  newSessionSecret,
+  scratchDir,
+  startScratchS3,
+  type ScratchPostgres,
+  type ScratchS3,
+} from '#server/ops/scratch.ts';
+import { answer, SiteClient } from '#server/ops/site-client.ts';
+import { creditCoins } from '#server/shop/ledger.ts';
+import type { ObjectStore } from '#server/storage/object-store.ts';
+import { createObjectStore } from '#server/storage/create-object-store.ts';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const kinds = adminUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+if (!adminUrl) {
+  console.warn('tests/scale/crash-safety: PostgreSQL part skipped, TEST_DATABASE_URL is not set');
+}
+
+const PUBLIC_ORIGIN = 'http://grind.example';
+const MEMBERS = 10;
+const RUNS_PER_MEMBER = 8;
+const VISITORS = 30;
+const paid = characters.filter((c) => c.price > 0);
+const ALL_PRICES = paid.reduce((sum, c) => sum + c.price, 0);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const think = (min: number, max: number) => sleep(min + Math.random() * (max - min));
+const tag = randomBytes(3).toString('hex');
+let ipCounter = 0;
+const nextIp = () => `10.77.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
+
+/** A request the client gave up on because the server vanished: it may or may not have landed. */
+class Unanswered extends Error {}
+
+/** Sends and reads the whole answer, or throws Unanswered when the connection died. */
+async function send<T>(request: () => Promise<Response>) {
+  let res: Response;
+  try {
+    res = await request();
+    return await answer<T>(res);
+  } catch {
+    throw new Unanswered();
+  }
+}
+
+interface VotePair {
+  memeId: number;
+  voter: SiteClient;
+  answered: VoteType | null;
+  /** What the unanswered vote leads to if it landed. */
+  inFlight: { next: VoteType | null } | null;
+}
+
+interface Seen {
+  /** Per (visitor, meme): the vote the last answer reported, and a vote still in flight. */
+  votes: Map<string, VotePair>;
+  purchases: { userId: number; key: string; coins: number }[];
+  scores: { id: number; runId: string; score: number }[];
+  memes: { id: number; imageUrl: string }[];
+  images: string[];
+  answered: number;
+  unanswered: number;
+  refused: string[];
+}
+
+describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('loses no answered write and breaks no invariant', async () => {
+    const dataDir = scratchDir('grind-crash-');
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    let database: ScratchPostgres | undefined;
+    let s3: ScratchS3 | undefined;
+    if (kind === 'postgres') {
+      [database, s3] = await Promise.all([createScratchPostgres(adminUrl!), startScratchS3()]);
+      cleanups.push(
+        // pg's pool.end() resolves before its sockets close; dropping WITH FORCE at once would
+        // kill them mid-goodbye.
+        () => sleep(200).then(() => database!.drop()),
+        () => s3!.close(),
+      );
+    }
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url,
+      ...s3?.env,
+      SESSION_SECRET: newSessionSecret(),
+      PUBLIC_ORIGIN,
+      // Each simulated browser has its own address, as behind a balancer; the per-address
+      // limits then apply per browser rather than to the whole test.
+      TRUST_PROXY: 'true',
+      CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
+    };
+    let node: NodeProcess = await startNode({ env });
+    cleanups.push(() => node.kill());
+
+    // The test's own view of the same data, as an operator's tools would have it.
+    const config = loadConfig(env);
+    const db: Kysely<Database> = createDatabase(config.database);
+    const store: ObjectStore = createObjectStore(config, env.SESSION_SECRET, systemClock);
+    cleanups.push(async () => {
+      await store.close?.();
+      await db.destroy();
+    });
+
+    // ---- before the load: members with coins, memes to vote on, runs to submit ----------
+    const members = await Promise.all(
+      Array.from({ length: MEMBERS }, async (_, i) => {
+        const client = new SiteClient(PUBLIC_ORIGIN, nextIp());
+        const reg = await send<{ user: { id: number } }>(() =>
+          client.fetch(node.origin, 'POST', '/api/auth/register', {
+            json: { username: `crash_${tag}_${i}`, password: 'password123' },
+          }),
+        );
+        expect(reg.status).toBe(201);
+        return { client, id: reg.body.user.id, runs: [] as { run: HonestRun; issuedAt: number }[] };
+      }),
+    );
+    for (const m of members) {
+      await creditCoins(db, { userId: m.id, amount: ALL_PRICES, reason: 'grant', now: Date.now() });
+    }
+    const uploader = members[0]!;
+    const memeIds: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const posted = await postMeme(node, uploader.client, `Before the crash ${i}`);
+      expect(posted.status).toBe(201);
+      memeIds.push(posted.id);
+    }
+    await Promise.all(
+      members.map(async (m) => {
+        for (let i = 0; i < RUNS_PER_MEMBER; i++) {
+          const res = await send<{ runId: string; seed: number }>(() =>
+            m.client.fetch(node.origin, 'POST', '/api/game-runs'),
+          );
+          expect(res.status).toBe(201);
+          m.runs.push({
+            run: playHonestly(res.body.runId, res.body.seed, 60),
+            issuedAt: Date.now(),
+          });
+        }
+      }),
+    );
+    const playable = Math.max(
+      ...members.flatMap((m) => m.runs.map((r) => r.issuedAt + playableAfterMs(r.run))),
+    );
+    await sleep(Math.max(0, playable - Date.now()));
+
+    // ---- the load, and the kill somewhere in the middle of it ---------------------------
+    const seen: Seen = {
+      votes: new Map(),
+      purchases: [],
+      scores: [],
+      memes: [],
+      images: [],
+      answered: 0,
+      unanswered: 0,
+      refused: [],
+    };
+    let killed = false;
+    const loop = async (body: () => Promise<void>) => {
+      try {
+        while (!killed) await body();
+      } catch (error) {
+        if (!(error instanceof Unanswered)) throw error;
+        seen.unanswered++;
+      }
+    };
+    const expectOk = (what: string, status: number, body: unknown) => {
+      seen.answered++;
+      if (status < 200 || status > 299)
+        seen.refused.push(`${what}: ${status} ${JSON.stringify(body)}`);
+      return status >= 200 && status <= 299;
+    };
+
+    const visitors = Array.from(
+      { length: VISITORS },
+      () => new SiteClient(PUBLIC_ORIGIN, nextIp()),
+    );
+    const voting = visitors.map((visitor, v) =>
+      loop(async () => {
+        await think(10, 60);
+        const memeId = memeIds[Math.floor(Math.random() * memeIds.length)]!;
+        const voteType: VoteType = Math.random() < 0.6 ? 'up' : 'down';
+        const key = `${v}:${memeId}`;
+        const pair = seen.votes.get(key) ?? {
+          memeId,
+          voter: visitor,
+          answered: null,
+          inFlight: null,
+        };
+        seen.votes.set(key, pair);
+        pair.inFlight = { next: voteTransition(pair.answered, voteType).next };
+        const res = await send<{ myVote: VoteType | null }>(() =>
+          visitor.fetch(node.origin, 'POST', `/api/memes/${memeId}/vote`, { json: { voteType } }),
+        );
+        if (expectOk('vote', res.status, res.body)) pair.answered = res.body.myVote;
+        pair.inFlight = null;
+      }),
+    );
+    const buying = members.map((m) =>
+      (async () => {
+        for (const character of paid) {
+          if (killed) return;
+          await think(60, 220);
+          try {
+            const res = await send<{ profile: { coins: number } }>(() =>
+              m.client.fetch(node.origin, 'POST', `/api/characters/${character.key}/purchase`),
+            );
+            if (expectOk('purchase', res.status, res.body)) {
+              seen.purchases.push({
+                userId: m.id,
+                key: character.key,
+                coins: res.body.profile.coins,
+              });
+            }
+          } catch (error) {
+            if (!(error instanceof Unanswered)) throw error;
+            seen.unanswered++;
+            return;
+          }
+        }
+      })(),
+    );
+    const scoring = members.map((m) =>
+      (async () => {
+        for (const { run } of m.runs) {
+          if (killed) return;
+          await think(60, 220);
+          try {
+            const res = await send<{ entry: { id: number; score: number } }>(() =>
+              m.client.fetch(node.origin, 'POST', '/api/game-scores', {
+                json: scoreBody(run, 'x'),
+              }),
+            );
+            if (expectOk('score', res.status, res.body)) {
+              seen.scores.push({
+                id: res.body.entry.id,
+                runId: run.runId,
+                score: res.body.entry.score,
+              });
+            }
+          } catch (error) {
+            if (!(error instanceof Unanswered)) throw error;
+            seen.unanswered++;
+            return;
+          }
+        }
+      })(),
+    );
+    const uploading = [members[1]!, members[2]!].map((m, u) =>
+      loop(async () => {
+        const posted = await postMeme(node, m.client, `During the load ${u}`, (objectPath) =>
+          seen.images.push(objectPath),
+        );
+        if (expectOk('meme', posted.status, posted))
+          seen.memes.push({ id: posted.id, imageUrl: posted.imageUrl });
+      }),
+    );
+
+    // Killed once the load is well under way, at a point that differs from run to run.
+    const killAfter = 80 + Math.floor(Math.random() * 80);
+    const giveUp = Date.now() + 15_000;
+    while (seen.answered < killAfter && Date.now() < giveUp) await sleep(10);
+    await node.kill();
+    killed = true;
+    await Promise.all([...voting, ...buying, ...scoring, ...uploading]);
+
+    // The kill came mid-load: requests were in flight, and plenty had been answered.
+    expect(seen.unanswered).toBeGreaterThan(0);
+    expect(seen.refused).toEqual([]);
+    expect(seen.purchases.length).toBeGreaterThan(0);
+    expect(seen.scores.length).toBeGreaterThan(0);
+    expect(seen.answered).toBeGreaterThanOrEqual(killAfter);
+
+    // ---- restart on the same data ------------------------------------------------------
+    node = await startNode({ env });
+
+    if (kind === 'sqlite') {
+      const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
+      expect(check.rows).toEqual([{ integrity_check: 'ok' }]);
+    }
+    expect(await findInvariantViolations(db, store)).toEqual([]);
+
+    // Every answered vote stands (or, if the pair's next vote was in flight, that one's result).
+    const stored = new Map(
+      (await db.selectFrom('meme_votes').select(['meme_id', 'voter', 'vote_type']).execute()).map(
+        (v) => [`${v.voter}:${v.meme_id}`, v.vote_type],
+      ),
+    );
+    const voterKey = (client: SiteClient) => {
+      const cookie = client.cookies.get('vid');
+      return cookie ? `v:${cookie.split('.', 1)[0]}` : null;
+    };
+    let checkedVotes = 0;
+    for (const pair of seen.votes.values()) {
+      const voter = voterKey(pair.voter);
+      if (!voter) continue;
+      const now = stored.get(`${voter}:${pair.memeId}`) ?? null;
+      const allowed = pair.inFlight ? [pair.answered, pair.inFlight.next] : [pair.answered];
+      expect(allowed, `vote ${voter} on ${pair.memeId}`).toContain(now);
+      checkedVotes++;
+    }
+    expect(checkedVotes).toBeGreaterThan(0);
+
+    for (const p of seen.purchases) {
+      const debit = await db
+        .selectFrom('coin_ledger')
+        .select('balance_after')
+        .where('user_id', '=', p.userId)
+        .where('character_key', '=', p.key)
+        .where('reason', '=', 'purchase')
+        .executeTakeFirst();
+      expect(debit, `purchase ${p.userId}/${p.key}`).toEqual({ balance_after: p.coins });
+    }
+    const scoreRows = await db
+      .selectFrom('game_scores')
+      .select(['id', 'run_id', 'score'])
+      .execute();
+    const scoresById = new Map(scoreRows.map((s) => [s.id, s]));
+    for (const s of seen.scores) {
+      expect(scoresById.get(s.id), `score ${s.id}`).toEqual({
+        id: s.id,
+        run_id: s.runId,
+        score: s.score,
+      });
+    }
+    for (const m of seen.memes) {
+      const served = await fetch(new URL(m.imageUrl, node.origin));
+      expect(served.status, m.imageUrl).toBe(200);
+      await sharp(Buffer.from(await served.arrayBuffer()), { failOn: 'truncated' }).stats();
+    }
+    const memeRows = await db.selectFrom('memes').select('id').execute();
+    expect(memeRows.map((r) => r.id)).toEqual(expect.arrayContaining(seen.memes.map((m) => m.id)));
+    for (const objectPath of seen.images) {
+      const key = objectPath.replace(/^\/objects\//, '');
+      expect(await objectProblem(store, key), objectPath).toBeNull();
+    }
+
+    if (kind === 'sqlite') {
+      // Whatever the kill left half-written stays out of reach: only complete, content-named
+      // images are served, and every file under a servable name decodes to the end.
+      const objectsDir = path.join(dataDir, 'objects');
+      const leftovers = fs.existsSync(path.join(objectsDir, '.tmp'))
+        ? fs.readdirSync(path.join(objectsDir, '.tmp'))
+        : [];
+      for (const file of leftovers) {
+        expect((await fetch(new URL(`/objects/.tmp/${file}`, node.origin))).status).toBe(404);
+      }
+      const memeFiles = fs.existsSync(path.join(objectsDir, 'memes'))
+        ? fs.readdirSync(path.join(objectsDir, 'memes'))
+        : [];
+      expect(memeFiles.length).toBeGreaterThan(0);
+      for (const file of memeFiles)
+        expect(await objectProblem(store, `memes/${file}`), file).toBeNull();
+    }
+
+    // The restarted node carries on: sessions, votes, purchases and runs all work.
+    const after = members[3]!;
+    const me = await answer(after.client.fetch(node.origin, 'GET', '/api/auth/me'));
+    expect(me.status).toBe(200);
+    expect((me.body as { user: { id: number } }).user.id).toBe(after.id);
+    const vote = await answer(
+      visitors[0]!.fetch(node.origin, 'POST', `/api/memes/${memeIds[0]}/vote`, {
+        json: { voteType: 'up' },
+      }),
+    );
+    expect(vote.status).toBe(200);
+    const owned = await db
+      .selectFrom('owned_characters')
+      .select('character_key')
+      .where('user_id', '=', after.id)
+      .execute();
+    const next = paid.find((c) => !owned.some((o) => o.character_key === c.key));
+    if (next) {
+      const bought = await answer(
+        after.client.fetch(node.origin, 'POST', `/api/characters/${next.key}/purchase`),
+      );
+      expect(bought.status).toBe(200);
+    }
+    expect(await findInvariantViolations(db, store)).toEqual([]);
+  }, 90_000);
+});
+
+/** The member's whole upload flow; the meme's id and image path, or the status that refused. */
+async function postMeme(
+  node: NodeProcess,
+  client: SiteClient,
+  title: string,
+  onProcessed?: (objectPath: string) => void,
+): Promise<{ status: number; id: number; imageUrl: string }> {
+  const target = await send<{ uploadURL: string }>(() =>
+    client.fetch(node.origin, 'POST', '/api/objects/upload'),
+  );
+  if (target.status !== 200) return { status: target.status, id: 0, imageUrl: '' };
+  const png = await sharp({
+    create: {
+      width: 96,
+      height: 64,
+      channels: 3,
+      background: { r: randomBytes(1)[0]!, g: randomBytes(1)[0]!, b: randomBytes(1)[0]! },
+    },
+  })
+    .png()
+    .toBuffer();
+  const uploadURL = target.body.uploadURL;
+  const put = await send(() =>
+    uploadURL.startsWith('/')
+      ? client.fetch(node.origin, 'PUT', uploadURL, {
+          body: new Uint8Array(png),
+          headers: { 'content-type': 'image/png' },
+          csrf: false,
+        })
+      : fetch(uploadURL, {
+          method: 'PUT',
+          body: new Uint8Array(png),
+          headers: { 'content-type': 'image/png' },
+        }),
+  );
+  if (put.status !== 200) return { status: put.status, id: 0, imageUrl: '' };
+  const processed = await send<{ objectPath: string }>(() =>
+    client.fetch(node.origin, 'PUT', '/api/meme-images', { json: { imageUrl: uploadURL } }),
+  );
+  if (processed.status !== 200) return { status: processed.status, id: 0, imageUrl: '' };
+  onProcessed?.(processed.body.objectPath);
+  const created = await send<{ meme: { id: number; imageUrl: string } }>(() =>
+    client.fetch(node.origin, 'POST', '/api/memes', {
+      json: { title, category: 'office-life', imageUrl: processed.body.objectPath },
+    }),
+  );
+  if (created.status !== 201) return { status: created.status, id: 0, imageUrl: '' };
+  return { status: 201, id: created.body.meme.id, imageUrl: created.body.meme.imageUrl };
+}
