@@ -133,12 +133,26 @@ test('a member with granted coins buys and selects a character, and the game fli
   await expect(page).toHaveURL(/\/#game$/);
   const game = page.locator('#game');
   await expect(game).toBeInViewport();
+  // The worker on the game's canvas wears the Executive's face, not the Office Worker's.
+  const skins = () =>
+    game.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      const count = { suit: 0, default: 0 };
+      for (let i = 0; i < data.length; i += 4) {
+        const rgb = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+        if (rgb === 0xe8b894) count.suit += 1;
+        else if (rgb === 0xf6d2b3) count.default += 1;
+      }
+      return count;
+    });
   const profileRead = page.waitForResponse(
     (res) => res.url().endsWith('/api/user-profile') && res.request().method() === 'GET',
   );
   await game.getByRole('button', { name: 'Start Game' }).click();
   const profile = (await (await profileRead).json()) as { selectedCharacterKey: string };
   expect(profile.selectedCharacterKey).toBe('suit');
+  await expect.poll(async () => (await skins()).suit, { timeout: 5000 }).toBeGreaterThan(20);
+  expect((await skins()).default).toBe(0);
 });
 
 test('purchase and selection failures show their toasts and the page recovers', async ({
