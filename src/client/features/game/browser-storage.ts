@@ -23,6 +23,14 @@ function write(key: string, value: string): void {
 export const readLeaderboardName = () => read(NAME_KEY);
 export const writeLeaderboardName = (name: string) => write(NAME_KEY, name);
 
+export function forgetLeaderboardName(): void {
+  try {
+    globalThis.localStorage?.removeItem(NAME_KEY);
+  } catch {
+    // Nothing kept, nothing to forget.
+  }
+}
+
 export function readHighScore(): number {
   const value = Number(read(HIGH_SCORE_KEY));
   return Number.isSafeInteger(value) && value > 0 ? value : 0;

@@ -32,6 +32,7 @@ function fakeDeps(overrides: Partial<EndOfRoundDeps> = {}) {
     coins: [] as unknown[],
     toasts: [] as ToastInput[],
     stored: [] as string[],
+    forgotten: 0,
     prompts: 0,
     refreshed: 0,
     profileRefreshed: 0,
@@ -40,6 +41,7 @@ function fakeDeps(overrides: Partial<EndOfRoundDeps> = {}) {
     username: null,
     storedName: () => null,
     storeName: (name) => void calls.stored.push(name),
+    forgetName: () => void (calls.forgotten += 1),
     promptName: async () => {
       calls.prompts += 1;
       return null;
@@ -130,6 +132,36 @@ describe('handleFinishedRound', () => {
       { description: 'This game collected 2 coins, not 3.', variant: 'destructive' },
     ]);
     expect(calls.refreshed).toBe(0);
+  });
+
+  it("forgets a kept name that turns out to be a member's, so the next round asks", async () => {
+    const taken = new ApiError(
+      422,
+      '{"message":"The name belongs to a member.","code":"NAME_TAKEN"}',
+      '',
+    );
+    const visitor = fakeDeps({
+      storedName: () => 'grinder',
+      submitScore: async () => {
+        throw taken;
+      },
+    });
+    await handleFinishedRound(round(), visitor.deps);
+    expect(visitor.calls.forgotten).toBe(1);
+    expect(visitor.calls.toasts[0]).toMatchObject({ description: 'The name belongs to a member.' });
+
+    const otherFailure = fakeDeps({
+      storedName: () => 'walker',
+      submitScore: async () => {
+        throw new ApiError(
+          422,
+          '{"message":"This game run has expired.","code":"RUN_EXPIRED"}',
+          '',
+        );
+      },
+    });
+    await handleFinishedRound(round(), otherFailure.deps);
+    expect(otherFailure.calls.forgotten).toBe(0);
   });
 
   it('falls back to the spec wording when the coin save fails without a message', async () => {

@@ -12,6 +12,8 @@ export interface EndOfRoundDeps {
   username: string | null;
   storedName(): string | null;
   storeName(name: string): void;
+  /** Drops the kept name (the server said it belongs to a member), so the next round asks. */
+  forgetName(): void;
   /** Asks the visitor; null when they decline. */
   promptName(): Promise<string | null>;
   submitScore(body: SubmitScoreBody): Promise<unknown>;
@@ -19,6 +21,16 @@ export interface EndOfRoundDeps {
   toast(input: ToastInput): void;
   onScoreSubmitted(): void;
   onCoinsSaved(): void;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  try {
+    const code: unknown = (JSON.parse(error.bodyText) as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Spec section 5: the username, else the name kept in the browser, else ask; trimmed. */
@@ -55,6 +67,7 @@ export async function handleFinishedRound(
       deps.toast({ title: 'Score Submitted!', description: `${name} scored ${summary.score}.` });
       deps.onScoreSubmitted();
     } catch (error) {
+      if (!deps.username && errorCode(error) === 'NAME_TAKEN') deps.forgetName();
       deps.toast({
         title: 'Failed to submit score to leaderboard.',
         description: errorMessage(error),

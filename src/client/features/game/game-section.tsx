@@ -16,6 +16,7 @@ import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
 import {
+  forgetLeaderboardName,
   readHighScore,
   readLeaderboardName,
   writeHighScore,
@@ -108,6 +109,7 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
           username: userRef.current?.username ?? null,
           storedName: readLeaderboardName,
           storeName: writeLeaderboardName,
+          forgetName: forgetLeaderboardName,
           promptName: () => askName(score),
           submitScore,
           addCoins,
