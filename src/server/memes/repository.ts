@@ -15,7 +15,6 @@ export interface MemeRow {
   upvotes: number;
   downvotes: number;
   created_at: number;
-  my_vote: VoteType | null;
 }
 
 const memeColumns = [
@@ -42,11 +41,7 @@ export async function listVisibleMemes(
   let query = db.selectFrom('memes').where('memes.hidden', '=', 0);
   if (opts.category) query = query.where('memes.category', '=', opts.category);
   if (opts.beforeId !== undefined) query = query.where('memes.id', '<', opts.beforeId);
-  return query
-    .orderBy('memes.id', 'desc')
-    .limit(opts.limit)
-    .select([...memeColumns, sql<null>`null`.as('my_vote')])
-    .execute();
+  return query.orderBy('memes.id', 'desc').limit(opts.limit).select(memeColumns).execute();
 }
 
 /** One voter's votes on the given memes. */
@@ -89,10 +84,6 @@ async function bumpGalleryVersion(db: Kysely<Database> | Transaction<Database>):
     .execute();
 }
 
-export async function findMeme(db: Kysely<Database>, id: number) {
-  return db.selectFrom('memes').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function insertMeme(
   db: Kysely<Database> | Transaction<Database>,
   meme: {
@@ -132,7 +123,7 @@ export async function insertMeme(
     ])
     .executeTakeFirstOrThrow();
   await bumpGalleryVersion(db);
-  return { ...row, my_vote: null };
+  return row;
 }
 
 export interface VoteResult {

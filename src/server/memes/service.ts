@@ -10,7 +10,7 @@ import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
 import { takeMemeImage } from '../uploads/repository.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
-import type { CachedPage, MemePageCache } from './page-cache.ts';
+import type { MemePageCache } from './page-cache.ts';
 import {
   castVote,
   galleryVersion,
@@ -33,7 +33,7 @@ export function toMeme(row: MemeRow): Meme {
     upvotes: row.upvotes,
     downvotes: row.downvotes,
     createdAt: new Date(row.created_at).toISOString(),
-    myVote: row.my_vote ?? null,
+    myVote: null,
   };
 }
 
@@ -63,21 +63,15 @@ export async function listMemesJson(
       beforeId: before === undefined ? undefined : Number(before),
     });
     const memes = rows.slice(0, limit).map(toMeme);
-    page = memesPageSchema.parse({
+    const parsed = memesPageSchema.parse({
       memes,
       nextCursor: rows.length > limit ? String(memes[memes.length - 1]!.id) : null,
-    }) as CachedPage;
-    page.json = null;
+    });
+    page = { ...parsed, json: null };
     cache.set(key, version, page, deps.clock.now());
   }
-  const votes =
-    voter === null
-      ? null
-      : await votesOf(
-          deps.db,
-          voter,
-          page.memes.map((m) => m.id),
-        );
+  const ids = page.memes.map((m) => m.id);
+  const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
   if (votes === null || votes.size === 0) {
     page.json ??= JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor });
     return page.json;
