@@ -13,11 +13,11 @@ export type DatabaseKind = AppConfig['database']['kind'];
 
 export function createDatabase(database: AppConfig['database']): Kysely<Database> {
   if (database.kind === 'postgres') {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: database.url, max: 10 }),
-      }),
-    });
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // An idle client dropped by the server (restart, failover) must not crash the process; the
+    // pool replaces it and the next query reports any lasting problem.
+    pool.on('error', (error) => console.warn('PostgreSQL idle client error:', error.message));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);

@@ -117,5 +117,5 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 120_000);
 });
