@@ -65,7 +65,7 @@ function spread(samples: readonly number[]): Spread {
 
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 const line = (label: string, s: Spread) =>
-  `  ${label.padEnd(38)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  max ${ms(s.max)}  ` +
+  `  ${label.padEnd(44)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}  max ${ms(s.max)}  ` +
   `(n=${s.n}, ${s.overFrame} over 16.7 ms)`;
 
 /** A seed whose autopilot run lasts at least `steps`. */
@@ -173,14 +173,33 @@ async function benchBrowser(): Promise<Spread> {
         `score ${first.summary.score}, coins ${first.summary.coins}, ${first.summary.obstaclesPassed} obstacles`,
     );
     const results: Array<[string, Spread]> = [
-      ['60 Hz frames, Office Worker', spread(first.frameMs)],
-      ['60 Hz frames, Pudge (sparkles)', spread((await play(1000 / 60, 'pudge', false)).frameMs)],
-      ['144 Hz frames, Pudge', spread((await play(1000 / 144, 'pudge', false)).frameMs)],
-      ['60 Hz frames, Pudge, rasterised', spread((await play(1000 / 60, 'pudge', true)).frameMs)],
+      ['back to back, 60 Hz steps, Office Worker', spread(first.frameMs)],
+      ['back to back, 60 Hz steps, Pudge', spread((await play(1000 / 60, 'pudge', false)).frameMs)],
+      [
+        'back to back, 144 Hz steps, Pudge',
+        spread((await play(1000 / 144, 'pudge', false)).frameMs),
+      ],
+      [
+        'back to back, rasterised each frame, Pudge',
+        spread((await play(1000 / 60, 'pudge', true)).frameMs),
+      ],
     ];
-    console.log('  frame cost (simulation + drawing):');
+    console.log('  frame cost, frames run back to back (simulation + drawing):');
     for (const [label, s] of results) console.log(line(label, s));
-    return results[1]![1];
+
+    // The real loop: requestAnimationFrame, every frame presented; takes the run's two minutes.
+    const paced = (await page.evaluate((options) => window.__grindBench!.runPaced(options), {
+      seed: run.seed,
+      inputs: run.inputs,
+      character: 'pudge' as CharacterKey,
+    })) as BenchResult;
+    if (paced.summary.score !== expected.score) throw new Error('the paced run diverged');
+    const presented = spread(paced.frameMs);
+    console.log(
+      "  frame cost in the page's own rAF loop, each frame presented (simulation + drawing + HUD):",
+    );
+    console.log(line('rAF loop, Pudge', presented));
+    return presented;
   } finally {
     await browser.close();
     await server.stop();
@@ -252,7 +271,7 @@ const server = await benchServer();
 const frame = await benchBrowser();
 console.log('Targets:');
 console.log(
-  `  frame p95 <= ${FRAME_TARGET_MS} ms: ${frame.p95 <= FRAME_TARGET_MS ? 'met' : 'NOT met'} (${ms(frame.p95)}, Pudge at 60 Hz)`,
+  `  frame p95 <= ${FRAME_TARGET_MS} ms: ${frame.p95 <= FRAME_TARGET_MS ? 'met' : 'NOT met'} (${ms(frame.p95)}, Pudge, rAF loop)`,
 );
 console.log(
   `  verify p95 <= ${VERIFY_TARGET_MS} ms: ${server.p95 <= VERIFY_TARGET_MS ? 'met' : 'NOT met'} (${ms(server.p95)})`,

@@ -23,6 +23,16 @@ export interface GameBenchHook {
     /** Stops (leaving the picture on screen) once this many steps have run. */
     untilStep?: number;
   }): BenchResult;
+  /**
+   * Plays the jump log through the page's own requestAnimationFrame loop, so every frame is
+   * presented as in real play (a two-minute log takes two minutes); resolves with the cost of
+   * each running frame: simulation, drawing and the HUD update.
+   */
+  runPaced(options: {
+    seed: number;
+    inputs: readonly number[];
+    character?: CharacterKey;
+  }): Promise<BenchResult>;
 }
 
 declare global {
@@ -33,18 +43,23 @@ declare global {
   }
 }
 
+/** Jumps exactly at the logged steps, however the frames fall. */
+function jumpScript(inputs: readonly number[]): (steps: number) => boolean {
+  let next = 0;
+  return (steps) => {
+    while (next < inputs.length && inputs[next]! < steps) next += 1;
+    return inputs[next] === steps;
+  };
+}
+
 /** The benchmark's entry into the game; absent unless the page was opened asking for it. */
 export function installBenchHook(game: GameController, canvas: HTMLCanvasElement): () => void {
   if (window.__GRIND_BENCH__ !== true) return () => {};
   const ctx = canvas.getContext('2d')!;
+  const session = game.session;
   window.__grindBench = {
     run({ seed, inputs, frameIntervalMs, character, flush = false, untilStep = Infinity }) {
-      let next = 0;
-      const script = (steps: number) => {
-        while (next < inputs.length && inputs[next]! < steps) next += 1;
-        return inputs[next] === steps;
-      };
-      const session = game.session;
+      const script = jumpScript(inputs);
       if (!session.start(script)) throw new Error('a round is already on');
       if (character) game.character = character;
       session.provideTicket({ runId: null, seed });
@@ -61,6 +76,28 @@ export function installBenchHook(game: GameController, canvas: HTMLCanvasElement
       }
       game.hud.sync(session, now);
       return { frameMs, summary: summarize(session.state) };
+    },
+
+    runPaced({ seed, inputs, character }) {
+      return new Promise((resolve, reject) => {
+        if (!session.start(jumpScript(inputs))) {
+          reject(new Error('a round is already on'));
+          return;
+        }
+        if (character) game.character = character;
+        const frameMs: number[] = [];
+        game.observeFrameCost((ms) => frameMs.push(ms));
+        const stop = session.onFinished(() => {
+          stop();
+          // The finishing frame reports its cost after this listener; let it land first.
+          queueMicrotask(() => {
+            game.observeFrameCost(null);
+            resolve({ frameMs, summary: summarize(session.state) });
+          });
+        });
+        session.provideTicket({ runId: null, seed });
+        game.ensureLoop();
+      });
     },
   };
   return () => {

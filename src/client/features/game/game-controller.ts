@@ -25,13 +25,23 @@ export class GameController {
     return this.session.phase === 'countdown' || this.session.phase === 'running';
   }
 
+  private frameCostListener: ((ms: number) => void) | null = null;
+
   private readonly tick = (now: number) => {
     this.handle = 0;
+    const started =
+      this.frameCostListener && this.session.phase === 'running' ? performance.now() : -1;
     this.session.frame(now);
     this.draw(now);
     this.hud.sync(this.session, now);
+    if (started >= 0) this.frameCostListener?.(performance.now() - started);
     if (this.active) this.ensureLoop();
   };
+
+  /** Benchmarks: hears what each running frame of the real loop cost, in milliseconds. */
+  observeFrameCost(listener: ((ms: number) => void) | null): void {
+    this.frameCostListener = listener;
+  }
 
   ensureLoop(): void {
     if (this.handle === 0 && !document.hidden) this.handle = requestAnimationFrame(this.tick);
