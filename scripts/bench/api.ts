@@ -131,6 +131,7 @@ async function prepareDatabase(): Promise<{
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = os.loadavg()[0]!.toFixed(1);
   const duration = Number(args.duration);
   const connections = Number(args.connections);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-'));
@@ -206,6 +207,11 @@ async function main(): Promise<void> {
     const memesGet = await measure('GET /api/memes (24 of 10,000)', {
       url: `${site.origin}/api/memes`,
     });
+    // The same app with no database work: the floor its shared plumbing (hooks, security
+    // headers, cookies) sets for any route, to read the memes figure against.
+    const appFloor = await measure('GET /healthz (same app, no DB)', {
+      url: `${site.origin}/healthz`,
+    });
     const barePost = await measure('bare POST /bare (JSON)', {
       url: `${bare.origin}/bare`,
       method: 'POST',
@@ -239,12 +245,14 @@ async function main(): Promise<void> {
       );
     line(bareGet, bareGet);
     line(memesGet, bareGet);
+    line(appFloor, bareGet);
     line(barePost, barePost);
     line(votes, barePost);
     console.log('');
     console.log(
       `${connections} connections, ${duration} s each after a 2 s warm-up, ${config.database.kind}, ` +
-        `${os.cpus().length} CPUs, Node ${process.version}`,
+        `${os.cpus().length} CPUs, Node ${process.version}, load average ${loadAtStart} at start, ` +
+        `${os.loadavg()[0]!.toFixed(1)} at end`,
     );
     console.log(
       `votes: ${votes.result.requests.total.toLocaleString('en-US')} sent (+ warm-up), ` +
