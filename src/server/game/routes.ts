@@ -7,10 +7,13 @@ import {
   giveawayWinnersResponseSchema,
   leaderboardQuerySchema,
   leaderboardResponseSchema,
+  type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
   WINNERS_LIMIT,
 } from '#shared/api/game.ts';
+import { weekStartUtc } from '#shared/time.ts';
+import { SharedReadCache } from '../ops/shared-read-cache.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
@@ -28,9 +31,21 @@ import { warmUpReplay } from './warm-up.ts';
  */
 const RUN_BODY_LIMIT = 128 * 1024;
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** See docs/decisions/005-leaderboard-cache.md: other nodes' new scores show within this. */
+const LEADERBOARD_CACHE_MS = 1000;
+
+/** A week's standings as cached per node: the list, its length limit and its JSON text. */
+interface Standings {
+  entries: LeaderboardEntry[];
+  limit: number;
+  json: string;
+}
 
 export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
   warmUpReplay();
+  const standings = new SharedReadCache<Standings>(LEADERBOARD_CACHE_MS, () =>
+    app.deps.clock.now(),
+  );
 
   const prune = setInterval(() => {
     pruneUnverifiedRuns(app.deps.db, app.deps.clock.now() - RUN_TTL_MS).catch((err: unknown) =>
@@ -57,6 +72,10 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const entry = await submitScore(app.deps, request.user, request.body, request.ip);
+      // Only an entry that makes a cached list can change it (ties rank the earlier entry first).
+      standings.invalidate(
+        ({ entries, limit }) => entries.length < limit || entry.score > entries.at(-1)!.score,
+      );
       return reply.code(201).send({ entry });
     },
   );
@@ -77,7 +96,16 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-cache');
-      return leaderboard(app.deps, request.query.limit);
+      const limit = request.query.limit;
+      const week = weekStartUtc(app.deps.clock.now());
+      const { json } = await standings.get(`${week}:${limit}`, async () => {
+        const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
+        return { entries, limit, json: JSON.stringify(entries) };
+      });
+      // Checked against the schema when it was made; JSON text is sent as it is.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(json as unknown as LeaderboardEntry[]);
     },
   );
 

@@ -59,7 +59,7 @@ export interface StartNodeOptions {
   /** Server variables (see config.ts); HOST defaults to 127.0.0.1 and PORT to a free port. */
   env: Record<string, string | undefined>;
   readyTimeoutMs?: number;
-  /** Keep this much of the process's output (characters). */
+  /** Keep this much of the process's output (characters); 0 sends it nowhere (benchmarks). */
   keepOutput?: number;
 }
 
@@ -80,13 +80,13 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: REPO_ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', keep > 0 ? 'pipe' : 'ignore', 'pipe'],
   });
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.length > keep * 2) output = output.slice(-keep);
+    if (output.length > keep * 2) output = output.slice(-Math.max(keep, 4096));
   };
-  child.stdout!.on('data', collect);
+  child.stdout?.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),

@@ -1,0 +1,79 @@
+// The leaderboard's per-node cache (docs/decisions/005-leaderboard-cache.md), seen through the
+// route: another node's writes (here: rows written straight to the database) show within the
+// cache's second; this node's own submissions show at once when they change a cached list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { weekStartUtc } from '#shared/time.ts';
+import { insertRun, insertScore } from '../game/repository.ts';
+import { play, realTimeMs, scoreBody } from '../game/test-play.ts';
+import { createTestApp, TestClient, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+
+describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  let seeded = 0;
+  /** A score written by "another node": straight into the database, past this node's cache. */
+  async function elsewhere(name: string, score: number) {
+    const runId = `elsewhere-${kind}-${++seeded}`.padEnd(22, 'x');
+    const now = t.clock.now();
+    await insertRun(t.app.deps.db, { id: runId, seed: 1, userId: null, issuedAt: now });
+    return insertScore(t.app.deps.db, {
+      runId,
+      userId: null,
+      playerKey: `n:${name.toLowerCase()}`,
+      playerName: name,
+      score,
+      level: 1,
+      tasksCompleted: score,
+      powerUpsCollected: 0,
+      gameTime: 1,
+      weekStart: weekStartUtc(now),
+      createdAt: now,
+    });
+  }
+
+  const board = async (client: TestClient, limit: number) =>
+    (await client.request('GET', `/api/leaderboard?limit=${limit}`))
+      .json<Array<{ id: number; score: number }>>()
+      .map((e) => e.id);
+
+  it("shows another node's scores within a second, this node's at once", async () => {
+    const visitor = new TestClient(t.app);
+    const first = await elsewhere('First', 5000);
+    const second = await elsewhere('Second', 4000);
+    expect(await board(visitor, 2)).toEqual([first, second]);
+
+    const third = await elsewhere('Third', 4500);
+    expect(await board(visitor, 2)).toEqual([first, second]);
+    t.clock.advance(999);
+    expect(await board(visitor, 2)).toEqual([first, second]);
+    t.clock.advance(1);
+    // Expired: the stale list answers while one refresh runs; the next request has the new one.
+    await board(visitor, 2);
+    await expect.poll(() => board(visitor, 2)).toEqual([first, third]);
+
+    // A run submitted here that does not make the cached top 2 leaves that list cached, while
+    // the longer list it does enter is dropped at once.
+    expect(await board(visitor, 50)).toEqual([first, third, second]);
+    const run = await play(visitor, 120);
+    t.clock.advance(realTimeMs(run));
+    const res = await visitor.request('POST', '/api/game-scores', {
+      body: scoreBody(run, 'Fourth'),
+      csrf: false,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const fourth = res.json<{ entry: { id: number; score: number } }>().entry;
+    expect(fourth.score).toBeLessThan(4000);
+    expect(await board(visitor, 50)).toEqual([first, third, second, fourth.id]);
+    const fifth = await elsewhere('Fifth', 4800);
+    expect(await board(visitor, 2)).toEqual([first, third]);
+    expect(await board(visitor, 50)).toEqual([first, third, second, fourth.id]);
+    t.clock.advance(1000);
+    await board(visitor, 2);
+    await expect.poll(() => board(visitor, 2)).toEqual([first, fifth]);
+  });
+});
