@@ -11,7 +11,7 @@ import {
 } from '#shared/api/shop.ts';
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
 import { apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
-import { userCharactersQueryKey, userProfileQueryKey } from '#client/lib/profile-query-keys.ts';
+import { userCharactersQueryKey, userProfileQueryKey } from '#client/lib/query-keys.ts';
 import { sessionQueryKey } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
