@@ -303,14 +303,16 @@ describe.skipIf(!adminUrl).each([
     );
     expect(boughtAgain.status).toBe(409);
 
-    const selected = await answer(member.fetch(b.origin, 'POST', '/api/characters/hardhat/select'));
-    expect(selected.status).toBe(200);
-    const profile = await answer(member.fetch(a.origin, 'GET', '/api/user-profile'));
-    expect(profile.body).toEqual({
+    const profileOnB = await answer(member.fetch(b.origin, 'GET', '/api/user-profile'));
+    expect(profileOnB.body).toEqual({
       username: memberName,
       coins: coins + 50,
-      selectedCharacterKey: 'hardhat',
+      selectedCharacterKey: 'default',
     });
+    const selected = await answer(member.fetch(b.origin, 'POST', '/api/characters/hardhat/select'));
+    expect(selected.status).toBe(200);
+    const profileOnA = await answer(member.fetch(a.origin, 'GET', '/api/user-profile'));
+    expect(profileOnA.body).toMatchObject({ coins: coins + 50, selectedCharacterKey: 'hardhat' });
     const owned = await answer(member.fetch(b.origin, 'GET', '/api/user-characters'));
     expect(owned.body).toEqual([{ characterKey: 'default' }, { characterKey: 'hardhat' }]);
 
