@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-support/test-app.ts';
 import { databaseKinds } from '../test-support/test-database.ts';
@@ -17,6 +18,10 @@ beforeAll(() => {
   fs.writeFileSync(
     path.join(distDir, 'index.html'),
     '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body></body></html>',
+  );
+  fs.writeFileSync(
+    path.join(distDir, 'assets', 'app-1234.js'),
+    'console.log("grind");\n'.repeat(500),
   );
   fs.writeFileSync(siteFile, JSON.stringify({ brand: 'Night <Shift>', contractAddress: ADDRESS }));
 });
@@ -55,6 +60,32 @@ describe.each(databaseKinds)('site on %s', (kind) => {
       expect(site.contractAddress).toBe(ADDRESS);
       expect(site.links.solscan).toBe(`https://solscan.io/token/${ADDRESS}`);
     }
+  });
+
+  it('answers compressed when the browser accepts it', async () => {
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<script id="site-config"');
+
+    const script = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-1234.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-encoding']).toBe('gzip');
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(script.rawPayload).toString()).toBe('console.log("grind");\n'.repeat(500));
+
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("grind");\n'.repeat(500));
   });
 
   it('never serves the raw template', async () => {
