@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { scrollToHashOnArrival } from '#client/features/landing/anchor-scroll.ts';
 import { ChartSection } from '#client/features/landing/chart-section.tsx';
 import { CommunitySection } from '#client/features/landing/community-section.tsx';
@@ -15,11 +15,26 @@ const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderb
 
 /** The spec's order: hero, tokenomics, chart, roadmap, community, gallery, giveaway, game (footer in the shell). */
 export function HomePage() {
+  // The hero paints first; the sections below follow in an interruptible render, so a slow phone
+  // gets its first screen sooner and no single long task blocks input. A link to a section
+  // renders everything at once, since it must scroll there.
+  const [belowFold, setBelowFold] = useState(() => window.location.hash.length > 1);
+  useEffect(() => {
+    if (!belowFold) startTransition(() => setBelowFold(true));
+  }, [belowFold]);
   useEffect(() => scrollToHashOnArrival(), []);
 
   return (
     <>
       <HeroSection />
+      {belowFold ? <BelowTheFold /> : null}
+    </>
+  );
+}
+
+function BelowTheFold() {
+  return (
+    <>
       <TokenomicsSection />
       <ChartSection />
       <RoadmapSection />

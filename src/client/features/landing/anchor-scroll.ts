@@ -1,21 +1,35 @@
 /**
- * Keeps a `/#section` link on its section while deferred sections above it load and change
- * height: each time one loads, the page scrolls back to the address's section, unless the
- * visitor has scrolled by themselves since that address was set.
+ * Keeps a `/#section` address on its section while the page settles: deferred sections load
+ * above it, lists fill in, and each of those changes the height of what is above. For a few
+ * seconds after arriving (or after a deferred section renders) any change in the page's height
+ * puts the address's section back under the header, unless the visitor has scrolled by
+ * themselves since that address was set.
  */
 
-let scrolledByVisitorAt: string | null = null;
-let listening = false;
-
+const SETTLE_WINDOW_MS = 4000;
 const SCROLL_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', ' ']);
+
+let scrolledByVisitorAt: string | null = null;
+let armedUntil = 0;
+let installed = false;
 
 function noteVisitorScroll(): void {
   scrolledByVisitorAt = window.location.hash;
 }
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
+function hashTarget(): HTMLElement | null {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  return id ? document.getElementById(id) : null;
+}
+
+function settle(): void {
+  if (scrolledByVisitorAt === window.location.hash) return;
+  hashTarget()?.scrollIntoView({ behavior: 'instant', block: 'start' });
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
   const options = { passive: true, capture: true } as const;
   window.addEventListener('wheel', noteVisitorScroll, options);
   window.addEventListener('touchmove', noteVisitorScroll, options);
@@ -26,23 +40,26 @@ function listen(): void {
     },
     options,
   );
+  if (typeof ResizeObserver === 'undefined') return;
+  new ResizeObserver(() => {
+    if (Date.now() < armedUntil) settle();
+  }).observe(document.body);
 }
 
-function hashTarget(): HTMLElement | null {
-  const id = decodeURIComponent(window.location.hash.slice(1));
-  return id ? document.getElementById(id) : null;
+function arm(): void {
+  install();
+  armedUntil = Date.now() + SETTLE_WINDOW_MS;
 }
 
 /** On arriving at the home page: go to the address's section at once (no animation). */
 export function scrollToHashOnArrival(): void {
-  listen();
   scrolledByVisitorAt = null;
-  hashTarget()?.scrollIntoView({ behavior: 'instant', block: 'start' });
+  arm();
+  settle();
 }
 
-/** After a deferred section has rendered: put the address's section back in place. */
+/** After a deferred part has rendered: put the address's section back in place. */
 export function settleHashTarget(): void {
-  listen();
-  if (scrolledByVisitorAt === window.location.hash) return;
-  hashTarget()?.scrollIntoView({ behavior: 'instant', block: 'start' });
+  arm();
+  settle();
 }

@@ -90,7 +90,7 @@ export function ChartSection() {
             />
           )}
         </div>
-        <p className="mt-3 flex items-center justify-center gap-2 text-xs text-slate-500">
+        <p className="mt-3 flex items-center justify-center gap-2 text-xs text-slate-400">
           <ChartCandlestick className="h-3.5 w-3.5" aria-hidden /> Chart data by DexScreener
         </p>
       </div>

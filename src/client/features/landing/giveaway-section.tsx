@@ -1,15 +1,21 @@
 import { CalendarClock, Flame, Gift, Radio, Trophy, Wallet } from 'lucide-react';
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { formatTokenAmount } from '#shared/format.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
+import { settleHashTarget } from './anchor-scroll.ts';
 import { CountdownDisplay } from './countdown-display.tsx';
 import { SectionHeading } from './section-heading.tsx';
 import { useNearViewport } from './use-near-viewport.ts';
 
 const RecentWinners = lazy(() => import('./recent-winners.tsx'));
+
+function SettleAfterMount() {
+  useEffect(settleHashTarget, []);
+  return null;
+}
 
 function LivestreamCountdown() {
   const site = useSite();
@@ -120,6 +126,7 @@ function RecentWinnersWhenNear() {
       {near ? (
         <Suspense fallback={placeholder}>
           <RecentWinners />
+          <SettleAfterMount />
         </Suspense>
       ) : (
         placeholder

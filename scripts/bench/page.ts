@@ -1,0 +1,164 @@
+// Page speed on a phone (`npm run bench:page`): builds the client for production, serves the
+// whole site on a free port, and runs Lighthouse (mobile emulation, simulated slow 4G and a 4x
+// slower CPU) against `/` in the system Chromium. Prints the performance score, LCP, TBT, CLS
+// and the first-load JavaScript, gzipped. The chart frame's host is blocked, so nothing leaves
+// this machine.
+//
+//   npx tsx scripts/bench/page.ts [--runs 3] [--path /]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildApp } from '#server/app.ts';
+import { loadConfig } from '#server/config.ts';
+import {
+  buildClientForMeasurement,
+  FIRST_LOAD_BUDGET_BYTES,
+  formatKb,
+  measureFirstLoad,
+} from './first-load.ts';
+
+const TARGETS = { performance: 95, cls: 0.02, firstLoadBytes: FIRST_LOAD_BUDGET_BYTES };
+// The flags the E2E suite runs Chromium with (playwright.config.ts), plus what Lighthouse needs.
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    path: { type: 'string', default: '/' },
+    details: { type: 'boolean', default: false },
+  },
+});
+const runs = Math.max(1, Number(args.runs));
+
+interface RunResult {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function main(): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-page-'));
+  console.log('Building the client (production)...');
+  const distDir = await buildClientForMeasurement(path.join(work, 'client'));
+  const firstLoad = measureFirstLoad(distDir);
+
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: path.join(work, 'data'),
+    CLIENT_DIST_DIR: distDir,
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp(config, { logger: false });
+  await app.listen({ host: config.host, port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}${args.path}`;
+
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: CHROMIUM_FLAGS,
+  });
+  const results: RunResult[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        // Lighthouse's default: a mid-range phone on slow 4G, simulated.
+        formFactor: 'mobile',
+        throttlingMethod: 'simulate',
+        blockedUrlPatterns: ['*dexscreener.com*'],
+      });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error('Lighthouse returned no report');
+      if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+      const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      const run: RunResult = {
+        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        fcp: audit('first-contentful-paint'),
+        lcp: audit('largest-contentful-paint'),
+        tbt: audit('total-blocking-time'),
+        cls: audit('cumulative-layout-shift'),
+        si: audit('speed-index'),
+      };
+      results.push(run);
+      if (args.details) {
+        const lcpElement = lhr.audits['largest-contentful-paint-element']?.details;
+        console.log('LCP element:', JSON.stringify(lcpElement).slice(0, 600));
+        const longTasks = lhr.audits['long-tasks']?.details;
+        console.log('long tasks:', JSON.stringify(longTasks).slice(0, 1500));
+        console.log('LCP breakdown:', JSON.stringify(lhr.audits['lcp-lazy-loaded']?.score), JSON.stringify(lhr.audits['render-blocking-resources']?.details).slice(0, 400));
+      }
+      console.log(
+        `run ${i + 1}/${runs}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}`,
+      );
+    }
+  } finally {
+    await chrome.kill();
+    await app.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+
+  const m = (key: keyof RunResult) => median(results.map((r) => r[key]));
+  const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+  const rows: Array<[string, string, string]> = [
+    [
+      'Performance score',
+      String(m('score')),
+      `>= ${TARGETS.performance} ${check(m('score') >= TARGETS.performance)}`,
+    ],
+    ['First Contentful Paint', `${Math.round(m('fcp'))} ms`, ''],
+    ['Largest Contentful Paint', `${Math.round(m('lcp'))} ms`, ''],
+    ['Total Blocking Time', `${Math.round(m('tbt'))} ms`, ''],
+    [
+      'Cumulative Layout Shift',
+      m('cls').toFixed(3),
+      `<= ${TARGETS.cls} ${check(m('cls') <= TARGETS.cls)}`,
+    ],
+    ['Speed Index', `${Math.round(m('si'))} ms`, ''],
+    [
+      'First-load JS (gzip)',
+      formatKb(firstLoad.jsGzipBytes),
+      `<= ${formatKb(TARGETS.firstLoadBytes)} ${check(firstLoad.jsGzipBytes <= TARGETS.firstLoadBytes)}`,
+    ],
+    ['First-load CSS (gzip)', formatKb(firstLoad.cssGzipBytes), ''],
+    ['All JS built (gzip)', formatKb(firstLoad.allJsGzipBytes), ''],
+  ];
+  console.log(
+    `\nLighthouse ${results.length > 1 ? `median of ${results.length} runs` : '1 run'}, mobile, ${url}`,
+  );
+  for (const [name, value, target] of rows)
+    console.log(`${name.padEnd(26)} ${value.padStart(10)}   ${target}`);
+  console.log(
+    `first-load files: ${firstLoad.files.map((f) => `${f.file} ${formatKb(f.gzipBytes)}`).join(', ')}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
