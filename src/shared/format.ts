@@ -14,20 +14,31 @@ export interface TokenAmountOptions {
   locale?: string;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** One formatter per kind: building them is what costs, and figures re-render every second. */
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify([locale, options]);
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatTokenAmount(amount: number, options: TokenAmountOptions = {}): string {
   if (!Number.isFinite(amount)) throw new RangeError(`Not a token amount: ${amount}`);
   const locale = options.locale ?? 'en-US';
   if (options.notation === 'millions') {
-    const millions = new Intl.NumberFormat(locale, {
+    const millions = numberFormat(locale, {
       maximumFractionDigits: 2,
       useGrouping: false,
     }).format(amount / 1_000_000);
     return `${millions}M`;
   }
   if (options.notation === 'compact') {
-    return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(
-      amount,
-    );
+    return numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(amount);
   }
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 9 }).format(amount);
+  return numberFormat(locale, { maximumFractionDigits: 9 }).format(amount);
 }

@@ -3,6 +3,7 @@ import {
   chartEmbedUrl,
   defaultSite,
   isPreLaunch,
+  launchLabel,
   launchTimeMs,
   siteTitle,
   socialCardLinks,
@@ -86,5 +87,20 @@ describe('helpers', () => {
 describe('siteTitle', () => {
   it('names the brand, ticker and tagline', () => {
     expect(siteTitle(defaultSite)).toBe('Daily Grind ($GRIND) – Celebrating the Daily Grind');
+  });
+});
+
+describe('launchLabel', () => {
+  it('gives the launch in Sydney time with the zone name', () => {
+    expect(launchLabel(defaultSite)).toBe('30 Sept 2025, 9:00 pm AEST (Sydney time)');
+  });
+
+  it('follows daylight saving and other zones', () => {
+    expect(
+      launchLabel({ launchAt: '2026-01-15T09:00:00Z', launchDisplayTimeZone: 'Australia/Sydney' }),
+    ).toBe('15 Jan 2026, 8:00 pm AEDT (Sydney time)');
+    expect(
+      launchLabel({ launchAt: '2026-07-04T16:00:00Z', launchDisplayTimeZone: 'America/New_York' }),
+    ).toBe('Jul 4, 2026, 12:00 PM EDT (New York time)');
   });
 });

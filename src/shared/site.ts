@@ -1,4 +1,5 @@
 import type { SiteConfig, SocialCard } from './site-schema.ts';
+import { formatInZone, zoneCity } from './time.ts';
 
 /**
  * The site's own facts: brand, token, links, schedules, tokenomics, roadmap.
@@ -52,6 +53,17 @@ export function isPreLaunch(site: Pick<SiteConfig, 'contractAddress'>): boolean 
 
 export function launchTimeMs(site: Pick<SiteConfig, 'launchAt'>): number {
   return Date.parse(site.launchAt);
+}
+
+/**
+ * When the launch is, in its display zone with the zone's name, e.g.
+ * "30 Sept 2025, 9:00 pm AEST (Sydney time)". Australian English names Australian zones
+ * ("AEST"/"AEDT") where other locales print "GMT+10"; elsewhere US English names them best.
+ */
+export function launchLabel(site: Pick<SiteConfig, 'launchAt' | 'launchDisplayTimeZone'>): string {
+  const zone = site.launchDisplayTimeZone;
+  const locale = zone.startsWith('Australia/') ? 'en-AU' : 'en-US';
+  return `${formatInZone(launchTimeMs(site), zone, locale)} (${zoneCity(zone)} time)`;
 }
 
 /** An example address; the README tells operators to replace it with their token's mint. */

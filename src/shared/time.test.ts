@@ -17,6 +17,7 @@ import {
   parseIsoWeekId,
   relativeDayLabel,
   weekStartUtc,
+  zoneCity,
   zonedTimeToUtcMs,
 } from './time.ts';
 
@@ -370,5 +371,14 @@ describe('msUntilNextSecond', () => {
     expect(msUntilNextSecond(1_001)).toBe(999);
     expect(msUntilNextSecond(1_999)).toBe(1);
     expect(msUntilNextSecond(-1)).toBe(1);
+  });
+});
+
+describe('zoneCity', () => {
+  it('names the city of a zone', () => {
+    expect(zoneCity('America/New_York')).toBe('New York');
+    expect(zoneCity('Australia/Sydney')).toBe('Sydney');
+    expect(zoneCity('America/Argentina/Buenos_Aires')).toBe('Buenos Aires');
+    expect(zoneCity('UTC')).toBe('UTC');
   });
 });

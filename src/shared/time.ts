@@ -209,13 +209,32 @@ export function relativeDayLabel(
   return new Date(createdMs).toLocaleDateString(locale, { timeZone });
 }
 
+const displayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Building an Intl.DateTimeFormat costs far more than using one (the first in a page loads
+ * zone data), and countdown labels are formatted every second, so each kind is built once.
+ */
+function cachedFormat(
+  locale: string | undefined,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = JSON.stringify([locale ?? '', options]);
+  let formatter = displayFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, options);
+    displayFormatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /**
  * Date, time and short zone name, e.g. "30 Sept 2025, 9:00 pm AEST" for en-AU in
  * Australia/Sydney. `locale` defaults to the runtime's; short names like "AEST" come out only
  * in a locale that knows them (others print "GMT+10"), hence the parameter.
  */
 export function formatInZone(ms: number, timeZone: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return cachedFormat(locale, {
     timeZone,
     day: 'numeric',
     month: 'short',
@@ -231,7 +250,7 @@ export function formatInZone(ms: number, timeZone: string, locale?: string): str
  * how a weekly event reads in one zone. `timeZone` undefined means the runtime's own zone.
  */
 export function formatWeekdayTime(ms: number, timeZone?: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return cachedFormat(locale, {
     timeZone,
     weekday: 'long',
     hour: 'numeric',
@@ -252,4 +271,9 @@ export function clockOffsetMs(sentMs: number, receivedMs: number, serverMs: numb
 /** Milliseconds until the clock next reads a whole second (a full second when it just did). */
 export function msUntilNextSecond(nowMs: number): number {
   return SECOND_MS - mod(nowMs, SECOND_MS);
+}
+
+/** The place an IANA zone is named after: "America/New_York" -> "New York". */
+export function zoneCity(timeZone: string): string {
+  return (timeZone.split('/').pop() ?? timeZone).replace(/_/g, ' ');
 }

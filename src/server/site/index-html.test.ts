@@ -50,6 +50,14 @@ describe('renderIndexHtml', () => {
     expect(configFrom(html)).toEqual(defaultSite);
   });
 
+  it('hands the page the launch time already written out', () => {
+    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined);
+    const labels = /<script id="site-labels" type="application\/json">(.*?)<\/script>/.exec(html);
+    expect(JSON.parse(labels![1]!)).toEqual({
+      launch: '30 Sept 2025, 9:00 pm AEST (Sydney time)',
+    });
+  });
+
   it('keeps hostile text inside its script and attributes', () => {
     const site: SiteConfig = {
       ...defaultSite,

@@ -8,14 +8,17 @@ const UNITS = [
   ['seconds', 'Seconds'],
 ] as const;
 
-/** Four two-digit boxes. role="timer" is not announced on every tick, which is what we want. */
+/**
+ * Four two-digit boxes ("--" until there is a time to show). role="timer" is not announced on
+ * every tick, which is what we want.
+ */
 export function CountdownDisplay({
   parts,
   label,
   testId,
   className,
 }: {
-  parts: CountdownParts;
+  parts: CountdownParts | null;
   label: string;
   testId: string;
   className?: string;
@@ -36,7 +39,7 @@ export function CountdownDisplay({
             data-unit={unit}
             className="block font-mono text-3xl font-black text-grind-300 tabular-nums sm:text-4xl"
           >
-            {pad2(parts[unit])}
+            {parts ? pad2(parts[unit]) : '--'}
           </span>
           <span className="mt-1 block text-[0.65rem] font-semibold tracking-widest text-slate-400 uppercase sm:text-xs">
             {name}

@@ -1,7 +1,7 @@
 import { CalendarClock, Flame, Gift, Radio, Trophy, Wallet } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { formatTokenAmount } from '#shared/format.ts';
-import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
+import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence, zoneCity } from '#shared/time.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
@@ -17,13 +17,16 @@ function SettleAfterMount() {
   return null;
 }
 
-function LivestreamCountdown() {
-  const site = useSite();
-  const now = useServerNow();
-  const { schedule } = site.giveaway;
-  const next = nextWeeklyOccurrence(now, schedule);
-  const city = schedule.timeZone.split('/').pop()?.replace(/_/g, ' ') ?? schedule.timeZone;
+interface NextLivestream {
+  parts: ReturnType<typeof countdownParts>;
+  inScheduleZone: string;
+  inVisitorZone: string;
+  iso: string;
+}
 
+function LivestreamCard({ next }: { next: NextLivestream | null }) {
+  const site = useSite();
+  const city = zoneCity(site.giveaway.schedule.timeZone);
   return (
     <div className="flex flex-col rounded-3xl border border-grind-500/30 bg-gradient-to-br from-grind-500/15 via-slate-900 to-slate-900 p-6 sm:p-8">
       <div className="flex items-center gap-3">
@@ -33,7 +36,7 @@ function LivestreamCountdown() {
         <h3 className="text-lg font-bold text-white">Next livestream in</h3>
       </div>
       <CountdownDisplay
-        parts={countdownParts(next, now)}
+        parts={next?.parts ?? null}
         label="Time until the next giveaway livestream"
         testId="giveaway-countdown"
         className="mt-5"
@@ -42,13 +45,13 @@ function LivestreamCountdown() {
         <div className="flex flex-wrap gap-x-2">
           <dt className="text-slate-400">Every</dt>
           <dd className="font-semibold text-slate-100" data-testid="giveaway-schedule">
-            {formatWeekdayTime(next, schedule.timeZone, 'en-US')} ({city} time)
+            {next ? `${next.inScheduleZone} (${city} time)` : '…'}
           </dd>
         </div>
         <div className="flex flex-wrap gap-x-2">
           <dt className="text-slate-400">Your time</dt>
           <dd className="font-semibold text-grind-300" data-testid="giveaway-local-time">
-            <time dateTime={new Date(next).toISOString()}>{formatWeekdayTime(next)}</time>
+            {next ? <time dateTime={next.iso}>{next.inVisitorZone}</time> : '…'}
           </dd>
         </div>
       </dl>
@@ -65,6 +68,22 @@ function LivestreamCountdown() {
         <span className="sr-only">(opens in a new tab)</span>
       </a>
     </div>
+  );
+}
+
+function LivestreamCountdown() {
+  const { schedule } = useSite().giveaway;
+  const now = useServerNow();
+  const next = nextWeeklyOccurrence(now, schedule);
+  return (
+    <LivestreamCard
+      next={{
+        parts: countdownParts(next, now),
+        inScheduleZone: formatWeekdayTime(next, schedule.timeZone, 'en-US'),
+        inVisitorZone: formatWeekdayTime(next),
+        iso: new Date(next).toISOString(),
+      }}
+    />
   );
 }
 
@@ -138,14 +157,26 @@ function RecentWinnersWhenNear() {
 /** The weekly livestream: when, how to take part, the burns, and who has won. */
 export function GiveawaySection() {
   const site = useSite();
+  const ref = useRef<HTMLElement>(null);
+  // Zone-aware dates cost a phone real time the first time (Intl loads zone data), so the
+  // countdown starts when the section comes near rather than on the first load.
+  const near = useNearViewport(
+    ref,
+    typeof window !== 'undefined' && window.location.hash === '#giveaway',
+  );
   return (
-    <section id="giveaway" aria-labelledby="giveaway-title" className="scroll-mt-16 py-16 sm:py-24">
+    <section
+      ref={ref}
+      id="giveaway"
+      aria-labelledby="giveaway-title"
+      className="scroll-mt-16 py-16 sm:py-24"
+    >
       <div className="mx-auto max-w-7xl px-4">
         <SectionHeading id="giveaway-title" eyebrow="Every week" title="Weekly Giveaway">
           Every Sunday we go live, burn tokens and reward the hardest workers in the community.
         </SectionHeading>
         <div className="mt-12 grid gap-6 lg:grid-cols-2">
-          <LivestreamCountdown />
+          {near ? <LivestreamCountdown /> : <LivestreamCard next={null} />}
           <div className="grid gap-6">
             <BurnPanel />
             <div className="rounded-3xl border border-slate-800 bg-slate-900/70 p-6">

@@ -1,10 +1,10 @@
 import { ArrowDown, Rocket, ShoppingCart } from 'lucide-react';
 import { useLocation } from 'wouter';
 import { brandAssets, isPreLaunch, launchTimeMs } from '#shared/site.ts';
-import { countdownParts, formatInZone } from '#shared/time.ts';
+import { countdownParts } from '#shared/time.ts';
 import { scrollToSection } from '#client/lib/scroll-to-section.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
-import { useSite } from '#client/lib/site-config.ts';
+import { getLaunchLabel, useSite } from '#client/lib/site-config.ts';
 import { Button, buttonClasses } from '#client/ui/button.tsx';
 import { CountdownDisplay } from './countdown-display.tsx';
 import { useMediaQuery } from './use-media-query.ts';
@@ -17,8 +17,6 @@ function LaunchCountdown() {
   const now = useServerNow();
   const launchAt = launchTimeMs(site);
   const parts = countdownParts(launchAt, now);
-  // en-AU spells the Sydney zone out ("AEST"/"AEDT") where other locales print "GMT+10".
-  const launchLabel = formatInZone(launchAt, site.launchDisplayTimeZone, 'en-AU');
 
   return (
     <div className="rounded-2xl border border-grind-500/30 bg-slate-900/80 p-4 shadow-2xl shadow-grind-500/10 backdrop-blur sm:p-6">
@@ -27,7 +25,7 @@ function LaunchCountdown() {
           {parts.launched ? 'We are live' : 'Launch countdown'}
         </h2>
         <p className="text-xs text-slate-400" data-testid="launch-time">
-          Launch: <time dateTime={site.launchAt}>{launchLabel}</time> (Sydney time)
+          Launch: <time dateTime={site.launchAt}>{getLaunchLabel()}</time>
         </p>
       </div>
       <CountdownDisplay
