@@ -48,6 +48,10 @@ if (args.serve === 'bare') {
   const bare = Fastify({ logger: false });
   bare.get('/bare', async () => ({ hello: 'world' }));
   bare.post('/bare', async (request) => ({ ok: true, got: request.body }));
+  // The app's first page as text (handed over by the parent): what sending that many bytes
+  // costs with no framework work at all.
+  const page = process.env.BENCH_PAGE ?? '{}';
+  bare.get('/bare-page', async (_request, reply) => reply.type('application/json').send(page));
   await bare.listen({ port: 0, host: '127.0.0.1' });
   console.log(JSON.stringify({ port: (bare.server.address() as { port: number }).port }));
 } else if (args.serve === 'app') {
@@ -65,12 +69,13 @@ if (args.serve === 'bare') {
 async function startServer(
   kind: 'bare' | 'app',
   config?: AppConfig,
+  page?: string,
 ): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', import.meta.filename, '--serve', kind],
     {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify(config ?? {}) },
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify(config ?? {}), BENCH_PAGE: page ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -195,15 +200,15 @@ async function main(): Promise<void> {
     console.log(`seeding ${MEMES.toLocaleString('en-US')} memes on ${config.database.kind}...`);
     await seed(config);
 
-    const bare = await startServer('bare');
-    servers.push(bare.child);
     const site = await startServer('app', config);
     servers.push(site.child);
-
     const first = await fetch(`${site.origin}/api/memes`);
-    const page = (await first.json()) as { memes: { id: number }[] };
+    const pageText = await first.text();
+    const page = JSON.parse(pageText) as { memes: { id: number }[] };
     if (first.status !== 200 || page.memes.length !== 24)
       throw new Error('the memes page is not 24 memes');
+    const bare = await startServer('bare', undefined, pageText);
+    servers.push(bare.child);
     const hot = page.memes[0]!.id;
 
     // One CSRF cookie and token for all; a signed visitor cookie and an address per visitor.
@@ -236,6 +241,10 @@ async function main(): Promise<void> {
     const targets: Target[] = [
       { name: 'bare GET /bare', opts: { url: `${bare.origin}/bare` } },
       { name: 'GET /api/memes (24 of 10,000)', opts: { url: `${site.origin}/api/memes` } },
+      {
+        name: `bare GET, same page (${Math.round(pageText.length / 1024)} KB)`,
+        opts: { url: `${bare.origin}/bare-page` },
+      },
       // The same app with no database work: the floor its shared plumbing (hooks, security
       // headers, cookies) sets for any route, to read the memes figure against.
       { name: 'GET /healthz (same app, no DB)', opts: { url: `${site.origin}/healthz` } },
@@ -250,7 +259,7 @@ async function main(): Promise<void> {
       },
       { name: 'POST /api/memes/:id/vote', opts: { url: site.origin, requests: [voteRequest] } },
     ];
-    const [bareGet, memesGet, appFloor, barePost, votes] = await measureInterleaved(
+    const [bareGet, memesGet, barePage, appFloor, barePost, votes] = await measureInterleaved(
       targets,
       connections,
       duration,
@@ -279,6 +288,7 @@ async function main(): Promise<void> {
       );
     line(bareGet!, bareGet!);
     line(memesGet!, bareGet!);
+    line(barePage!, bareGet!);
     line(appFloor!, bareGet!);
     line(barePost!, barePost!);
     line(votes!, barePost!);
