@@ -88,7 +88,10 @@ describe('the server process', () => {
           body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
         }).then((r) => r.status, () => 'refused'),
       );
-      await new Promise((r) => setTimeout(r, 30));
+      // Signal once the server has started on the burst, so some requests are truly in flight.
+      for (let i = 0; i < 200 && !output.includes('"url":"/api/auth/register"'); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
       child.kill('SIGTERM');
       const statuses = await Promise.all(inFlight);
       expect(await exited).toBe(0);
