@@ -13,53 +13,68 @@ const GallerySection = lazy(() => import('#client/features/gallery/gallery-secti
 const GameSection = lazy(() => import('#client/features/game/game-section.tsx'));
 const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderboard-panel.tsx'));
 
-/** The spec's order: hero, tokenomics, chart, roadmap, community, gallery, giveaway, game (footer in the shell). */
+function GallerySlot() {
+  return (
+    <DeferredSection
+      id="gallery"
+      title="Community Meme Gallery"
+      reserveClassName="min-h-[800px] lg:min-h-[650px]"
+    >
+      <GallerySection />
+    </DeferredSection>
+  );
+}
+
+function GameSlot() {
+  return (
+    <DeferredSection
+      id="game"
+      title="Office Escape"
+      reserveClassName="min-h-[1620px] lg:min-h-[1080px]"
+    >
+      <GameSection
+        leaderboard={
+          <Suspense fallback={<div className="h-96 rounded-xl bg-slate-900/70" />}>
+            <LeaderboardPanel />
+          </Suspense>
+        }
+      />
+    </DeferredSection>
+  );
+}
+
+/** The spec's order after the hero (the footer, #contact, is in the shell). */
+const BELOW_THE_FOLD = [
+  TokenomicsSection,
+  ChartSection,
+  RoadmapSection,
+  CommunitySection,
+  GallerySlot,
+  GiveawaySection,
+  GameSlot,
+];
+
 export function HomePage() {
-  // The hero paints first; the sections below follow in an interruptible render, so a slow phone
-  // gets its first screen sooner and no single long task blocks input. A link to a section
-  // renders everything at once, since it must scroll there.
-  const [belowFold, setBelowFold] = useState(() => window.location.hash.length > 1);
+  // The hero paints first; the sections below follow one per task in interruptible renders, so
+  // a slow phone gets its first screen sooner and no long task blocks input. A link to a
+  // section renders everything at once, since it must scroll there.
+  const [shown, setShown] = useState(() =>
+    window.location.hash.length > 1 ? BELOW_THE_FOLD.length : 0,
+  );
   useEffect(() => {
-    if (!belowFold) startTransition(() => setBelowFold(true));
-  }, [belowFold]);
+    if (shown >= BELOW_THE_FOLD.length) return;
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
+    return () => clearTimeout(next);
+  }, [shown]);
   useEffect(() => scrollToHashOnArrival(), []);
 
   return (
     <>
       <HeroSection />
-      {belowFold ? <BelowTheFold /> : null}
-    </>
-  );
-}
-
-function BelowTheFold() {
-  return (
-    <>
-      <TokenomicsSection />
-      <ChartSection />
-      <RoadmapSection />
-      <CommunitySection />
-      <DeferredSection
-        id="gallery"
-        title="Community Meme Gallery"
-        reserveClassName="min-h-[800px] lg:min-h-[650px]"
-      >
-        <GallerySection />
-      </DeferredSection>
-      <GiveawaySection />
-      <DeferredSection
-        id="game"
-        title="Office Escape"
-        reserveClassName="min-h-[1620px] lg:min-h-[1080px]"
-      >
-        <GameSection
-          leaderboard={
-            <Suspense fallback={<div className="h-96 rounded-xl bg-slate-900/70" />}>
-              <LeaderboardPanel />
-            </Suspense>
-          }
-        />
-      </DeferredSection>
+      {/* Index keys are stable: the list only ever grows at its end. */}
+      {BELOW_THE_FOLD.slice(0, shown).map((Section, index) => (
+        <Section key={index} />
+      ))}
     </>
   );
 }
