@@ -55,26 +55,19 @@ const BELOW_THE_FOLD = [
 ];
 
 export function HomePage() {
-  // The hero paints first; the sections below follow one per task in interruptible renders, so
-  // a slow phone gets its first screen sooner and no long task blocks input. A link to a
-  // section renders everything at once, since it must scroll there.
-  const [shown, setShown] = useState(() =>
-    window.location.hash.length > 1 ? BELOW_THE_FOLD.length : 0,
-  );
+  // The hero paints first; the sections below follow in one interruptible render (one commit:
+  // splitting it into one per section measured slower, as each commit lays the page out
+  // again). A link to a section renders everything at once, since it must scroll there.
+  const [belowFold, setBelowFold] = useState(() => window.location.hash.length > 1);
   useEffect(() => {
-    if (shown >= BELOW_THE_FOLD.length) return;
-    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
-    return () => clearTimeout(next);
-  }, [shown]);
+    if (!belowFold) startTransition(() => setBelowFold(true));
+  }, [belowFold]);
   useEffect(() => scrollToHashOnArrival(), []);
 
   return (
     <>
       <HeroSection />
-      {/* Index keys are stable: the list only ever grows at its end. */}
-      {BELOW_THE_FOLD.slice(0, shown).map((Section, index) => (
-        <Section key={index} />
-      ))}
+      {belowFold ? BELOW_THE_FOLD.map((Section, index) => <Section key={index} />) : null}
     </>
   );
 }
