@@ -4,18 +4,20 @@
 // of honest runs prepared up front. Three setups: one node on SQLite, one node on PostgreSQL,
 // two nodes on one PostgreSQL (connections split between them, as a round-robin balancer would).
 //
-// For each setup: a bare Fastify route (scripts/bench/bare-server.ts) as the machine's ceiling,
-// each route alone at full concurrency (its throughput as a ratio to the bare route), then
+// For each setup: each route alone at full concurrency, in three slices that alternate with
+// slices of a bare Fastify route (scripts/bench/bare-server.ts, the machine's ceiling), so the
+// ratio of the two compares like with like on a machine whose other load comes and goes; then
 // every route at once. Afterwards the stored data is checked: vote counts equal the votes
 // stored, and every score answered 201 is stored.
 //
 //   npx tsx scripts/bench/load.ts
 //
 // Environment: LOAD_SECONDS (30) per measurement, LOAD_CONNECTIONS (100), LOAD_WARMUP_SECONDS
-// (3), LOAD_SETUPS (sqlite,postgres,postgres-2), LOAD_ROUTES (names to measure alone, e.g.
-// leaderboard,memes; all by default), LOAD_MIX (0 skips the mixed run), LOAD_LOG_LEVEL (the nodes' LOG_LEVEL, default
-// info as in production; output goes nowhere), LOAD_SCORE_POOL (honest runs per setup),
-// BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL server to create a database on; default
+// (3), LOAD_SETUPS (sqlite,postgres,postgres-2), LOAD_ROUTES (parts of the route names to
+// measure alone, e.g. leaderboard,memes; all by default), LOAD_MIX (0 skips the mixed run),
+// LOAD_LOG_LEVEL (the nodes' LOG_LEVEL, default info as in production; the output goes
+// nowhere), LOAD_SCORE_POOL (honest runs prepared per setup), BENCH_DATABASE_URL or
+// TEST_DATABASE_URL (the PostgreSQL server to create a database on; default
 // postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -46,6 +48,8 @@ const LOG_LEVEL = env.LOAD_LOG_LEVEL ?? 'info';
 /** Substrings of the route names to measure alone (all by default), e.g. `leaderboard`. */
 const ROUTE_FILTER = (env.LOAD_ROUTES ?? '').split(',').map((s) => s.trim());
 const MIX = env.LOAD_MIX !== '0';
+/** Each route's time alone is cut in this many slices, each after a bare slice as long. */
+const SLICES = 3;
 const PG_ADMIN_URL =
   env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -84,10 +88,32 @@ interface Target {
 
 interface Stats {
   responses: number;
-  errors: number;
+  /** Requests that got no answer (timeouts, resets), by the error's message. */
+  errors: Map<string, number>;
   seconds: number;
   latencies: number[];
   statusCounts: Map<number, number>;
+}
+
+const count = <K>(map: Map<K, number>, key: K, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
+
+/** Several slices of one measurement as one. */
+function merge(parts: Stats[]): Stats {
+  const all: Stats = {
+    responses: 0,
+    errors: new Map(),
+    seconds: 0,
+    latencies: [],
+    statusCounts: new Map(),
+  };
+  for (const p of parts) {
+    all.responses += p.responses;
+    all.seconds += p.seconds;
+    for (const l of p.latencies) all.latencies.push(l);
+    for (const [k, n] of p.errors) count(all.errors, k, n);
+    for (const [k, n] of p.statusCounts) count(all.statusCounts, k, n);
+  }
+  return all;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -100,12 +126,16 @@ function summarise(stats: Stats) {
   const ok = [...stats.statusCounts]
     .filter(([s]) => s >= 200 && s < 300)
     .reduce((n, [, c]) => n + c, 0);
+  const unanswered = [...stats.errors.values()].reduce((n, c) => n + c, 0);
   return {
     rps: stats.responses / stats.seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    errors: stats.errors + (stats.responses - ok),
-    statuses: [...stats.statusCounts].map(([s, c]) => `${s}x${c}`).join(' '),
+    errors: unanswered + (stats.responses - ok),
+    statuses: [
+      ...[...stats.statusCounts].map(([s, c]) => `${s}x${c}`),
+      ...[...stats.errors].map(([m, c]) => `${m}x${c}`),
+    ].join(' '),
   };
 }
 
@@ -115,7 +145,7 @@ async function measure(targets: Target[], seconds: number): Promise<Stats[]> {
   const runs = targets.map((target) => {
     const stats: Stats = {
       responses: 0,
-      errors: 0,
+      errors: new Map(),
       seconds,
       latencies: [],
       statusCounts: new Map(),
@@ -140,7 +170,7 @@ async function measure(targets: Target[], seconds: number): Promise<Stats[]> {
           stats.statusCounts.set(statusCode, (stats.statusCounts.get(statusCode) ?? 0) + 1);
         },
       );
-      instance.on('reqError', () => stats.errors++);
+      instance.on('reqError', (error: Error) => count(stats.errors, error.message));
     });
     return { stats, done };
   });
@@ -427,6 +457,8 @@ interface Row {
   name: string;
   connections: number;
   s: ReturnType<typeof summarise>;
+  /** The bare route's rate in the slices beside this route's. */
+  bare?: number;
   ratio?: number;
 }
 
@@ -526,48 +558,59 @@ async function runSetup(
     countScoreAnswers(warm[defs.indexOf(scoreDef)]!);
     console.log('done');
 
+    // Each route alone, in slices that alternate with the bare route's, so both see the same
+    // machine (other processes come and go) and the ratio compares like with like.
+    const bareRequests: Record<'GET' | 'POST', autocannon.Request> = {
+      GET: { method: 'GET', path: '/bare' },
+      POST: {
+        method: 'POST',
+        path: '/bare',
+        headers: { 'content-type': 'application/json' },
+        body: '{"voteType":"up"}',
+      },
+    };
+    const slice = SECONDS / SLICES;
     const alone: Row[] = [];
-    const baseline: Record<'GET' | 'POST', number> = { GET: 0, POST: 0 };
-    for (const method of ['GET', 'POST'] as const) {
-      const [stats] = await measured(
-        [
-          {
-            origins: [bare],
-            connections: CONNECTIONS,
-            request:
-              method === 'GET'
-                ? { method: 'GET', path: '/bare' }
-                : {
-                    method: 'POST',
-                    path: '/bare',
-                    headers: { 'content-type': 'application/json' },
-                    body: '{"voteType":"up"}',
-                  },
-          },
-        ],
-        SECONDS,
-      );
-      const s = summarise(stats!);
-      baseline[method] = s.rps;
-      alone.push({ name: `bare ${method} /bare`, connections: CONNECTIONS, s });
-      console.log(`[${setup.name}] bare ${method}: ${Math.round(s.rps)} req/s`);
-    }
+    const bareParts: Record<'GET' | 'POST', Stats[]> = { GET: [], POST: [] };
     for (const def of defs.filter((d) => ROUTE_FILTER.some((f) => d.name.includes(f)))) {
-      const [stats] = await measured(
-        [{ origins, connections: CONNECTIONS, request: def.request }],
-        SECONDS,
-      );
-      if (def === scoreDef) countScoreAnswers(stats!);
-      const s = summarise(stats!);
+      const bareSlices: Stats[] = [];
+      const routeSlices: Stats[] = [];
+      for (let i = 0; i < SLICES; i++) {
+        const [b] = await measured(
+          [{ origins: [bare], connections: CONNECTIONS, request: bareRequests[def.baseline] }],
+          slice,
+        );
+        const [r] = await measured(
+          [{ origins, connections: CONNECTIONS, request: def.request }],
+          slice,
+        );
+        bareSlices.push(b!);
+        routeSlices.push(r!);
+      }
+      bareParts[def.baseline].push(...bareSlices);
+      const stats = merge(routeSlices);
+      if (def === scoreDef) countScoreAnswers(stats);
+      const s = summarise(stats);
+      const bareRps = summarise(merge(bareSlices)).rps;
       alone.push({
         name: def.name,
         connections: CONNECTIONS,
         s,
-        ratio: s.rps / baseline[def.baseline],
+        bare: bareRps,
+        ratio: s.rps / bareRps,
       });
       console.log(
-        `[${setup.name}] ${def.name}: ${Math.round(s.rps)} req/s, p99 ${s.p99.toFixed(1)} ms`,
+        `[${setup.name}] ${def.name}: ${Math.round(s.rps)} req/s (bare ${Math.round(bareRps)}), p99 ${s.p99.toFixed(1)} ms`,
       );
+    }
+    for (const method of ['GET', 'POST'] as const) {
+      if (bareParts[method].length > 0) {
+        alone.unshift({
+          name: `bare ${method} /bare`,
+          connections: CONNECTIONS,
+          s: summarise(merge(bareParts[method])),
+        });
+      }
     }
     const mixStats = MIX ? await measured(mixTargets, SECONDS) : [];
     if (MIX) countScoreAnswers(mixStats[defs.indexOf(scoreDef)]!);
@@ -587,20 +630,19 @@ async function runSetup(
 
     const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
     const header = `${'route'.padEnd(28)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}`;
+    const rate = (n: number) => Math.round(n).toLocaleString('en-US');
     const line = (r: Row, withRatio: boolean) =>
-      `${r.name.padEnd(28)}${String(r.connections).padStart(6)}${Math.round(r.s.rps).toLocaleString('en-US').padStart(9)}` +
+      `${r.name.padEnd(28)}${String(r.connections).padStart(6)}${rate(r.s.rps).padStart(9)}` +
       `${fmt(r.s.p50).padStart(8)}${fmt(r.s.p99).padStart(8)}${String(r.s.errors).padStart(8)}` +
-      (withRatio
-        ? r.ratio === undefined
-          ? ''
-          : `${Math.round(r.ratio * 100)}%`.padStart(9)
+      (withRatio && r.ratio !== undefined
+        ? `${rate(r.bare!).padStart(11)}${`${Math.round(r.ratio * 100)}%`.padStart(9)}`
         : '') +
       (r.s.errors > 0 ? `  (${r.s.statuses})` : '');
     lines.push(
       '',
       `== ${setup.name}: ${CONNECTIONS} connections${setup.nodes === 2 ? ' split over 2 nodes' : ''}, ${SECONDS} s per measurement, node LOG_LEVEL=${LOG_LEVEL} ==`,
       'each route alone:',
-      `${header}${'vs bare'.padStart(9)}`,
+      `${header}${'bare req/s'.padStart(11)}${'vs bare'.padStart(9)}`,
       ...alone.map((r) => line(r, true)),
       'all routes at once:',
       header,

@@ -64,7 +64,7 @@ describe('SharedReadCache', () => {
     expect(cache.get('k', load)).toBe('after the write');
   });
 
-  it('drops what a write affects, and anything still loading, and keeps the rest', async () => {
+  it('drops what a write affects and first loads still running, and keeps the rest', async () => {
     const { cache, loads, load } = setup();
     for (const key of ['a', 'b']) {
       const pending = cache.get(key, load);
@@ -84,6 +84,32 @@ describe('SharedReadCache', () => {
     loads[4]!.resolve('c2');
     expect([await a, await c]).toEqual(['a2', 'c2']);
     expect(cache.get('c', load)).toBe('c2');
+  });
+
+  it('judges an entry being refreshed by its stale copy', async () => {
+    const { cache, loads, load, advance } = setup();
+    for (const key of ['kept', 'dropped']) {
+      const pending = cache.get(key, load);
+      loads.at(-1)!.resolve(`${key}1`);
+      await pending;
+    }
+    advance(1000);
+    expect(cache.get('kept', load)).toBe('kept1');
+    expect(cache.get('dropped', load)).toBe('dropped1');
+    expect(loads).toHaveLength(4);
+    cache.invalidate((value) => value === 'dropped1');
+    // The refresh of the unaffected entry goes on and is kept; readers never wait for it.
+    expect(cache.get('kept', load)).toBe('kept1');
+    loads[2]!.resolve('kept2');
+    await loads[2]!.promise;
+    await Promise.resolve();
+    expect(cache.get('kept', load)).toBe('kept2');
+    // The affected one loads afresh, and the reader waits for the answer after the write.
+    const fresh = cache.get('dropped', load);
+    expect(loads).toHaveLength(5);
+    loads[3]!.resolve('dropped2, from before the write');
+    loads[4]!.resolve('dropped3');
+    expect(await fresh).toBe('dropped3');
   });
 
   it('passes a failed load on to its callers and tries again on the next request', async () => {

@@ -27,13 +27,16 @@ export class SharedReadCache<T> {
   }
 
   /**
-   * Drops the entries a write may have changed: those `affected` says so of, and those still
-   * loading (what they will hold is not known yet).
+   * Drops the entries a write may have changed: those `affected` says so of, and first loads
+   * still running (nothing to judge yet). An entry being refreshed is judged by the copy it
+   * holds, which must therefore speak for the newer one being loaded too: right when a write
+   * that leaves an older answer alone cannot change a newer one (a leaderboard's lists only
+   * gain entries, so their cut-off only rises). Dropping every refresh instead would, under a
+   * steady stream of writes, make each reader wait for a query.
    */
   invalidate(affected: (value: T, key: string) => boolean): void {
     for (const [key, entry] of this.entries) {
-      if (entry.refreshing || (entry.value && affected(entry.value.v, key)))
-        this.entries.delete(key);
+      if (entry.value ? affected(entry.value.v, key) : entry.refreshing) this.entries.delete(key);
     }
   }
 
