@@ -19,7 +19,7 @@ function LaunchCountdown() {
   const parts = countdownParts(launchAt, now);
 
   return (
-    <div className="rounded-2xl border border-grind-500/30 bg-slate-900/80 p-4 shadow-2xl shadow-grind-500/10 backdrop-blur sm:p-6">
+    <div className="rounded-2xl border border-grind-500/30 bg-slate-900/80 p-4 shadow-2xl shadow-grind-500/10 sm:p-6">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 className="text-sm font-bold tracking-widest text-grind-300 uppercase">
           {parts.launched ? 'We are live' : 'Launch countdown'}
