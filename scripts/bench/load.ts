@@ -16,7 +16,8 @@
 // (3), LOAD_SETUPS (sqlite,postgres,postgres-2), LOAD_ROUTES (parts of the route names to
 // measure alone, e.g. leaderboard,memes; all by default), LOAD_MIX (0 skips the mixed run),
 // LOAD_LOG_LEVEL (the nodes' LOG_LEVEL, default info as in production; the output goes
-// nowhere), LOAD_SCORE_POOL (honest runs prepared per setup), BENCH_DATABASE_URL or
+// nowhere), LOAD_CLIENT_DIR (a built client to serve instead of dist/client), LOAD_SCORE_POOL
+// (honest runs prepared per setup), BENCH_DATABASE_URL or
 // TEST_DATABASE_URL (the PostgreSQL server to create a database on; default
 // postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -210,6 +211,7 @@ function newestMtime(target: string): number {
  * swaps files under someone else's running server.
  */
 async function clientDist(): Promise<{ dir: string; cleanup(): void }> {
+  if (env.LOAD_CLIENT_DIR) return { dir: path.resolve(env.LOAD_CLIENT_DIR), cleanup() {} };
   const dist = path.join(REPO_ROOT, 'dist/client');
   const built = fs.statSync(path.join(dist, 'index.html'), { throwIfNoEntry: false });
   const sources = ['src/client', 'src/shared', 'public', 'vite.config.ts'].map((p) =>
