@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
@@ -16,6 +15,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { renderIndexHtml } from './site/index-html.ts';
@@ -115,7 +115,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  const headers = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -140,6 +140,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(headers);
     reply.header('x-request-id', request.id);
     if (!request.url.startsWith('/api/')) return;
     assertSameOrigin(request);
