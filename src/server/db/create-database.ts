@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
 import type { Database } from './database.ts';
@@ -26,5 +26,28 @@ export function createDatabase(database: AppConfig['database']): Kysely<Database
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+const MAX_CACHED_STATEMENTS = 500;
+
+/**
+ * Kysely asks better-sqlite3 to prepare every query it runs, and preparing compiles the SQL
+ * each time. The app runs a few dozen distinct SQL texts, so each is compiled once and kept
+ * (the oldest dropped past a bound, for texts that vary such as `in (?, ?, ...)` lists).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
