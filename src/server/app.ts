@@ -16,6 +16,7 @@ import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { OneLinePerRequest } from './http/request-log.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { renderIndexHtml } from './site/index-html.ts';
@@ -58,6 +59,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
             },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     genReqId: (req) => {
       const fromProxy = config.trustProxy ? req.headers['x-request-id'] : undefined;

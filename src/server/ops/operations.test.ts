@@ -47,9 +47,24 @@ describe('logs', () => {
       const token = await c.token();
       await c.request('POST', '/api/auth/logout');
       await c.request('PUT', '/api/uploads/secret-upload-token-value', { body: 'x' });
-      const parsed = lines.map((line) => JSON.parse(line) as { reqId?: string });
-      expect(parsed.length).toBeGreaterThan(4);
-      expect(parsed.filter((l) => l.reqId).length).toBeGreaterThan(4);
+      type Line = {
+        reqId?: string;
+        msg: string;
+        req?: { method: string; url: string };
+        res?: { statusCode: number };
+        responseTime?: number;
+      };
+      const parsed = lines.map((line) => JSON.parse(line) as Line);
+      // One line per request, once it is answered, naming the request and the answer.
+      const requests = parsed.filter((l) => l.msg === 'request completed');
+      expect(requests.map((l) => `${l.req?.method} ${l.req?.url} ${l.res?.statusCode}`)).toEqual([
+        'POST /api/auth/register 201',
+        'GET /api/csrf-token 200',
+        'POST /api/auth/logout 200',
+        'PUT /api/uploads/[token] 403',
+      ]);
+      expect(new Set(requests.map((l) => l.reqId)).size).toBe(4);
+      expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
       const all = lines.join('\n');
       expect(all).not.toContain(c.cookies.get('csrf')!);
       expect(all).not.toContain(token);
