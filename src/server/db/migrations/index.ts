@@ -4,6 +4,7 @@ import * as m002 from './002-coins.ts';
 import * as m003 from './003-game.ts';
 import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
+import * as m006 from './006-standings-index.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003-game': m003,
   '004-gallery': m004,
   '005-winners': m005,
+  '006-standings-index': m006,
 };
