@@ -16,7 +16,7 @@ import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { OneLinePerRequest } from './http/request-log.ts';
+import { RequestLog } from './http/request-log.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { renderIndexHtml } from './site/index-html.ts';
@@ -59,7 +59,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
             },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
-    logController: new OneLinePerRequest(),
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     genReqId: (req) => {
       const fromProxy = config.trustProxy ? req.headers['x-request-id'] : undefined;
@@ -107,8 +107,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clearInterval(maintenance);
   });
   // While draining, each answer closes its keep-alive connection so the server can finish closing.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     await deps.rateLimiter.close();
@@ -142,9 +143,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(headers);
+    const api = request.url.startsWith('/api/');
+    reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
-    if (!request.url.startsWith('/api/')) return;
+    if (!api) return;
     assertSameOrigin(request);
     const sessionId = request.cookies[SESSION_COOKIE];
     if (sessionId) {

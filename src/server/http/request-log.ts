@@ -1,11 +1,16 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+/** An answer slower than this is logged whatever it was. */
+const SLOW_MS = 1000;
+
 /**
  * One log line per request, written when it is answered, with what Fastify's pair of lines
- * ("incoming request", "request completed") holds between them: half the log writes, which
- * under load cost as much as the routes' own work.
+ * ("incoming request", "request completed") holds between them. Routine reads (a quick
+ * GET/HEAD answered below 400) are logged at debug: at info they cost more than the cached
+ * routes' own work, and the proxy's access log has them (docs/decisions/008-request-logs.md).
+ * Writes, refusals, failures and slow answers are logged at info or error.
  */
-export class OneLinePerRequest extends LogController {
+export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -14,7 +19,15 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    if (error || reply.statusCode >= 500) {
+      reply.log.error({ ...line, err: error }, 'request errored');
+      return;
+    }
+    const routine =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      reply.statusCode < 400 &&
+      line.responseTime < SLOW_MS;
+    if (routine) reply.log.debug(line, 'request completed');
     else reply.log.info(line, 'request completed');
   }
 }

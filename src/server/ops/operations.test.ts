@@ -40,14 +40,16 @@ describe('logs', () => {
     });
     const t = await createTestApp('sqlite');
     await t.app.close();
-    const app = await buildApp({ ...t.config, logLevel: 'info' }, { logger: { stream } });
+    const app = await buildApp({ ...t.config, logLevel: 'debug' }, { logger: { stream } });
     try {
       const c = new TestClient(app);
       await c.register(uniqueName());
       const token = await c.token();
       await c.request('POST', '/api/auth/logout');
       await c.request('PUT', '/api/uploads/secret-upload-token-value', { body: 'x' });
+      await c.request('GET', '/api/no-such-route');
       type Line = {
+        level: number;
         reqId?: string;
         msg: string;
         req?: { method: string; url: string };
@@ -55,15 +57,19 @@ describe('logs', () => {
         responseTime?: number;
       };
       const parsed = lines.map((line) => JSON.parse(line) as Line);
-      // One line per request, once it is answered, naming the request and the answer.
+      // One line per request, once it is answered, naming the request and the answer; routine
+      // reads at debug (20), writes and refusals at info (30).
       const requests = parsed.filter((l) => l.msg === 'request completed');
-      expect(requests.map((l) => `${l.req?.method} ${l.req?.url} ${l.res?.statusCode}`)).toEqual([
-        'POST /api/auth/register 201',
-        'GET /api/csrf-token 200',
-        'POST /api/auth/logout 200',
-        'PUT /api/uploads/[token] 403',
+      expect(
+        requests.map((l) => `${l.level} ${l.req?.method} ${l.req?.url} ${l.res?.statusCode}`),
+      ).toEqual([
+        '30 POST /api/auth/register 201',
+        '20 GET /api/csrf-token 200',
+        '30 POST /api/auth/logout 200',
+        '30 PUT /api/uploads/[token] 403',
+        '30 GET /api/no-such-route 404',
       ]);
-      expect(new Set(requests.map((l) => l.reqId)).size).toBe(4);
+      expect(new Set(requests.map((l) => l.reqId)).size).toBe(5);
       expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
       const all = lines.join('\n');
       expect(all).not.toContain(c.cookies.get('csrf')!);
