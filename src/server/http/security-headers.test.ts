@@ -8,10 +8,27 @@ describe('security headers', () => {
     site = undefined;
   });
 
-  it('go on every answer, errors and unknown paths included', async () => {
+  it("give pages the site's content security policy and helmet's other headers", async () => {
+    site = await createTestApp('sqlite');
+    for (const url of ['/healthz', '/no-such-page']) {
+      const { headers } = await site.app.inject({ method: 'GET', url });
+      const csp = String(headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain('frame-src https://dexscreener.com');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(headers['referrer-policy']).toBe('no-referrer');
+      expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('give every API answer, errors included, the headers an API needs and no page policy', async () => {
     site = await createTestApp('sqlite');
     const answers = await Promise.all([
-      site.app.inject({ method: 'GET', url: '/healthz' }),
+      site.app.inject({ method: 'GET', url: '/api/csrf-token' }),
       site.app.inject({ method: 'GET', url: '/api/no-such-route' }),
       site.app.inject({ method: 'GET', url: '/api/memes?limit=abc' }),
       site.app.inject({
@@ -23,21 +40,20 @@ describe('security headers', () => {
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 404, 400, 400]);
     for (const { headers } of answers) {
-      const csp = String(headers['content-security-policy']);
-      expect(csp).toContain("default-src 'self'");
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain('frame-src https://dexscreener.com');
-      expect(csp).toContain("frame-ancestors 'none'");
+      expect(headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(headers['x-content-type-options']).toBe('nosniff');
-      expect(headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(headers['referrer-policy']).toBe('no-referrer');
-      expect(headers['strict-transport-security']).toBeUndefined();
+      expect(headers['x-frame-options']).toBe('DENY');
+      expect(headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(headers['content-type']).toMatch(/^application\/json/);
+      expect(headers['x-request-id']).toBeTruthy();
     }
   });
 
-  it('ask for https only when the site is served over https', async () => {
+  it('ask for https only when the site is served over https, on pages and API alike', async () => {
     site = await createTestApp('sqlite', { publicOrigin: 'https://grind.example' });
-    const res = await site.app.inject({ method: 'GET', url: '/healthz' });
-    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+    for (const url of ['/healthz', '/api/csrf-token']) {
+      const res = await site.app.inject({ method: 'GET', url });
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+    }
   });
 });
