@@ -304,8 +304,16 @@ async function main(): Promise<void> {
         `${Number(stored.n).toLocaleString('en-US')} stored, counts ${mismatches.length === 0 ? 'exact on every meme' : `WRONG on ${mismatches.length} memes`}`,
     );
     const pageRatio = rps(memesGet!) / rps(bareGet!);
+    const samePageRatio = rps(memesGet!) / rps(barePage!);
     const results = [
-      [`memes page >= ${TARGET_PAGE_RATIO * 100}% of bare`, pageRatio >= TARGET_PAGE_RATIO],
+      [
+        `memes page >= ${TARGET_PAGE_RATIO * 100}% of the bare route sending the same page (${Math.round(samePageRatio * 100)}%)`,
+        samePageRatio >= TARGET_PAGE_RATIO,
+      ],
+      [
+        `memes page >= ${TARGET_PAGE_RATIO * 100}% of the bare route's small JSON (${Math.round(pageRatio * 100)}%)`,
+        pageRatio >= TARGET_PAGE_RATIO,
+      ],
       [
         `votes >= ${TARGET_VOTES_PER_SECOND.toLocaleString('en-US')}/s`,
         rps(votes!) >= TARGET_VOTES_PER_SECOND,
