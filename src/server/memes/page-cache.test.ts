@@ -68,3 +68,47 @@ describe('MemePageCache', () => {
     expect(cache.get('c', 1, 1)).toBeDefined();
   });
 });
+
+describe('MemePageCache.readVersion', () => {
+  it('shares one read among the requests that ask while it is under way', async () => {
+    const cache = new MemePageCache();
+    let reads = 0;
+    let finish!: (version: number) => void;
+    const read = () => {
+      reads++;
+      return new Promise<number>((resolve) => (finish = resolve));
+    };
+    const first = cache.readVersion(read);
+    const second = cache.readVersion(read);
+    expect(reads).toBe(1);
+    finish(7);
+    expect(await Promise.all([first, second])).toEqual([7, 7]);
+    // Done: the next request reads again.
+    const third = cache.readVersion(read);
+    expect(reads).toBe(2);
+    finish(8);
+    expect(await third).toBe(8);
+  });
+
+  it("starts a fresh read after this node's own write", async () => {
+    const cache = new MemePageCache();
+    const finishes: ((version: number) => void)[] = [];
+    const read = () => new Promise<number>((resolve) => finishes.push(resolve));
+    const before = cache.readVersion(read);
+    cache.forgetVersionRead();
+    const after = cache.readVersion(read);
+    expect(finishes).toHaveLength(2);
+    finishes[0]!(1);
+    expect(await before).toBe(1);
+    // The older read finishing must not clear the newer one, still under way.
+    expect(cache.readVersion(read)).toBe(after);
+    finishes[1]!(2);
+    expect(await after).toBe(2);
+  });
+
+  it('lets a failed read fail its callers and not the next request', async () => {
+    const cache = new MemePageCache();
+    await expect(cache.readVersion(() => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.readVersion(() => Promise.resolve(3))).toBe(3);
+  });
+});

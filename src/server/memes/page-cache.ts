@@ -20,6 +20,7 @@ export interface CachedPage {
 export class MemePageCache {
   private version: number | null = null;
   private readonly entries = new Map<string, { page: CachedPage; expiresAt: number }>();
+  private versionRead: Promise<number> | undefined;
 
   constructor(
     private readonly ttlMs = 1000,
@@ -48,6 +49,25 @@ export class MemePageCache {
     if (this.entries.size >= this.maxEntries)
       this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { page, expiresAt: now + this.ttlMs });
+  }
+
+  /**
+   * The gallery version, read once for all the requests that ask while a read is under way:
+   * on PostgreSQL each read is a round trip, which was most of a cached page's cost. A read
+   * shared this way started at most one round trip before the request came in; this node's own
+   * gallery writes call `forgetVersionRead()`, so a request after them starts a read of its own.
+   */
+  readVersion(read: () => Promise<number>): Promise<number> {
+    if (this.versionRead) return this.versionRead;
+    const pending = read().finally(() => {
+      if (this.versionRead === pending) this.versionRead = undefined;
+    });
+    this.versionRead = pending;
+    return pending;
+  }
+
+  forgetVersionRead(): void {
+    this.versionRead = undefined;
   }
 
   /** A vote on this node: every cached page showing the meme gets its new counts. */

@@ -37,6 +37,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       if (!request.user) throw unauthorized('Please log in to upload memes');
       const meme = await createMeme(app.deps, request.user, request.body);
+      gallery.cache.forgetVersionRead();
       return reply.code(201).send({ meme });
     },
   );
