@@ -142,20 +142,27 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     strictTransportSecurity: config.publicOrigin?.startsWith('https:') ? undefined : false,
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: most requests need no database here, and an async hook costs every
+  // request a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const api = request.url.startsWith('/api/');
     reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
-    if (!api) return;
+    if (!api) return done();
     assertSameOrigin(request);
     const sessionId = request.cookies[SESSION_COOKIE];
-    if (sessionId) {
-      request.sessionIdHash = hashSessionId(sessionId);
-      request.user = await loadSessionUser(db, request.sessionIdHash, clock.now());
-    }
+    if (!sessionId) return done();
+    request.sessionIdHash = hashSessionId(sessionId);
+    loadSessionUser(db, request.sessionIdHash, clock.now()).then((user) => {
+      request.user = user;
+      done();
+    }, done);
   });
   // After parsing, so a CSRF failure is reported only for a request the route would accept.
-  app.addHook('preValidation', async (request) => assertCsrf(request));
+  app.addHook('preValidation', (request, _reply, done) => {
+    assertCsrf(request);
+    done();
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
