@@ -12,13 +12,13 @@ import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { Dialog } from '#client/ui/dialog.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
-import { useNow } from './use-now.ts';
+import { useServerNow } from '#client/lib/server-clock.ts';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 export default function LeaderboardPanel() {
   const top = useLeaderboard(LEADERBOARD_DEFAULT_LIMIT);
   const [fullOpen, setFullOpen] = useState(false);
-  const now = useNow(1000);
+  const now = useServerNow();
 
   useEffect(() => {
     if (top.isError) {
