@@ -82,9 +82,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     throw error;
   }
   const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
+  const pageReadDb =
+    config.database.kind === 'postgres' ? createDatabase(config.database, { poolSize: 1 }) : db;
   const deps: AppDeps = {
     config,
     db,
+    pageReadDb,
     clock,
     secret,
     rateLimiter: config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createSqlRateLimiter(db, clock),
@@ -114,6 +117,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     await deps.rateLimiter.close();
     await deps.objectStore?.close?.();
+    if (pageReadDb !== db) await pageReadDb.destroy();
     await db.destroy();
   });
 

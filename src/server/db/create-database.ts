@@ -11,9 +11,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type DatabaseKind = AppConfig['database']['kind'];
 
-export function createDatabase(database: AppConfig['database']): Kysely<Database> {
+/** Connections per node in the main PostgreSQL pool (docs/deployment.md sizes the server by it). */
+const POOL_SIZE = 10;
+
+export function createDatabase(
+  database: AppConfig['database'],
+  { poolSize = POOL_SIZE }: { poolSize?: number } = {},
+): Kysely<Database> {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: database.url, max: poolSize });
     // An idle client dropped by the server (restart, failover) must not crash the process; the
     // pool replaces it and the next query reports any lasting problem.
     pool.on('error', (error) => console.warn('PostgreSQL idle client error:', error.message));

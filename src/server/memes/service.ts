@@ -53,7 +53,7 @@ export async function listMemesJson(
   voter: string | null,
 ): Promise<string> {
   const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
-  const version = await cache.readVersion(() => galleryVersion(deps.db));
+  const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
   let page = cache.get(key, version, deps.clock.now());
   if (!page) {
     // One extra row says whether another page follows, without a count.
