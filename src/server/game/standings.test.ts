@@ -30,11 +30,7 @@ describe.each(databaseKinds)('weekly standings on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
-  afterAll(async () => {
-    await t?.app.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await t?.close();
-  });
+  afterAll(async () => t?.close());
 
   async function store(start: number, entries: Entry[]): Promise<number[]> {
     const db = t.app.deps.db;
