@@ -34,11 +34,11 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /** See docs/decisions/005-leaderboard-cache.md: other nodes' new scores show within this. */
 const LEADERBOARD_CACHE_MS = 1000;
 
-/** A week's standings as cached per node: the list, its length limit and its JSON text. */
+/** A week's standings as cached per node: the list, its length limit and its JSON bytes. */
 interface Standings {
   entries: LeaderboardEntry[];
   limit: number;
-  json: string;
+  json: Buffer;
 }
 
 export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -100,9 +100,9 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       const week = weekStartUtc(app.deps.clock.now());
       const { json } = await standings.get(`${week}:${limit}`, async () => {
         const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
-        return { entries, limit, json: JSON.stringify(entries) };
+        return { entries, limit, json: Buffer.from(JSON.stringify(entries)) };
       });
-      // Checked against the schema when it was made; JSON text is sent as it is.
+      // Checked against the schema when it was made; the JSON is sent as it is.
       return reply
         .type('application/json; charset=utf-8')
         .send(json as unknown as LeaderboardEntry[]);

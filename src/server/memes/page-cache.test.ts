@@ -18,7 +18,7 @@ const meme = (id: number): Meme => ({
 const page = (...ids: number[]): CachedPage => ({
   memes: ids.map(meme),
   nextCursor: null,
-  json: '[]',
+  json: Buffer.from('[]'),
 });
 
 describe('MemePageCache', () => {
@@ -54,7 +54,7 @@ describe('MemePageCache', () => {
     cache.applyCounts(2, 7, 1);
     expect(cache.get('all', 1, 1)!.memes[1]).toMatchObject({ id: 2, upvotes: 7, downvotes: 1 });
     expect(all.json).toBeNull();
-    expect(other.json).toBe('[]');
+    expect(other.json).toEqual(Buffer.from('[]'));
   });
 
   it('keeps at most maxEntries, dropping the oldest', () => {

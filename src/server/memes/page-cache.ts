@@ -4,8 +4,11 @@ export interface CachedPage {
   /** Every meme with `myVote: null`; the caller's own votes are laid over per request. */
   memes: Meme[];
   nextCursor: string | null;
-  /** The serialised page for callers without votes, made on first use. */
-  json: string | null;
+  /**
+   * The serialised page for callers without votes, made on first use: UTF-8 bytes, so the
+   * busiest answer is not encoded again for every visitor.
+   */
+  json: Buffer | null;
 }
 
 /**

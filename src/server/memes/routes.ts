@@ -25,7 +25,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
       // Each answer carries the caller's own votes, so no shared cache may keep it.
       reply.header('cache-control', 'private, no-cache');
       // Already checked against memesPageSchema when the page was made (see listMemesJson);
-      // JSON text is sent as it is.
+      // the JSON is sent as it is.
       const json = await listMemesJson(gallery, request.query, currentVoter(request));
       return reply.type('application/json; charset=utf-8').send(json as unknown as MemesPage);
     },

@@ -43,7 +43,7 @@ export interface Gallery {
 }
 
 /**
- * A page of the gallery as JSON text. The page itself comes from the cache when the gallery
+ * A page of the gallery as JSON (text, or the cached page's bytes). The page itself comes from the cache when the gallery
  * has not changed (see MemePageCache), checked against the shared contract when it is made;
  * the caller's own votes are read per request and laid over it.
  */
@@ -51,7 +51,7 @@ export async function listMemesJson(
   { deps, cache }: Gallery,
   { category, limit, before }: ListMemesParams,
   voter: string | null,
-): Promise<string> {
+): Promise<string | Buffer> {
   const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
   const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
   let page = cache.get(key, version, deps.clock.now());
@@ -73,7 +73,7 @@ export async function listMemesJson(
   const ids = page.memes.map((m) => m.id);
   const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
   if (votes === null || votes.size === 0) {
-    page.json ??= JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor });
+    page.json ??= Buffer.from(JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor }));
     return page.json;
   }
   return JSON.stringify({
