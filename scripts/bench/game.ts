@@ -19,18 +19,9 @@ import { STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import type { BenchResult } from '#client/features/game/bench-hook.ts';
 import { createTestApp, TestClient } from '#server/test-support/test-app.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const FRAME_TARGET_MS = 2;
 const VERIFY_TARGET_MS = 5;
 const BROWSER_RUN_STEPS = STEPS_PER_SECOND * 120;
@@ -118,7 +109,7 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
 async function benchBrowser(): Promise<Spread> {
   const run = honestRun(BROWSER_RUN_STEPS, 0x2026_0001);
   const server = await startServer();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
@@ -160,7 +151,7 @@ async function benchBrowser(): Promise<Spread> {
     // One untimed pass warms up the JIT and the canvas, as the first seconds of play would.
     await play(1000 / 60, 'default', false);
     console.log(
-      `Browser: Chromium (${CHROMIUM}, --disable-gpu), canvas ${size}, devicePixelRatio 1, ` +
+      `Browser: Chromium (${CHROMIUM_PATH}, --disable-gpu), canvas ${size}, devicePixelRatio 1, ` +
         `timer steps ${isolated ? '5 us' : '100 us'}`,
     );
     const first = await play(1000 / 60, 'default', false);

@@ -20,18 +20,13 @@ import {
   formatKb,
   measureFirstLoad,
 } from './first-load.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const TARGETS = { performance: 95, cls: 0.02, firstLoadBytes: FIRST_LOAD_BUDGET_BYTES };
-// The flags the E2E suite runs Chromium with (playwright.config.ts), then the ones Lighthouse's
+// The flags every Chromium run here uses (tests/chromium.ts), then the ones Lighthouse's
 // own launcher adds so a page is never throttled as if it were in the background.
 const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...CHROMIUM_ARGS,
   '--disable-extensions',
   '--disable-default-apps',
   '--mute-audio',
@@ -67,7 +62,7 @@ async function launchChromium(
   userDataDir: string,
 ): Promise<{ port: number; process: ChildProcess }> {
   const child = spawn(
-    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    CHROMIUM_PATH,
     [
       ...CHROMIUM_FLAGS,
       '--remote-debugging-port=0',

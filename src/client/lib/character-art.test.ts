@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { characterKeys } from '#shared/characters.ts';
 import type * as ArtModule from './character-art.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../tests/chromium.ts';
 
 type Art = typeof ArtModule;
 type PageWindow = { art: Art };
@@ -29,16 +30,8 @@ beforeAll(async () => {
     target: 'es2022',
   });
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   page = await browser.newPage({ deviceScaleFactor: 2 });
   await page.setContent('<!doctype html><body></body>');
