@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
@@ -17,6 +16,7 @@ import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
+import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { renderIndexHtml } from './site/index-html.ts';
@@ -61,10 +61,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           },
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
-    genReqId: (req) => {
-      const fromProxy = config.trustProxy ? req.headers['x-request-id'] : undefined;
-      return typeof fromProxy === 'string' && /^[\w-]{1,64}$/.test(fromProxy) ? fromProxy : randomUUID();
-    },
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
