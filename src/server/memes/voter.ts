@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setCookie } from '../http/cookies.ts';
 import { isSecureRequest } from '../security/sessions.ts';
 
 /**
@@ -55,7 +56,7 @@ export function voterForVote(request: FastifyRequest, reply: FastifyReply): stri
   const known = currentVoter(request);
   if (known) return known;
   const visitorId = newVisitorId();
-  reply.setCookie(VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
+  setCookie(reply, VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,6 +12,7 @@ import { createDatabase } from '../db/create-database.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { createTestApp, TestClient, uniqueName } from '../test-support/test-app.ts';
 import { createTestDatabase, databaseKinds } from '../test-support/test-database.ts';
+import { startNode } from './node-process.ts';
 
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {
@@ -130,6 +132,41 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('answers a request in flight on a keep-alive connection, then closes it and exits', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-keepalive-'));
+    const node = await startNode({ env: { DATA_DIR: dataDir, CLIENT_DIST_DIR: path.join(dataDir, 'no-client') } });
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const body = JSON.stringify({ username: uniqueName('keepalive'), password: 'secret1' });
+      const answered = new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
+        const request = http.request(`${node.origin}/api/auth/register`, {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        });
+        request.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection }));
+        });
+        request.on('error', reject);
+        // Half the body now: the server has taken the request on before it is told to stop.
+        request.write(body.slice(0, 10));
+        setTimeout(() => {
+          node.child.kill('SIGTERM');
+          setTimeout(() => request.end(body.slice(10)), 200);
+        }, 300);
+      });
+      // The connection stays open for keep-alive; the node must close it rather than wait out
+      // its keep-alive timeout (72 s, past this test's limit).
+      expect(await answered).toEqual({ status: 201, connection: 'keep-alive' });
+      expect(await node.stop(60_000)).toBe(0);
+    } finally {
+      agent.destroy();
+      await node.kill();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe('backup and restore', () => {
