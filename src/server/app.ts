@@ -95,7 +95,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorateRequest('sessionIdHash', null);
 
   let draining = false;
-  let closeIdleConnections: NodeJS.Timeout | undefined;
   const maintenance = setInterval(() => {
     const now = clock.now();
     Promise.all([pruneSessions(db, now), pruneRateLimits(db, now - 24 * 60 * 60 * 1000)]).catch((err: unknown) =>
@@ -106,13 +105,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('preClose', async () => {
     draining = true;
     clearInterval(maintenance);
-    // A keep-alive connection whose request is answered while draining would hold the close
-    // up until its timeout; each is closed as soon as it falls idle. (An onSend hook adding
-    // `connection: close` did the same at a cost to every answer.)
-    closeIdleConnections = setInterval(() => app.server.closeIdleConnections(), 50);
+  });
+  // While draining, each answer closes its keep-alive connection, so the server can finish
+  // closing and a proxy or client learns not to send its next request on it (closing idle
+  // connections instead would race with a request already on its way). It costs every answer
+  // about a microsecond, the price of a clean rolling restart.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
-    clearInterval(closeIdleConnections);
     await deps.rateLimiter.close();
     await deps.objectStore?.close?.();
     if (pageReadDb !== db) await pageReadDb.destroy();
