@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
@@ -12,7 +13,6 @@ import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
-import { registerCookies } from './http/cookies.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -108,8 +108,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // While draining, each answer closes its keep-alive connection, so the server can finish
   // closing and a proxy or client learns not to send its next request on it (closing idle
-  // connections instead would race with a request already on its way). It costs every answer
-  // about a microsecond, the price of a clean rolling restart.
+  // connections instead would race with a request already on its way).
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
     done(null, payload);
@@ -121,7 +120,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await db.destroy();
   });
 
-  registerCookies(app);
+  await app.register(fastifyCookie);
   const headers = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { setCookie } from '../http/cookies.ts';
 import { isSecureRequest } from '../security/sessions.ts';
 
 /**
@@ -56,7 +55,7 @@ export function voterForVote(request: FastifyRequest, reply: FastifyReply): stri
   const known = currentVoter(request);
   if (known) return known;
   const visitorId = newVisitorId();
-  setCookie(reply, VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
+  reply.setCookie(VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),

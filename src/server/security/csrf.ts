@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { setCookie } from '../http/cookies.ts';
 import { LOCAL_UPLOAD_ROUTE_PREFIX } from '../storage/local-disk.ts';
 import { isSecureRequest } from './sessions.ts';
 
@@ -29,7 +28,7 @@ export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): st
   let cookieValue = request.cookies[CSRF_COOKIE];
   if (!cookieValue || cookieValue.length < 32) {
     cookieValue = randomBytes(32).toString('base64url');
-    setCookie(reply, CSRF_COOKIE, cookieValue, {
+    reply.setCookie(CSRF_COOKIE, cookieValue, {
       httpOnly: true,
       sameSite: 'lax',
       secure: isSecureRequest(request),

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { clearCookie, setCookie } from '../http/cookies.ts';
 import type { SessionUser } from '../deps.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -58,7 +57,7 @@ export async function startSession(
     .values({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + SESSION_ABSOLUTE_MS })
     .execute();
   request.sessionIdHash = idHash;
-  setCookie(reply, SESSION_COOKIE, id, {
+  reply.setCookie(SESSION_COOKIE, id, {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),
@@ -73,7 +72,7 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
   }
   request.sessionIdHash = null;
   request.user = null;
-  clearCookie(reply, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
 }
 
 export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {
