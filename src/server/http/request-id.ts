@@ -7,8 +7,7 @@ const PROXY_REQUEST_ID = /^[\w-]{1,64}$/;
 /**
  * Request ids: the proxy's X-Request-ID when the proxy is trusted and the id is well-formed,
  * else this process's random prefix and a counter. The prefix (48 random bits, new on every
- * start) keeps ids apart across nodes and restarts; a counter costs nothing per request, where a
- * random UUID each time was a measurable share of a cached read (decision 008).
+ * start) keeps ids apart across nodes and restarts, with nothing random drawn per request.
  */
 export function requestIdGenerator(trustProxy: boolean): (req: IncomingMessage) => string {
   const prefix = randomBytes(6).toString('hex');
