@@ -4,7 +4,9 @@ import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-sup
 import { databaseKinds } from '../test-support/test-database.ts';
 import { distinctPng, postMeme, processedImage, seedMemes } from './gallery-test-support.ts';
 import { GALLERY_LIMITS } from './limits.ts';
+import { MemePageCache } from './page-cache.ts';
 import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';
+import { createMeme } from './service.ts';
 import { VISITOR_COOKIE } from './voter.ts';
 
 describe.each(databaseKinds)('memes API on %s', (kind) => {
@@ -59,6 +61,20 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect(listed.nextCursor).toBeNull();
       // Served straight away.
       expect((await visitor.request('GET', meme.thumbnailUrl)).statusCode).toBe(200);
+    });
+
+    it('does not share a gallery version read begun before a post with the requests after it', async () => {
+      const cache = new MemePageCache();
+      const inFlight = cache.readVersion(() => new Promise<number>(() => {}));
+      const later = () => cache.readVersion(() => Promise.resolve(-1));
+      expect(later()).toBe(inFlight);
+      const imageUrl = await processedImage(t.app, member);
+      await createMeme(
+        { deps: t.app.deps, cache },
+        { id: memberId, username: 'memer' },
+        { title: 'Fresh', category: 'office-life', imageUrl },
+      );
+      expect(await later()).toBe(-1);
     });
 
     it('refuses visitors, bad titles, "all", and images that are not this member\'s unused ones', async () => {

@@ -36,8 +36,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: createMemeBodySchema, response: { 201: createMemeResponseSchema } } },
     async (request, reply) => {
       if (!request.user) throw unauthorized('Please log in to upload memes');
-      const meme = await createMeme(app.deps, request.user, request.body);
-      gallery.cache.forgetVersionRead();
+      const meme = await createMeme(gallery, request.user, request.body);
       return reply.code(201).send({ meme });
     },
   );

@@ -43,9 +43,9 @@ export interface Gallery {
 }
 
 /**
- * A page of the gallery as JSON (text, or the cached page's bytes). The page itself comes from the cache when the gallery
- * has not changed (see MemePageCache), checked against the shared contract when it is made;
- * the caller's own votes are read per request and laid over it.
+ * A page of the gallery as JSON (text, or the cached page's bytes). The page itself comes from
+ * the cache when the gallery has not changed (see MemePageCache), checked against the shared
+ * contract when it is made; the caller's own votes are read per request and laid over it.
  */
 export async function listMemesJson(
   { deps, cache }: Gallery,
@@ -85,8 +85,12 @@ export async function listMemesJson(
   });
 }
 
+/**
+ * Posts a meme. The gallery version moves with it, so a version read this node started before
+ * the post is not shared with the requests after it (they must see the new meme).
+ */
 export async function createMeme(
-  deps: AppDeps,
+  { deps, cache }: Gallery,
   user: SessionUser,
   body: CreateMemeBody,
 ): Promise<Meme> {
@@ -99,7 +103,7 @@ export async function createMeme(
   const imageKey = keyFromObjectPath(body.imageUrl);
   if (!imageKey)
     throw new HttpError(400, 'imageUrl must be an uploaded image', 'IMAGE_NOT_AVAILABLE');
-  return deps.db.transaction().execute(async (trx) => {
+  const meme = await deps.db.transaction().execute(async (trx) => {
     const image = await takeMemeImage(trx, user.id, imageKey);
     if (!image) {
       throw new HttpError(
@@ -120,6 +124,8 @@ export async function createMeme(
     });
     return toMeme(row);
   });
+  cache.forgetVersionRead();
+  return meme;
 }
 
 export async function vote(

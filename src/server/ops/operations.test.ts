@@ -158,9 +158,9 @@ describe('the server process', () => {
         }, 300);
       });
       // The answer closes the keep-alive connection; left open, it would hold the node up until
-      // its keep-alive timeout (72 s, past this test's limit).
+      // its keep-alive timeout (72 s), and stop() would end it with SIGKILL (exit code -1).
       expect(await answered).toEqual({ status: 201, connection: 'close' });
-      expect(await node.stop(60_000)).toBe(0);
+      expect(await node.stop(10_000)).toBe(0);
     } finally {
       agent.destroy();
       await node.kill();
