@@ -8,7 +8,8 @@ const SLOW_MS = 1000;
  * ("incoming request", "request completed") holds between them. Routine reads (a quick
  * GET/HEAD answered below 400) are logged at debug: at info they cost more than the cached
  * routes' own work, and the proxy's access log has them (docs/decisions/008-request-logs.md).
- * Writes, refusals, failures and slow answers are logged at info or error.
+ * Writes, refusals, failures and slow answers are logged at info; a failure's error, with its
+ * stack, once at error.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
@@ -19,7 +20,9 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error || reply.statusCode >= 500) {
+    // A 5xx answer's error was logged with its stack where it was handled (http/error-handler.ts);
+    // at error level again it would count every failure twice.
+    if (error) {
       reply.log.error({ ...line, err: error }, 'request errored');
       return;
     }

@@ -17,12 +17,18 @@ import { startNode } from './node-process.ts';
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {
     const testDb = await createTestDatabase(kind);
-    const config = { ...loadConfig({ DATA_DIR: testDb.dataDir, SESSION_SECRET: 'x'.repeat(40) }), database: testDb.database, clientDistDir: undefined };
+    const config = {
+      ...loadConfig({ DATA_DIR: testDb.dataDir, SESSION_SECRET: 'x'.repeat(40) }),
+      database: testDb.database,
+      clientDistDir: undefined,
+    };
     try {
       const first = await buildApp(config, { logger: false });
       await first.close();
       const db = createDatabase(testDb.database);
-      await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(db);
+      await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(
+        db,
+      );
       await db.destroy();
       await expect(buildApp(config, { logger: false })).rejects.toBeInstanceOf(MigrationError);
     } finally {
@@ -31,15 +37,21 @@ describe.each(databaseKinds)('operations on %s', (kind) => {
   });
 });
 
+/** A logger stream keeping every line written to it. */
+function logLines(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
 describe('logs', () => {
   it('are JSON lines with request ids and never hold session ids, CSRF tokens or upload tokens', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { lines, stream } = logLines();
     const t = await createTestApp('sqlite');
     await t.app.close();
     const app = await buildApp({ ...t.config, logLevel: 'debug' }, { logger: { stream } });
@@ -83,6 +95,40 @@ describe('logs', () => {
       await t.close();
     }
   });
+
+  it('hold a failed request once at error level, with its stack and request id', async () => {
+    const { lines, stream } = logLines();
+    const t = await createTestApp('sqlite');
+    await t.app.close();
+    const app = await buildApp(t.config, { logger: { stream } });
+    try {
+      await sql`alter table game_scores rename to game_scores_gone`.execute(app.deps.db);
+      const res = await app.inject({ method: 'GET', url: '/api/leaderboard' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ message: 'Internal Server Error' });
+      const id = res.headers['x-request-id'];
+      const parsed = lines.map(
+        (line) =>
+          JSON.parse(line) as {
+            level: number;
+            reqId?: string;
+            msg: string;
+            err?: { stack?: string };
+            res?: { statusCode: number };
+          },
+      );
+      const errors = parsed.filter((l) => l.level >= 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ reqId: id, msg: 'request failed' });
+      expect(errors[0]!.err?.stack).toContain('game_scores');
+      expect(parsed.filter((l) => l.msg === 'request completed')).toEqual([
+        expect.objectContaining({ level: 30, reqId: id, res: { statusCode: 500 } }),
+      ]);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
 });
 
 describe('the server process', () => {
@@ -90,7 +136,14 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', CLIENT_DIST_DIR: path.join(dataDir, 'no-client') },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -100,7 +153,10 @@ describe('the server process', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       for (let i = 0; i < 100; i++) {
-        const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        const ready = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ready) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -109,7 +165,10 @@ describe('the server process', () => {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
-        }).then((r) => r.status, () => 'refused'),
+        }).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
       for (let i = 0; i < 200 && !output.includes('"url":"/api/auth/register"'); i++) {
@@ -124,7 +183,11 @@ describe('the server process', () => {
       expect(output).toContain('shutting down');
       const { default: Database } = await import('better-sqlite3');
       const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
-      const created = (db.prepare("select count(*) as n from users where username like 'drain_%'").get() as { n: number }).n;
+      const created = (
+        db.prepare("select count(*) as n from users where username like 'drain_%'").get() as {
+          n: number;
+        }
+      ).n;
       db.close();
       expect(created).toBe(statuses.filter((s) => s === 201).length);
     } finally {
@@ -135,7 +198,9 @@ describe('the server process', () => {
 
   it('answers a request in flight on a keep-alive connection with connection: close, and exits', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-keepalive-'));
-    const node = await startNode({ env: { DATA_DIR: dataDir, CLIENT_DIST_DIR: path.join(dataDir, 'no-client') } });
+    const node = await startNode({
+      env: { DATA_DIR: dataDir, CLIENT_DIST_DIR: path.join(dataDir, 'no-client') },
+    });
     const agent = new http.Agent({ keepAlive: true });
     try {
       const body = JSON.stringify({ username: uniqueName('keepalive'), password: 'secret1' });
@@ -143,11 +208,16 @@ describe('the server process', () => {
         const request = http.request(`${node.origin}/api/auth/register`, {
           method: 'POST',
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         });
         request.on('response', (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, connection: res.headers.connection }),
+          );
         });
         request.on('error', reject);
         // Half the body now: the server has taken the request on before it is told to stop.
@@ -179,7 +249,11 @@ describe('backup and restore', () => {
   }
 
   async function expectSameData(app: Awaited<ReturnType<typeof buildApp>>, name: string) {
-    const row = await app.deps.db.selectFrom('users').select(['username', 'coins']).where('username', '=', name).executeTakeFirst();
+    const row = await app.deps.db
+      .selectFrom('users')
+      .select(['username', 'coins'])
+      .where('username', '=', name)
+      .executeTakeFirst();
     expect(row).toEqual({ username: name, coins: 321 });
     expect((await new TestClient(app).login(name, 'secret1')).statusCode).toBe(200);
   }
@@ -191,7 +265,15 @@ describe('backup and restore', () => {
     const file = path.join(t.config.dataDir, 'backup.db');
     const printed: string[] = [];
     const code = await backupCommand.run(
-      { config: t.config, db: t.app.deps.db, now: () => Date.now(), print: (l) => printed.push(l), get objectStore(): never { throw new Error('unused'); } },
+      {
+        config: t.config,
+        db: t.app.deps.db,
+        now: () => Date.now(),
+        print: (l) => printed.push(l),
+        get objectStore(): never {
+          throw new Error('unused');
+        },
+      },
       [file],
     );
     expect(code).toBe(0);
@@ -208,27 +290,39 @@ describe('backup and restore', () => {
     }
   });
 
-  it.runIf(databaseKinds.includes('postgres'))('PostgreSQL: pg_dump, wipe, pg_restore gives the same data', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const source = await createTestApp('postgres');
-    const name = await seed(source.app);
-    const url = (source.config.database as { url: string }).url;
-    const dump = path.join(source.config.dataDir, 'grind.dump');
-    execFileSync('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, `--dbname=${url}`]);
-    await source.app.close();
-    const target = await createTestDatabase('postgres');
-    try {
-      const targetUrl = (target.database as { url: string }).url;
-      execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
-      const restored = await buildApp({ ...source.config, database: target.database }, { logger: false });
+  it.runIf(databaseKinds.includes('postgres'))(
+    'PostgreSQL: pg_dump, wipe, pg_restore gives the same data',
+    async () => {
+      const { execFileSync } = await import('node:child_process');
+      const source = await createTestApp('postgres');
+      const name = await seed(source.app);
+      const url = (source.config.database as { url: string }).url;
+      const dump = path.join(source.config.dataDir, 'grind.dump');
+      execFileSync('pg_dump', [
+        '--format=custom',
+        '--no-owner',
+        `--file=${dump}`,
+        `--dbname=${url}`,
+      ]);
+      await source.app.close();
+      const target = await createTestDatabase('postgres');
       try {
-        await expectSameData(restored, name);
+        const targetUrl = (target.database as { url: string }).url;
+        execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
+        const restored = await buildApp(
+          { ...source.config, database: target.database },
+          { logger: false },
+        );
+        try {
+          await expectSameData(restored, name);
+        } finally {
+          await restored.close();
+        }
       } finally {
-        await restored.close();
+        await target.drop();
+        await source.close().catch(() => {});
       }
-    } finally {
-      await target.drop();
-      await source.close().catch(() => {});
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
