@@ -1,5 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signUpViaApi, toastWith, uniqueUsername } from './support';
+import { FrameClock } from '#client/features/game/frame-clock.ts';
+import { autopilotInputs } from '#shared/game/autopilot.ts';
+import { STEP_MS } from '#shared/game/constants.ts';
+import { simulate, type ValidRun } from '#shared/game/simulate.ts';
+import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support';
 
 // A round: Start, the 3-2-1-GO countdown, then the worker flies until it hits the floor (nobody
 // presses anything, so that takes about half a second), and the end-of-round handling runs.
@@ -157,4 +161,82 @@ test('the playfield keeps its 7:4 shape and fits the screen', async ({ page }) =
     dpr: window.devicePixelRatio,
   }));
   expect(backing.width).toBe(Math.round(backing.css * backing.dpr));
+});
+
+/** The autopilot's jump log for `seed`, long enough that the round collects a coin. */
+function roundWithCoins(seed: number): { inputs: number[]; result: ValidRun } {
+  for (let target = 420; target <= 3000; target += 180) {
+    const inputs = autopilotInputs(seed, target);
+    const result = simulate(seed, inputs);
+    if (!result.ok) throw new Error(`the autopilot's run does not replay: ${result.message}`);
+    if (result.coins > 0) return { inputs, result };
+  }
+  throw new Error(`no coin within 3000 steps of seed ${seed}`);
+}
+
+// The browser plays on a paused clock: the test advances it one display frame (16 ms) at a time
+// and presses at the steps the autopilot chose, so the round is exactly the one worked out here.
+// The server checks the round took real time, so the test waits that long before the crash.
+test('a member earns coins by playing, and the shop counts them', async ({ page }) => {
+  const name = uniqueUsername('earner');
+  await page.clock.install();
+  await signUpViaApi(page, name);
+  const section = await openGame(page);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+
+  const issued = page.waitForResponse(
+    (r) => r.url().endsWith('/api/game-runs') && r.request().method() === 'POST',
+  );
+  await section.locator('button', { hasText: 'Start Game' }).click();
+  const ticket = (await (await issued).json()) as { runId: string; seed: number };
+  const issuedAt = Date.now();
+  const { inputs, result } = roundWithCoins(ticket.seed);
+
+  const status = section.getByTestId('game-status');
+  for (let frame = 0; (await status.textContent()) !== 'Flying'; frame++) {
+    expect(frame, 'the countdown should end within 5 s').toBeLessThan(320);
+    await page.clock.runFor(16);
+  }
+  // The page's own frame clock, fed the same frames, says how many steps each one runs.
+  const clock = new FrameClock();
+  clock.restart(0);
+  const jump = isPhone(page)
+    ? () => section.locator('canvas').tap()
+    : () => page.keyboard.press('Space');
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/coins/add'));
+  for (let steps = 0, next = 0, now = 0; steps < result.steps;) {
+    if (inputs[next] === steps) {
+      await jump();
+      next += 1;
+    }
+    if (steps === result.steps - 1) {
+      await page.waitForTimeout(
+        Math.max(0, result.steps * STEP_MS + 200 - (Date.now() - issuedAt)),
+      );
+    }
+    await page.clock.runFor(16);
+    steps += clock.stepsFor(clock.elapsed((now += 16)));
+  }
+
+  await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
+  await expect(section.getByTestId('game-coins')).toHaveText(String(result.coins));
+  const score = await submitted;
+  expect(score.status()).toBe(201);
+  expect(score.request().postDataJSON()).toMatchObject({ score: result.score, inputs });
+  const coins = await saved;
+  expect(coins.status()).toBe(200);
+  expect(coins.request().postDataJSON()).toEqual({
+    amount: result.coins,
+    runId: ticket.runId,
+    inputs,
+  });
+  const s = result.coins === 1 ? '' : 's';
+  await expect(toastWith(page, 'Coins Earned!')).toContainText(
+    `${result.coins} coin${s} saved. Balance: ${result.coins}.`,
+  );
+
+  await page.clock.resume();
+  await page.goto('/shop');
+  await expect(page.getByTestId('coin-balance')).toHaveText(`${result.coins} coins`);
 });
