@@ -49,16 +49,30 @@ test('logout from the menu, failed login toast, then login success', async ({ pa
   const name = uniqueUsername('Trinity');
   await page.goto('/');
   await signUp(page, name);
+  const gallery = page.locator('section#gallery');
+  const game = page.locator('section#game');
+  // Both load as they come near the screen.
+  await gallery.scrollIntoViewIfNeeded();
+  await game.scrollIntoViewIfNeeded();
+  await expect(gallery.getByRole('button', { name: 'Submit Meme' })).toBeAttached();
+  await expect(game.getByText('Playing as a visitor')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Account menu' }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByText(name)).toBeVisible();
-  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
   await menu.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(toastWith(page, 'You have been successfully logged out.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible();
+  // Every part of the page is a visitor's at once, without a reload.
+  await expect(gallery.getByRole('button', { name: 'Login to Upload' })).toBeAttached();
+  await expect(gallery.getByRole('button', { name: 'Submit Meme' })).toHaveCount(0);
+  await expect(game.getByText('Playing as a visitor')).toBeAttached();
 
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Sign In' }).click();
@@ -79,7 +93,7 @@ test('logout from the menu, failed login toast, then login success', async ({ pa
 
 test('switching mode and closing the dialog reset the forms', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Username').fill('someone');
   await dialog.getByRole('button', { name: 'Sign up' }).click();
@@ -88,16 +102,20 @@ test('switching mode and closing the dialog reset the forms', async ({ page }) =
   await expect(dialog.getByLabel('Username')).toHaveValue('');
   await dialog.getByLabel('Username').fill('someone');
   await dialog.getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page.getByRole('dialog').getByLabel('Username')).toHaveValue('');
 });
 
-test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
+test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
+  page,
+}) => {
   await page.goto('/');
   const openMenu = page.getByRole('button', { name: 'Open menu' });
   if (!isPhone(page)) {
     await expect(openMenu).toBeHidden();
-    await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' }),
+    ).toBeVisible();
     return;
   }
   await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();

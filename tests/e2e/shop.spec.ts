@@ -66,6 +66,20 @@ test('a visitor is asked to log in and can return home', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
+test("logging out in the shop shows the visitor's shop at once", async ({ page }) => {
+  await page.goto('/');
+  await signUpViaApi(page, uniqueUsername('Leaver'));
+  await page.goto('/shop');
+  await expect(balance(page)).toHaveText('0 coins');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(toastWith(page, 'You have been successfully logged out.')).toBeVisible();
+  const main = page.getByRole('main');
+  await expect(main.getByText('Please log in to access the character shop')).toBeVisible();
+  await expect(balance(page)).toHaveCount(0);
+  await expect(main.locator('[data-testid^="character-card-"]')).toHaveCount(0);
+});
+
 test('a member with granted coins buys and selects a character, and the game flies it', async ({
   page,
 }, info) => {

@@ -45,9 +45,12 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await apiRequest('POST', authPaths.logout)).json() as Promise<unknown>,
     onSuccess: async () => {
-      // Every cached answer was for the member; the mutation cache stays so callers hear of success.
-      queryClient.removeQueries();
+      // The session first, on the query every part of the page watches, so each shows a
+      // visitor's view at once. (Removing that query instead would leave its watchers holding
+      // the member.) Then every other cached answer, which was for the member; the mutation
+      // cache stays so callers hear of success.
       queryClient.setQueryData(sessionQueryKey, { user: null });
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
       // The next visitor on this tab starts from a fresh token.
       resetCsrfToken();
     },
