@@ -1,4 +1,4 @@
-import type { LoginBody, RegisterBody } from '#shared/api/auth.ts';
+import { USERNAME_PATTERN, type LoginBody, type RegisterBody } from '#shared/api/auth.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
@@ -26,12 +26,18 @@ export async function register(deps: AppDeps, body: RegisterBody): Promise<Sessi
  * attempt back, so only failures add up to a lock-out.
  */
 export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise<SessionUser> {
+  // A name registration would refuse has no account. It fails as an unknown one does, without
+  // reaching the database, whose text type cannot even hold some such names (NUL).
+  const username = USERNAME_PATTERN.test(body.username) ? body.username : null;
   const ipKey = `login:ip:${ip}`;
-  const userKey = `login:user:${body.username.toLowerCase()}`;
-  for (const [key, limit] of [
-    [ipKey, LOGIN_LIMIT_PER_IP],
-    [userKey, LOGIN_LIMIT_PER_USERNAME],
-  ] as const) {
+  const userKey = username ? `login:user:${username.toLowerCase()}` : null;
+  const limits = userKey
+    ? ([
+        [ipKey, LOGIN_LIMIT_PER_IP],
+        [userKey, LOGIN_LIMIT_PER_USERNAME],
+      ] as const)
+    : ([[ipKey, LOGIN_LIMIT_PER_IP]] as const);
+  for (const [key, limit] of limits) {
     const result = await deps.rateLimiter.hit(key, limit, LOGIN_WINDOW_MS);
     if (!result.allowed) {
       throw new HttpError(429, 'Too many login attempts. Please try again later.', 'RATE_LIMITED', {
@@ -39,10 +45,10 @@ export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise
       });
     }
   }
-  const user = await findUserByUsername(deps.db, body.username);
+  const user = username ? await findUserByUsername(deps.db, username) : undefined;
   const valid = await verifyPassword(user?.password_hash, body.password);
   if (!user || !valid) throw new HttpError(401, LOGIN_FAILED_MESSAGE, 'INVALID_CREDENTIALS');
   await deps.rateLimiter.undo(ipKey);
-  await deps.rateLimiter.reset(userKey);
+  if (userKey) await deps.rateLimiter.reset(userKey);
   return { id: user.id, username: user.username };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
 import { databaseKinds } from '../test-support/test-database.ts';
+import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 
 /** Every route the app serves, read from Fastify itself so new routes are swept too. */
 function listRoutes(app: TestApp['app']): Array<{ path: string; methods: string[] }> {
@@ -31,7 +32,7 @@ async function tableCounts(t: TestApp): Promise<Record<string, number>> {
 
 const weirdSegment = fc.oneof(
   fc.string(),
-  fc.constantFrom('..', '%2e%2e', '0', '-1', '1e309', '9999999999999999999999', 'null', '%00', '🙂', 'a'.repeat(500)),
+  fc.constantFrom('..', '%2e%2e', '0', '-1', '1e309', '9999999999999999999999', '2147483648', 'null', '%00', '\u0000', '🙂', 'a'.repeat(500)),
   fc.integer().map(String),
 );
 
@@ -39,7 +40,7 @@ const body = fc.oneof(
   fc.constant(undefined),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.string(),
-  fc.constantFrom('{', '[]', 'null', '{"username":{"$gt":""}}', '{"__proto__":{"admin":true}}', '"'.repeat(10)),
+  fc.constantFrom('{', '[]', 'null', '{"username":{"$gt":""}}', '{"__proto__":{"admin":true}}', '"'.repeat(10), '{"username":"a\\u0000b","password":"secret1"}', '{"title":"a\\u0000b"}'),
   fc.record({ username: fc.string(), password: fc.string() }).map((v) => JSON.stringify(v)),
   fc.dictionary(fc.constantFrom('title', 'category', 'imageUrl', 'voteType', 'amount', 'runId', 'score', 'inputs'), fc.jsonValue()).map((v) => JSON.stringify(v)),
 );
@@ -118,4 +119,61 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       { numRuns: 300 },
     );
   }, 120_000);
+
+  // PostgreSQL's text cannot hold NUL and its ids are 32-bit: such values must stop at the schema
+  // (or, for a login, fail as an unknown name) before they reach the database.
+  it('refuses values the database cannot hold with 4xx', async () => {
+    const visitor = new TestClient(t.app);
+    const login = await visitor.login('ab\u0000c');
+    expect(login.statusCode, login.body).toBe(401);
+    expect(login.json()).toMatchObject({ message: 'Invalid username or password' });
+
+    const page = await visitor.request('GET', '/api/memes?before=999999999999999');
+    expect(page.statusCode, page.body).toBe(400);
+    expect(page.json()).toMatchObject({
+      message: 'before must be a cursor from the previous page',
+    });
+
+    for (const id of ['2147483648', '9007199254740991']) {
+      const vote = await visitor.request('POST', `/api/memes/${id}/vote`, {
+        body: { voteType: 'up' },
+      });
+      expect(vote.statusCode, vote.body).toBe(400);
+      expect(vote.json()).toMatchObject({ message: 'Unknown meme' });
+    }
+
+    const before = await tableCounts(t);
+    const meme = await member.request('POST', '/api/memes', {
+      body: {
+        title: 'a\u0000b',
+        category: MEME_CATEGORY_VALUES[0],
+        imageUrl: `/objects/memes/${'a'.repeat(64)}.png`,
+      },
+    });
+    expect(meme.statusCode, meme.body).toBe(400);
+    expect(meme.json()).toMatchObject({
+      message: 'Title contains characters that are not allowed',
+    });
+
+    // A name that reads as another (here with a zero-width space) is refused like a control character.
+    for (const playerName of ['ab\u0000c', `${memberName}\u200b`, `\u200e${memberName}`]) {
+      const score = await visitor.request('POST', '/api/game-scores', {
+        body: {
+          playerName,
+          score: 1,
+          level: 1,
+          tasksCompleted: 1,
+          powerUpsCollected: 0,
+          gameTime: 1,
+          runId: 'a'.repeat(22),
+          inputs: [],
+        },
+      });
+      expect(score.statusCode, score.body).toBe(400);
+      expect(score.json()).toMatchObject({
+        message: 'playerName contains characters that are not allowed',
+      });
+    }
+    expect(await tableCounts(t)).toEqual(before);
+  });
 });

@@ -4,6 +4,8 @@ export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
+/** Every username matches this; registration refuses any other. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 const requiredUsername = z.string({ error: 'Username is required' }).trim().min(1, 'Username is required');
 const requiredPassword = z.string({ error: 'Password is required' }).min(1, 'Password is required');
@@ -11,7 +13,7 @@ const requiredPassword = z.string({ error: 'Password is required' }).min(1, 'Pas
 export const usernameSchema = requiredUsername
   .min(USERNAME_MIN, `Username must be at least ${USERNAME_MIN} characters`)
   .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Username may only contain letters, digits, _ and -');
+  .regex(USERNAME_PATTERN, 'Username may only contain letters, digits, _ and -');
 
 export const newPasswordSchema = requiredPassword
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 
 export const gamePaths = {
@@ -49,9 +50,9 @@ export const playerNameSchema = z
   .trim()
   .min(1, 'playerName is required')
   .max(PLAYER_NAME_MAX, `playerName must be at most ${PLAYER_NAME_MAX} characters`)
-  // Control and bidi-override characters could garble the operator's terminal or disguise a name.
-  .regex(
-    /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u,
+  .regex(DISPLAYABLE_TEXT, 'playerName contains characters that are not allowed')
+  .refine(
+    (name) => !INVISIBLE_CHARACTERS.test(name),
     'playerName contains characters that are not allowed',
   );
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 
 /** Spec section 5: one file of at most 5 MB. */
@@ -47,7 +48,8 @@ export type Meme = z.infer<typeof memeSchema>;
 /** A meme id as a positive integer; the cursor is the id of the last meme of the page before. */
 const positiveIdText = z
   .string()
-  .regex(/^[1-9][0-9]{0,14}$/, 'before must be a cursor from the previous page');
+  .regex(/^[1-9][0-9]{0,9}$/, 'before must be a cursor from the previous page')
+  .refine((id) => Number(id) <= MAX_ROW_ID, 'before must be a cursor from the previous page');
 
 export const listMemesQuerySchema = z.object({
   category: z
@@ -79,7 +81,7 @@ export const memeIdParamsSchema = z.object({
     .number({ error: 'Unknown meme' })
     .int('Unknown meme')
     .positive('Unknown meme')
-    .max(Number.MAX_SAFE_INTEGER, 'Unknown meme'),
+    .max(MAX_ROW_ID, 'Unknown meme'),
 });
 
 export const createMemeBodySchema = z.object({
@@ -87,7 +89,8 @@ export const createMemeBodySchema = z.object({
     .string({ error: 'Title is required' })
     .trim()
     .min(1, 'Title is required')
-    .max(MEME_TITLE_MAX, `Title must be at most ${MEME_TITLE_MAX} characters`),
+    .max(MEME_TITLE_MAX, `Title must be at most ${MEME_TITLE_MAX} characters`)
+    .regex(DISPLAYABLE_TEXT, 'Title contains characters that are not allowed'),
   category: memeCategorySchema,
   imageUrl: objectPathSchema,
 });
