@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { gameRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { HttpError } from './http-error.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
@@ -151,7 +152,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const api = request.url.startsWith('/api/');
     reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
-    if (!api) return done();
+    if (!api) {
+      // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
+      // one by its path, so it would reach an API route without its origin, session and CSRF checks.
+      if (!request.url.startsWith('/')) {
+        return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
+      }
+      return done();
+    }
     assertSameOrigin(request);
     const sessionId = request.cookies[SESSION_COOKIE];
     if (!sessionId) return done();

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
@@ -174,6 +176,29 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
         message: 'playerName contains characters that are not allowed',
       });
     }
+    expect(await tableCounts(t)).toEqual(before);
+  });
+
+  it('refuses an absolute-form request target, which would skip the API checks', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const before = await tableCounts(t);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        const body = '{"voteType":"up"}';
+        socket.end(
+          `POST http://127.0.0.1:${port}/api/memes/1/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+            `Origin: https://evil.example\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('The request target must be a path');
     expect(await tableCounts(t)).toEqual(before);
   });
 });
