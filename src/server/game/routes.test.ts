@@ -449,6 +449,24 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       before.length + issued,
     );
   });
+
+  it('rate limits coin saves per member, before any replay', async () => {
+    const member = new TestClient(t.app);
+    await member.register(uniqueName('Saver'));
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const res = await member.request('POST', '/api/coins/add', {
+        body: { amount: 1, runId: 'x'.repeat(22), inputs: [] },
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        expect(res.json()).toMatchObject({ code: 'RATE_LIMITED' });
+        expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      }
+    }
+    expect(statuses.slice(0, 60).every((status) => status !== 429)).toBe(true);
+    expect(statuses[60]).toBe(429);
+  });
 });
 
 describe.each(databaseKinds)('weekly leaderboard and winners on %s', (kind) => {

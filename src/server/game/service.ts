@@ -43,6 +43,7 @@ export const REAL_TIME_GRACE_MS = 1000;
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
 
 const RUNS_PER_MINUTE_PER_IP = 40;
+/** Score submissions, and coin saves per member. */
 const SUBMISSIONS_PER_MINUTE_PER_IP = 60;
 const MINUTE_MS = 60 * 1000;
 
@@ -285,6 +286,13 @@ export async function addCoins(
   body: AddCoinsBody,
 ): Promise<AddCoinsResponse> {
   if (!user) throw unauthorized('Please log in to save your coins.');
+  // A run's replay costs milliseconds of CPU, and a refused one may be sent again and again.
+  await limit(
+    deps,
+    `coins-add:user:${user.id}`,
+    SUBMISSIONS_PER_MINUTE_PER_IP,
+    'Too many coin saves. Please wait a moment and try again.',
+  );
   const run = await openRun(deps, body.runId, user);
   if (run.user_id !== user.id) {
     throw rejectRun(
