@@ -106,6 +106,10 @@ export async function receiveLocalUpload(
       throw new HttpError(413, TOO_LARGE_MESSAGE, 'TOO_LARGE', close);
     if (error instanceof ObjectExistsError)
       throw new HttpError(409, error.message, 'UPLOAD_USED', close);
+    // The sender went away mid-body: their doing, not a failure of ours to log at error level.
+    if (body.readableAborted) {
+      throw new HttpError(400, 'The upload was interrupted.', 'UPLOAD_INTERRUPTED', close);
+    }
     throw error;
   }
 }
