@@ -41,6 +41,7 @@ export interface BuildOptions {
 }
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+export const REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -64,6 +65,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // Fastify leaves this off; without it a body that never finishes holds its connection forever.
+    // Two minutes carry a 5 MB image at 45 KB/s (docs/deployment.md).
+    requestTimeout: REQUEST_TIMEOUT_MS,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

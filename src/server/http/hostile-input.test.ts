@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_TIMEOUT_MS } from '../app.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
 import { databaseKinds } from '../test-support/test-database.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
@@ -182,6 +183,8 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
   it('refuses an absolute-form request target, which would skip the API checks', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
+    // Node closes a request still arriving after this (Fastify's default is never).
+    expect(t.app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
     const before = await tableCounts(t);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => {
