@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { isPhone, signUp, toastWith, uniqueUsername } from './support.ts';
 
 test('sign up shows each validation message, then welcomes the new member', async ({ page }) => {
@@ -106,6 +106,19 @@ test('switching mode and closing the dialog reset the forms', async ({ page }) =
   await expect(page.getByRole('dialog').getByLabel('Username')).toHaveValue('');
 });
 
+/** A section's distance from the top of the viewport once the page has stopped scrolling
+ * (smooth scrolling passes through the right place on its way to a wrong one). */
+function settledTop(page: Page, id: string): Promise<number> {
+  return page.evaluate(async (sectionId) => {
+    let last = NaN;
+    while (window.scrollY !== last) {
+      last = window.scrollY;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    return document.getElementById(sectionId)!.getBoundingClientRect().top;
+  }, id);
+}
+
 test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
   page,
 }) => {
@@ -125,6 +138,20 @@ test('below lg a menu repeats the sections and closes after a choice; above it t
   await menu.getByRole('button', { name: 'Home' }).click();
   await expect(menu).toBeHidden();
   await expect(openMenu).toHaveAttribute('aria-expanded', 'false');
+
+  // Each choice lands its section just below the header, however far down the page it starts.
+  // (After a first choice of the section already in view, the next ones used to land the open
+  // menu's height too far down.)
+  await page.getByRole('button', { name: 'Learn More' }).click();
+  await settledTop(page, 'tokenomics');
+  const headerHeight = (await page.locator('header').first().boundingBox())!.height;
+  for (const id of ['tokenomics', 'chart', 'roadmap']) {
+    await openMenu.click();
+    await page.waitForTimeout(200); // a person reads the menu before choosing
+    await menu.getByRole('button', { name: id[0]!.toUpperCase() + id.slice(1) }).click();
+    const top = await settledTop(page, id);
+    expect(Math.abs(top - headerHeight), `${id} lands at ${top}`).toBeLessThan(2);
+  }
 });
 
 test('an unknown path shows the 404 page with a way home', async ({ page }) => {

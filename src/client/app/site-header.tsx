@@ -1,5 +1,6 @@
 import { Menu, ShoppingBag, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useLocation } from 'wouter';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
@@ -18,7 +19,9 @@ export function SiteHeader() {
   const site = useSite();
 
   const go = (id: SectionId) => {
-    setMenuOpen(false);
+    // The open menu is part of the sticky header's height, and so of the page's layout: close it
+    // before the scroll target is measured, or the page lands the menu's height too far.
+    flushSync(() => setMenuOpen(false));
     scrollToSection(id, navigate);
   };
 
