@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { isPhone, signUp, toastWith, uniqueUsername } from './support.ts';
+import { isPhone, signUp, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
 
 test('sign up shows each validation message, then welcomes the new member', async ({ page }) => {
   await page.goto('/');
@@ -119,7 +119,7 @@ function settledTop(page: Page, id: string): Promise<number> {
   }, id);
 }
 
-test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
+test('below xl a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
   page,
 }) => {
   await page.goto('/');
@@ -161,4 +161,20 @@ test('an unknown path shows the 404 page with a way home', async ({ page }) => {
   await page.getByRole('link', { name: 'Go Home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeHidden();
+});
+
+test('the longest username fits the header, on the home page and in the shop', async ({ page }) => {
+  const name = `${uniqueUsername('W')}${'W'.repeat(32)}`.slice(0, 32);
+  await page.goto('/');
+  await signUpViaApi(page, name);
+  for (const path of ['/', '/shop']) {
+    await page.goto(path);
+    await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+    const width = page.viewportSize()!.width;
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+    if (!isPhone(page))
+      await expect(page.getByText(`Welcome, ${name}`)).toHaveAttribute('title', name);
+  }
 });

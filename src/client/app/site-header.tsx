@@ -35,7 +35,7 @@ export function SiteHeader() {
 
   const pageLink =
     location === '/shop' ? (
-      <Link href="/" className={buttonClasses('ghost', 'sm')}>
+      <Link href="/" className={`${buttonClasses('ghost', 'sm')} whitespace-nowrap`}>
         Back to Game
       </Link>
     ) : location === '/' ? (
@@ -45,8 +45,14 @@ export function SiteHeader() {
     ) : null;
 
   const account = user ? (
-    <div className="flex items-center gap-3">
-      <span className="hidden text-sm text-slate-300 sm:inline">Welcome, {user.username}</span>
+    <div className="flex min-w-0 items-center gap-3">
+      {/* A username may be 32 wide letters: it gives way to the bar rather than push it off screen. */}
+      <span
+        className="hidden max-w-48 truncate text-sm text-slate-300 sm:block"
+        title={user.username}
+      >
+        Welcome, {user.username}
+      </span>
       <Suspense
         fallback={
           <span
@@ -91,9 +97,11 @@ export function SiteHeader() {
           <span className="text-base leading-tight font-extrabold whitespace-nowrap text-grind-400 sm:text-lg">
             {site.brand}
           </span>
-          <span className="hidden text-xs text-slate-400 sm:block">{site.tagline}</span>
+          <span className="hidden text-xs whitespace-nowrap text-slate-400 sm:block">
+            {site.tagline}
+          </span>
         </button>
-        <nav aria-label="Sections" className="hidden items-center gap-1 lg:flex">
+        <nav aria-label="Sections" className="hidden items-center gap-1 xl:flex">
           {sectionLinks.map((s) => (
             <button
               key={s.id}
@@ -106,7 +114,7 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="flex items-center gap-1 sm:gap-2">
-          <div className="hidden lg:block">{pageLink}</div>
+          <div className="hidden xl:block">{pageLink}</div>
           <a
             href={site.links.buy}
             target="_blank"
@@ -119,7 +127,7 @@ export function SiteHeader() {
           <Button
             variant="ghost"
             size="icon"
-            className="lg:hidden"
+            className="xl:hidden"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
@@ -137,7 +145,7 @@ export function SiteHeader() {
         <nav
           id="mobile-menu"
           aria-label="Sections"
-          className="border-t border-slate-800 px-4 pb-4 lg:hidden"
+          className="border-t border-slate-800 px-4 pb-4 xl:hidden"
         >
           <ul className="grid gap-1 pt-2">
             {sectionLinks.map((s) => (
