@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, GameRunsTable } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 
@@ -78,6 +78,28 @@ export async function markCoinsCredited(
     .where('coins', '>=', amount)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Another run of this member whose coins were saved and whose play overlaps this one's: from
+ * its issue to its last step (steps at STEP_MS, 50/3 ms, in whole milliseconds).
+ */
+export async function hasOverlappingCreditedRun(
+  db: Db,
+  userId: number,
+  run: { id: string; issuedAt: number; steps: number },
+): Promise<boolean> {
+  const end = run.issuedAt + Math.ceil((run.steps * 50) / 3);
+  const row = await db
+    .selectFrom('game_runs')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', '<>', run.id)
+    .where('coins_credited_at', 'is not', null)
+    .where('issued_at', '<', end)
+    .where(sql<number>`issued_at + (steps * 50) / 3`, '>', run.issuedAt)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface NewScore {

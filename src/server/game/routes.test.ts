@@ -421,6 +421,35 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     expect(await coinsOf(user.id)).toBe(run.result.coins);
   });
 
+  it('saves coins for one game at a time: of overlapping runs only one pays, even saved at once', async () => {
+    const member = new TestClient(t.app);
+    const user = await member.register(uniqueName('Bot'));
+    const withCoins = async () => {
+      let run = await play(member, 1200);
+      for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
+      return run;
+    };
+    const save = (run: PlayedRun) =>
+      member.request('POST', '/api/coins/add', {
+        body: { amount: run.result.coins, runId: run.runId, inputs: run.inputs },
+      });
+    const [a, b] = [await withCoins(), await withCoins()];
+    waitFor(a.result.steps > b.result.steps ? a : b);
+    const results = await Promise.all([save(a), save(b)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    const refused = results.find((r) => r.statusCode === 422)!;
+    expect(refused.json()).toMatchObject({ code: 'RUN_OVERLAPS' });
+    const paid = results[0]!.statusCode === 200 ? a : b;
+    expect(await coinsOf(user.id)).toBe(paid.result.coins);
+
+    // The next game, started after the saved one ended, pays as usual.
+    t.clock.advance(1000);
+    const c = await withCoins();
+    waitFor(c);
+    expect((await save(c)).statusCode).toBe(200);
+    expect(await coinsOf(user.id)).toBe(paid.result.coins + c.result.coins);
+  });
+
   it('rate limits new runs per visitor address', async () => {
     const before = await db().selectFrom('game_runs').select('id').execute();
     const browser = new TestClient(t.app);

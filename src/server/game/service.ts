@@ -22,6 +22,7 @@ import { applyCredit } from '../shop/ledger.ts';
 import {
   findRun,
   findUsername,
+  hasOverlappingCreditedRun,
   insertRun,
   insertScore,
   isMemberName,
@@ -344,6 +345,20 @@ export async function addCoins(
       runId: run.id,
       now: deps.clock.now(),
     });
+    // Coins pay for time played, and one player plays one game at a time: otherwise parallel
+    // runs on one account earn many times what any player could. Checked after the balance's
+    // row lock, so of two overlapping runs saved at once the second sees the first.
+    const overlaps = await hasOverlappingCreditedRun(trx, user.id, {
+      id: run.id,
+      issuedAt: run.issued_at,
+      steps: verified.steps,
+    });
+    if (overlaps) {
+      throw rejectRun(
+        'Coins are saved for one game at a time, and this game overlaps one already saved.',
+        'RUN_OVERLAPS',
+      );
+    }
     return credit.balance;
   });
   return { coinsAdded: body.amount, balance };
