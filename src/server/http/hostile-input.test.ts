@@ -157,9 +157,14 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(meme.json()).toMatchObject({
       message: 'Title contains characters that are not allowed',
     });
+    const image = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: `/api/uploads/${'a'.repeat(5000)}` },
+    });
+    expect(image.statusCode, image.body).toBe(400);
+    expect(image.json()).toMatchObject({ message: 'imageUrl is too long' });
 
     // A name that reads as another (here with a zero-width space) is refused like a control character.
-    for (const playerName of ['ab\u0000c', `${memberName}\u200b`, `\u200e${memberName}`]) {
+    for (const playerName of ['ab\u0000c', 'ab\ud800cd', `${memberName}\u200b`, `\u200e${memberName}`]) {
       const score = await visitor.request('POST', '/api/game-scores', {
         body: {
           playerName,

@@ -111,7 +111,10 @@ export type VoteResponse = z.infer<typeof voteResponseSchema>;
 export const uploadTargetResponseSchema = z.object({ uploadURL: z.string() });
 
 export const memeImageBodySchema = z.object({
-  imageUrl: z.string({ error: 'imageUrl is required' }).min(1, 'imageUrl is required').max(4096),
+  imageUrl: z
+    .string({ error: 'imageUrl is required' })
+    .min(1, 'imageUrl is required')
+    .max(4096, 'imageUrl is too long'),
 });
 
 export const memeImageResponseSchema = z.object({ objectPath: z.string() });

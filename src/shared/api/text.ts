@@ -1,9 +1,10 @@
 /**
  * Text people type for others to read (meme titles, leaderboard names): no control characters
- * (PostgreSQL's text type cannot even hold NUL, and the rest garble terminals and logs) and no
- * bidi overrides or isolates, which can make a text display as another.
+ * (PostgreSQL's text type cannot even hold NUL, and the rest garble terminals and logs), no
+ * half of a surrogate pair (stored as U+FFFD, so not what was sent) and no bidi overrides or
+ * isolates, which can make a text display as another.
  */
-export const DISPLAYABLE_TEXT = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
+export const DISPLAYABLE_TEXT = /^[^\p{Cc}\p{Cs}\u202A-\u202E\u2066-\u2069]*$/u;
 
 /**
  * Characters that show as nothing (zero-width spaces and joiners, direction marks, word joiners,
