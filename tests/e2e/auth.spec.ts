@@ -60,10 +60,7 @@ test('logout from the menu, failed login toast, then login success', async ({ pa
   await page.getByRole('button', { name: 'Account menu' }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByText(name)).toBeVisible();
-  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute(
-    'aria-disabled',
-    'true',
-  );
+  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('aria-disabled', 'true');
   await menu.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(toastWith(page, 'You have been successfully logged out.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible();
@@ -119,16 +116,12 @@ function settledTop(page: Page, id: string): Promise<number> {
   }, id);
 }
 
-test('below xl a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
-  page,
-}) => {
+test('below xl a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
   await page.goto('/');
   const openMenu = page.getByRole('button', { name: 'Open menu' });
   if (!isPhone(page)) {
     await expect(openMenu).toBeHidden();
-    await expect(
-      page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' }),
-    ).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' })).toBeVisible();
     return;
   }
   await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();

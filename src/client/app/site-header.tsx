@@ -1,6 +1,5 @@
 import { Menu, ShoppingBag, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { Link, useLocation } from 'wouter';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
@@ -19,9 +18,7 @@ export function SiteHeader() {
   const site = useSite();
 
   const go = (id: SectionId) => {
-    // The open menu is part of the sticky header's height, and so of the page's layout: close it
-    // before the scroll target is measured, or the page lands the menu's height too far.
-    flushSync(() => setMenuOpen(false));
+    setMenuOpen(false);
     scrollToSection(id, navigate);
   };
 
@@ -145,7 +142,9 @@ export function SiteHeader() {
         <nav
           id="mobile-menu"
           aria-label="Sections"
-          className="border-t border-slate-800 px-4 pb-4 xl:hidden"
+          // Over the page rather than in the header's flow: opening it shifts nothing, and a
+          // section chosen from it is measured where it will be once the menu is gone.
+          className="absolute inset-x-0 top-full max-h-[calc(100dvh-4rem)] overflow-y-auto border-y border-slate-800 bg-slate-950/95 px-4 pb-4 backdrop-blur xl:hidden"
         >
           <ul className="grid gap-1 pt-2">
             {sectionLinks.map((s) => (

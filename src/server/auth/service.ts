@@ -26,18 +26,15 @@ export async function register(deps: AppDeps, body: RegisterBody): Promise<Sessi
  * attempt back, so only failures add up to a lock-out.
  */
 export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise<SessionUser> {
-  // A name registration would refuse has no account. It fails as an unknown one does, without
-  // reaching the database, whose text type cannot even hold some such names (NUL).
-  const username = USERNAME_PATTERN.test(body.username) ? body.username : null;
+  // Only names registration allows have accounts. Any other fails as an unknown one, counted
+  // under one key and looked up nowhere: PostgreSQL's text cannot even hold some (NUL).
+  const name = USERNAME_PATTERN.test(body.username) ? body.username.toLowerCase() : null;
   const ipKey = `login:ip:${ip}`;
-  const userKey = username ? `login:user:${username.toLowerCase()}` : null;
-  const limits = userKey
-    ? ([
-        [ipKey, LOGIN_LIMIT_PER_IP],
-        [userKey, LOGIN_LIMIT_PER_USERNAME],
-      ] as const)
-    : ([[ipKey, LOGIN_LIMIT_PER_IP]] as const);
-  for (const [key, limit] of limits) {
+  const userKey = `login:user:${name ?? '*'}`;
+  for (const [key, limit] of [
+    [ipKey, LOGIN_LIMIT_PER_IP],
+    [userKey, LOGIN_LIMIT_PER_USERNAME],
+  ] as const) {
     const result = await deps.rateLimiter.hit(key, limit, LOGIN_WINDOW_MS);
     if (!result.allowed) {
       throw new HttpError(429, 'Too many login attempts. Please try again later.', 'RATE_LIMITED', {
@@ -45,10 +42,10 @@ export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise
       });
     }
   }
-  const user = username ? await findUserByUsername(deps.db, username) : undefined;
+  const user = name ? await findUserByUsername(deps.db, name) : undefined;
   const valid = await verifyPassword(user?.password_hash, body.password);
   if (!user || !valid) throw new HttpError(401, LOGIN_FAILED_MESSAGE, 'INVALID_CREDENTIALS');
   await deps.rateLimiter.undo(ipKey);
-  if (userKey) await deps.rateLimiter.reset(userKey);
+  await deps.rateLimiter.reset(userKey);
   return { id: user.id, username: user.username };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, GameRunsTable } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
+import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type GameRunRow = Selectable<GameRunsTable>;
@@ -82,14 +83,14 @@ export async function markCoinsCredited(
 
 /**
  * Another run of this member whose coins were saved and whose play overlaps this one's: from
- * its issue to its last step (steps at STEP_MS, 50/3 ms, in whole milliseconds).
+ * its issue to its last step, in whole milliseconds (the columns are integers).
  */
 export async function hasOverlappingCreditedRun(
   db: Db,
   userId: number,
   run: { id: string; issuedAt: number; steps: number },
 ): Promise<boolean> {
-  const end = run.issuedAt + Math.ceil((run.steps * 50) / 3);
+  const end = run.issuedAt + Math.floor((run.steps * 1000) / STEPS_PER_SECOND);
   const row = await db
     .selectFrom('game_runs')
     .select('id')
@@ -97,7 +98,7 @@ export async function hasOverlappingCreditedRun(
     .where('id', '<>', run.id)
     .where('coins_credited_at', 'is not', null)
     .where('issued_at', '<', end)
-    .where(sql<number>`issued_at + (steps * 50) / 3`, '>', run.issuedAt)
+    .where(sql<number>`issued_at + (steps * 1000) / ${STEPS_PER_SECOND}`, '>', run.issuedAt)
     .executeTakeFirst();
   return row !== undefined;
 }

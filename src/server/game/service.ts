@@ -44,8 +44,8 @@ export const REAL_TIME_GRACE_MS = 1000;
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
 
 const RUNS_PER_MINUTE_PER_IP = 40;
-/** Score submissions, and coin saves per member. */
-const SUBMISSIONS_PER_MINUTE_PER_IP = 60;
+/** Score submissions per caller, and coin saves per member. */
+const SUBMISSIONS_PER_MINUTE = 60;
 const MINUTE_MS = 60 * 1000;
 
 export function rejectRun(message: string, code: string): HttpError {
@@ -211,7 +211,7 @@ export async function submitScore(
   await limit(
     deps,
     `game-scores:${caller(user, ip)}`,
-    SUBMISSIONS_PER_MINUTE_PER_IP,
+    SUBMISSIONS_PER_MINUTE,
     'Too many scores submitted. Please wait a moment and try again.',
   );
   const run = await openRun(deps, body.runId, user);
@@ -291,7 +291,7 @@ export async function addCoins(
   await limit(
     deps,
     `coins-add:user:${user.id}`,
-    SUBMISSIONS_PER_MINUTE_PER_IP,
+    SUBMISSIONS_PER_MINUTE,
     'Too many coin saves. Please wait a moment and try again.',
   );
   const run = await openRun(deps, body.runId, user);

@@ -116,6 +116,7 @@ describe('logs', () => {
       await t.close();
     }
   });
+
   it('take an upload cut off mid-body for what it is, not a server failure', async () => {
     const { lines, stream } = logLines();
     const t = await createTestApp('sqlite');
