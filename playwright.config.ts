@@ -37,6 +37,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      // As behind the production proxy: tests that set X-Forwarded-For act as distinct visitors.
+      TRUST_PROXY: 'true',
       NODE_ENV: 'test',
     },
   },

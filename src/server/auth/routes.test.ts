@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
 import { databaseKinds } from '../test-support/test-database.ts';
+import { REGISTER_LIMIT_PER_IP } from './service.ts';
 
 describe.each(databaseKinds)('accounts on %s', (kind) => {
   let t: TestApp;
@@ -147,6 +148,31 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     } finally {
       await app.close();
     }
+  });
+
+  it('limits the accounts one address opens per hour; a taken name does not count', async () => {
+    const ip = '198.51.100.7';
+    const register = (username: string, address = ip) =>
+      new TestClient(t.app, address).request('POST', '/api/auth/register', {
+        body: { username, password: 'password123' },
+        csrf: false,
+      });
+    const taken = uniqueName('taken');
+    expect((await register(taken, '198.51.100.8')).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await register(taken)).statusCode).toBe(409);
+    for (let i = 0; i < REGISTER_LIMIT_PER_IP; i++) {
+      expect((await register(uniqueName('burst'))).statusCode).toBe(201);
+    }
+    const refused = uniqueName('refused');
+    const blocked = await register(refused);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many accounts created from your network. Please try again later.');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const stored = t.app.deps.db.selectFrom('users').select('id').where('username', '=', refused);
+    expect(await stored.executeTakeFirst()).toBeUndefined();
+    expect((await register(uniqueName('neighbour'), '198.51.100.9')).statusCode).toBe(201);
+    t.clock.advance(60 * 60 * 1000 + 1);
+    expect((await register(refused)).statusCode).toBe(201);
   });
 
   it('expires a session after the idle limit and after the absolute limit', async () => {

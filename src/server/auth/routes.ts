@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/register',
     { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
     async (request, reply) => {
-      const user = await register(app.deps, request.body);
+      const user = await register(app.deps, request.body, request.ip);
       await startSession(request, reply, user.id);
       return reply.code(201).send({ user });
     },

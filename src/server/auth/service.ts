@@ -8,16 +8,42 @@ export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_LIMIT_PER_USERNAME = 10;
 const LOGIN_LIMIT_PER_IP = 50;
+const REGISTER_WINDOW_MS = 60 * 60 * 1000;
+/**
+ * Accounts one address may open per hour: room for a household or a classroom behind one
+ * router, while a script can neither fill the users table nor keep the cores busy hashing.
+ */
+export const REGISTER_LIMIT_PER_IP = 20;
 
-export async function register(deps: AppDeps, body: RegisterBody): Promise<SessionUser> {
-  const existing = await findUserByUsername(deps.db, body.username);
-  if (existing) throw new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+/** Counts accounts opened per IP; a name already taken gives its attempt back. */
+export async function register(
+  deps: AppDeps,
+  body: RegisterBody,
+  ip: string,
+): Promise<SessionUser> {
+  const ipKey = `register:ip:${ip}`;
+  const throttle = await deps.rateLimiter.hit(ipKey, REGISTER_LIMIT_PER_IP, REGISTER_WINDOW_MS);
+  if (!throttle.allowed) {
+    throw new HttpError(
+      429,
+      'Too many accounts created from your network. Please try again later.',
+      'RATE_LIMITED',
+      {
+        'retry-after': String(throttle.retryAfterSeconds),
+      },
+    );
+  }
+  const taken = async () => {
+    await deps.rateLimiter.undo(ipKey);
+    return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+  };
+  if (await findUserByUsername(deps.db, body.username)) throw await taken();
   const user = await insertUser(deps.db, {
     username: body.username,
     passwordHash: await hashPassword(body.password),
     now: deps.clock.now(),
   });
-  if (!user) throw new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+  if (!user) throw await taken();
   return user;
 }
 

@@ -161,7 +161,7 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', CLIENT_DIST_DIR: path.join(dataDir, 'no-client') },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', CLIENT_DIST_DIR: path.join(dataDir, 'no-client'), TRUST_PROXY: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -178,7 +178,8 @@ describe('the server process', () => {
       const inFlight = Array.from({ length: 40 }, (_, i) =>
         fetch(`${base}/api/auth/register`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          // Forty visitors: one address may open only so many accounts an hour.
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
           body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
         }).then((r) => r.status, () => 'refused'),
       );

@@ -53,7 +53,11 @@ export class TestClient {
   readonly cookies = new Map<string, string>();
   private csrfToken: string | undefined;
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `remoteAddress`: the client's IP as the server sees it (inject's default is 127.0.0.1). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress?: string,
+  ) {}
 
   async request(
     method: Method,
@@ -66,7 +70,7 @@ export class TestClient {
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    const inject: InjectOptions = { method, url, headers };
+    const inject: InjectOptions = { method, url, headers, remoteAddress: this.remoteAddress };
     if (options.body !== undefined) {
       inject.payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
