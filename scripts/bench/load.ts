@@ -36,7 +36,8 @@ import { findCountMismatches } from '#server/memes/repository.ts';
 import { newVisitorId, signVisitorId } from '#server/memes/voter.ts';
 import { playHonestly, type HonestRun } from '#server/ops/honest-run.ts';
 import { REPO_ROOT, startNode, type NodeProcess } from '#server/ops/node-process.ts';
-import { createScratchPostgres, newSessionSecret, scratchDir } from '#server/ops/scratch.ts';
+import { createScratchPostgres } from '#server/ops/scratch-postgres.ts';
+import { newSessionSecret, scratchDir } from '#server/ops/scratch.ts';
 
 const env = process.env;
 const SECONDS = Number(env.LOAD_SECONDS ?? 30);

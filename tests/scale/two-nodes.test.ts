@@ -18,12 +18,11 @@ import {
   type HonestRun,
 } from '#server/ops/honest-run.ts';
 import { startNode, type NodeProcess } from '#server/ops/node-process.ts';
+import { createScratchPostgres, type ScratchPostgres } from '#server/ops/scratch-postgres.ts';
 import {
-  createScratchPostgres,
   newSessionSecret,
   scratchDir,
   startScratchS3,
-  type ScratchPostgres,
   type ScratchS3,
 } from '#server/ops/scratch.ts';
 import { answer, SiteClient } from '#server/ops/site-client.ts';

@@ -3,49 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import pg from 'pg';
 import S3rver from 's3rver';
 import { createS3Store } from '../storage/s3.ts';
 
 /**
- * Throwaway infrastructure for multi-process tests and benchmarks: a PostgreSQL database of
- * its own on a given server, an S3-protocol server with one bucket, data folders. Everything
- * is removed by the matching close/drop.
+ * Throwaway infrastructure for multi-process tests and benchmarks: an S3-protocol server with
+ * one bucket, data folders, secrets (databases: scratch-postgres.ts). Everything is removed by
+ * the matching close.
  */
-
-export interface ScratchPostgres {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/** A fresh, empty database on the server `adminUrl` points at (e.g. TEST_DATABASE_URL). */
-export async function createScratchPostgres(
-  adminUrl: string,
-  prefix = 'grind_scale',
-): Promise<ScratchPostgres> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 export interface ScratchS3 {
   endpoint: string;

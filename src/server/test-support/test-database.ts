@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { AppConfig } from '../config.ts';
+import { createScratchPostgres } from '../ops/scratch-postgres.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -23,28 +22,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   if (kind === 'sqlite') {
     return { dataDir, database: { kind, file: path.join(dataDir, 'app.db') }, drop: async () => removeDir() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `grind_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchPostgres(process.env.TEST_DATABASE_URL!, 'grind_test');
   return {
     dataDir,
-    database: { kind, url: url.toString() },
+    database: { kind, url: scratch.url },
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      await scratch.drop();
       removeDir();
     },
   };
