@@ -17,12 +17,12 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import { findCountMismatches } from '#server/memes/repository.ts';
 import { newVisitorId, signVisitorId } from '#server/memes/voter.ts';
+import { seedBenchMemes } from './seed-memes.ts';
 
 const MEMES = 10_000;
 const VISITORS = 2_000;
@@ -333,35 +333,7 @@ async function main(): Promise<void> {
 async function seed(config: AppConfig): Promise<void> {
   const app = await buildApp(config, { logger: false });
   try {
-    const db = app.deps.db;
-    const user = await db
-      .insertInto('users')
-      .values({
-        username: 'bench',
-        username_lower: 'bench',
-        password_hash: 'x',
-        created_at: Date.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const start = Date.now() - MEMES * 60_000;
-    const hex = (i: number) => i.toString(16).padStart(64, '0');
-    for (let offset = 0; offset < MEMES; offset += 500) {
-      const batch = Array.from({ length: Math.min(500, MEMES - offset) }, (_, j) => {
-        const i = offset + j;
-        return {
-          user_id: user.id,
-          title: `Benchmark meme number ${i + 1} about the daily grind`,
-          category: MEME_CATEGORY_VALUES[i % MEME_CATEGORY_VALUES.length]!,
-          image_key: `memes/${hex(i + 1)}.jpg`,
-          thumbnail_key: `memes/${hex(i + 1)}-thumb.webp`,
-          thumbnail_width: 400,
-          thumbnail_height: 300,
-          created_at: start + i * 60_000,
-        };
-      });
-      await db.insertInto('memes').values(batch).execute();
-    }
+    await seedBenchMemes(app.deps.db, MEMES);
   } finally {
     await app.close();
   }

@@ -28,7 +28,6 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { Kysely } from 'kysely';
-import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
@@ -38,6 +37,7 @@ import { playHonestly, type HonestRun } from '#server/ops/honest-run.ts';
 import { REPO_ROOT, startNode, type NodeProcess } from '#server/ops/node-process.ts';
 import { createScratchPostgres } from '#server/ops/scratch-postgres.ts';
 import { newSessionSecret, scratchDir } from '#server/ops/scratch.ts';
+import { seedBenchMemes } from './seed-memes.ts';
 
 const env = process.env;
 const SECONDS = Number(env.LOAD_SECONDS ?? 30);
@@ -282,32 +282,7 @@ const runId = () => randomBytes(16).toString('base64url');
 /** Memes, a busy leaderboard week, and `runs` unplayed runs issued a minute ago. */
 async function seed(db: Kysely<Database>, runs: number, plays: HonestRun[]): Promise<string[]> {
   const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({ username: 'bench', username_lower: 'bench', password_hash: 'x', created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const hex = (i: number) => i.toString(16).padStart(64, '0');
-  for (let offset = 0; offset < SEED_MEMES; offset += 500) {
-    await db
-      .insertInto('memes')
-      .values(
-        Array.from({ length: Math.min(500, SEED_MEMES - offset) }, (_, j) => {
-          const i = offset + j;
-          return {
-            user_id: user.id,
-            title: `Benchmark meme number ${i + 1} about the daily grind`,
-            category: MEME_CATEGORY_VALUES[i % MEME_CATEGORY_VALUES.length]!,
-            image_key: `memes/${hex(i + 1)}.jpg`,
-            thumbnail_key: `memes/${hex(i + 1)}-thumb.webp`,
-            thumbnail_width: 400,
-            thumbnail_height: 300,
-            created_at: now - (SEED_MEMES - i) * 60_000,
-          };
-        }),
-      )
-      .execute();
-  }
+  await seedBenchMemes(db, SEED_MEMES);
   // A week's worth of entries: the standings query ranks all of them.
   const week = weekStartUtc(now);
   for (let offset = 0; offset < SEED_SCORES; offset += 500) {
