@@ -230,6 +230,45 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     );
   });
 
+  it('refuses a score or coins sent after the run expired, even for a run already replayed', async () => {
+    const member = new TestClient(t.app);
+    await member.register(uniqueName('Keeper'));
+    const playWithCoins = async () => {
+      let run = await play(member, 1200);
+      for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
+      expect(run.result.coins).toBeGreaterThan(0);
+      return run;
+    };
+    const coinRun = await playWithCoins();
+    waitFor(coinRun);
+    // The coins are saved at once (the run is now replayed); the score is kept back...
+    const saved = await member.request('POST', '/api/coins/add', {
+      body: { amount: coinRun.result.coins, runId: coinRun.runId, inputs: coinRun.inputs },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const scoreRun = await playWithCoins();
+    waitFor(scoreRun);
+    const scored = await member.request('POST', '/api/game-scores', { body: scoreBody(scoreRun, 'x') });
+    expect(scored.statusCode, scored.body).toBe(201);
+    // ...and the score of the one, the coins of the other, come a week later.
+    t.clock.advance(7 * 24 * 60 * 60 * 1000);
+    await expectRefused(
+      coinRun.runId,
+      () => member.request('POST', '/api/game-scores', { body: scoreBody(coinRun, 'x') }),
+      422,
+      /expired/,
+    );
+    await expectRefused(
+      scoreRun.runId,
+      () =>
+        member.request('POST', '/api/coins/add', {
+          body: { amount: scoreRun.result.coins, runId: scoreRun.runId },
+        }),
+      422,
+      /expired/,
+    );
+  });
+
   it('validates and trims the player name', async () => {
     const visitor = new TestClient(t.app);
     const run = await play(visitor);

@@ -40,7 +40,7 @@ import {
  * fit between handing out the run and receiving it, plus this much for clocks and the network.
  */
 export const REAL_TIME_GRACE_MS = 1000;
-/** The longest round (MAX_STEPS) plus time to send it; older unreplayed runs are refused. */
+/** The longest round (MAX_STEPS) plus time to send it; older runs are refused. */
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
 
 const RUNS_PER_MINUTE_PER_IP = 40;
@@ -100,7 +100,8 @@ async function openRun(
   if (run.user_id !== null && user !== null && run.user_id !== user.id) {
     throw rejectRun('This game run belongs to another player.', 'RUN_NOT_YOURS');
   }
-  if (run.verified_at === null && deps.clock.now() - run.issued_at > RUN_TTL_MS) {
+  // Replayed or not: a run kept back could otherwise be entered in a later week's contest.
+  if (deps.clock.now() - run.issued_at > RUN_TTL_MS) {
     throw rejectRun('This game run has expired.', 'RUN_EXPIRED');
   }
   return run;
