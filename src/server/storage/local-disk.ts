@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { link, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -214,6 +214,9 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       if (await statFile(key)) throw new ObjectExistsError(key);
       await mkdir(dirname(target), { recursive: true });
       const tmp = await tempFile();
+      // Opened here, not by the write stream: a stream opening its own file could create it
+      // after a request that failed at once had been cleaned up, and leave it behind.
+      const file = await open(tmp, 'wx');
       let size = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
@@ -232,9 +235,11 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       };
       source.on('error', onSourceError);
       source.on('close', onSourceClose);
+      // The request may have gone while the file was being opened.
+      if (source.destroyed) onSourceClose();
       source.pipe(guard);
       try {
-        await pipeline(guard, counter, createWriteStream(tmp, { flags: 'wx' }));
+        await pipeline(guard, counter, file.createWriteStream());
       } catch (error) {
         source.unpipe(guard);
         if (!source.destroyed) source.pause();
