@@ -103,6 +103,23 @@ test('switching mode and closing the dialog reset the forms', async ({ page }) =
   await expect(page.getByRole('dialog').getByLabel('Username')).toHaveValue('');
 });
 
+test('closing the dialog gives the keyboard focus back to the button that opened it', async ({ page }) => {
+  await page.goto('/');
+  const login = page.getByRole('button', { name: 'Login', exact: true });
+  const signUpButton = page.getByRole('button', { name: 'Sign Up' });
+  await login.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog').getByLabel('Username')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(login).toBeFocused();
+
+  await signUpButton.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(signUpButton).toBeFocused();
+});
+
 /** A section's distance from the top of the viewport once the page has stopped scrolling
  * (smooth scrolling passes through the right place on its way to a wrong one). */
 function settledTop(page: Page, id: string): Promise<number> {

@@ -152,6 +152,19 @@ describe('apiRequest', () => {
     expect(errorMessage(error)).toBe('Invalid username or password');
   });
 
+  it("leaves a toast's own text to an answer without a message of the server's", async () => {
+    fakeFetch({
+      '/api/a': [() => new Response('{}', { status: 500 })],
+      '/api/b': [() => new Response('', { status: 401, statusText: 'Unauthorized' })],
+    });
+    for (const url of ['/api/a', '/api/b']) {
+      const error = await apiRequest('GET', url).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(errorMessage(error)).toBeUndefined();
+    }
+    expect(errorMessage(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
+  });
+
   it('uses the status text when the body is empty', async () => {
     fakeFetch({ '/api/a': [() => new Response('', { status: 502, statusText: 'Bad Gateway' })] });
     await expect(apiRequest('GET', '/api/a')).rejects.toThrow('502: Bad Gateway');

@@ -27,9 +27,12 @@ export class ApiError extends Error {
   }
 }
 
-/** What a toast should say about an error: the server's own words when it gave any. */
+/**
+ * What a toast should say about an error: the server's own words when it gave any. An answer
+ * without them has nothing a visitor could read ("500: {}"), so the toast's own text stands.
+ */
 export function errorMessage(error: unknown): string | undefined {
-  if (error instanceof ApiError) return error.serverMessage ?? error.message;
+  if (error instanceof ApiError) return error.serverMessage;
   return error instanceof Error && error.message ? error.message : undefined;
 }
 
