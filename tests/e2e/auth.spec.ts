@@ -133,7 +133,7 @@ function settledTop(page: Page, id: string): Promise<number> {
   }, id);
 }
 
-test('below xl a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
+test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
   await page.goto('/');
   const openMenu = page.getByRole('button', { name: 'Open menu' });
   if (!isPhone(page)) {
@@ -184,7 +184,20 @@ test('the longest username fits the header, on the home page and in the shop', a
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       width,
     );
-    if (!isPhone(page))
+    if (!isPhone(page)) {
       await expect(page.getByText(`Welcome, ${name}`)).toHaveAttribute('title', name);
+    } else {
+      // The bar has no room for the greeting: the menu carries it.
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(page.locator('#mobile-menu')).toContainText(`Welcome, ${name}`);
+      await page.getByRole('button', { name: 'Close menu' }).click();
+    }
+  }
+  if (!isPhone(page)) {
+    // The narrowest width with the section buttons in the bar.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect(page.getByRole('navigation', { name: 'Sections' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
   }
 });

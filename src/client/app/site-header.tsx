@@ -45,7 +45,7 @@ export function SiteHeader() {
     <div className="flex min-w-0 items-center gap-3">
       {/* A username may be 32 wide letters: it gives way to the bar rather than push it off screen. */}
       <span
-        className="hidden max-w-48 truncate text-sm text-slate-300 sm:block"
+        className="hidden max-w-48 truncate text-sm text-slate-300 sm:block lg:max-w-28 xl:max-w-48"
         title={user.username}
       >
         Welcome, {user.username}
@@ -85,7 +85,7 @@ export function SiteHeader() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-4 sm:px-4">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-4 sm:px-4 lg:gap-2 xl:gap-4">
         <button
           type="button"
           onClick={() => go('home')}
@@ -94,24 +94,25 @@ export function SiteHeader() {
           <span className="text-base leading-tight font-extrabold whitespace-nowrap text-grind-400 sm:text-lg">
             {site.brand}
           </span>
-          <span className="hidden text-xs whitespace-nowrap text-slate-400 sm:block">
+          {/* Between lg and xl the section buttons need its room. */}
+          <span className="hidden text-xs whitespace-nowrap text-slate-400 sm:block lg:hidden xl:block">
             {site.tagline}
           </span>
         </button>
-        <nav aria-label="Sections" className="hidden items-center gap-1 xl:flex">
+        <nav aria-label="Sections" className="hidden items-center lg:flex xl:gap-1">
           {sectionLinks.map((s) => (
             <button
               key={s.id}
               type="button"
               onClick={() => go(s.id)}
-              className="rounded-md px-3 py-2 text-sm text-slate-300 hover:bg-slate-800 hover:text-white"
+              className="rounded-md px-1.5 py-2 text-sm text-slate-300 hover:bg-slate-800 hover:text-white xl:px-3"
             >
               {s.label}
             </button>
           ))}
         </nav>
         <div className="flex items-center gap-1 sm:gap-2">
-          <div className="hidden xl:block">{pageLink}</div>
+          <div className="hidden lg:block">{pageLink}</div>
           <a
             href={site.links.buy}
             target="_blank"
@@ -124,7 +125,7 @@ export function SiteHeader() {
           <Button
             variant="ghost"
             size="icon"
-            className="xl:hidden"
+            className="lg:hidden"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
@@ -144,9 +145,15 @@ export function SiteHeader() {
           aria-label="Sections"
           // Over the page rather than in the header's flow: opening it shifts nothing, and a
           // section chosen from it is measured where it will be once the menu is gone.
-          className="absolute inset-x-0 top-full max-h-[calc(100dvh-4rem)] overflow-y-auto border-y border-slate-800 bg-slate-950/95 px-4 pb-4 backdrop-blur xl:hidden"
+          className="absolute inset-x-0 top-full max-h-[calc(100dvh-4rem)] overflow-y-auto border-y border-slate-800 bg-slate-950/95 px-4 pb-4 backdrop-blur lg:hidden"
         >
           <ul className="grid gap-1 pt-2">
+            {user ? (
+              // The bar has no room for the greeting on a phone.
+              <li className="truncate px-3 py-2 text-sm text-slate-400 sm:hidden">
+                Welcome, {user.username}
+              </li>
+            ) : null}
             {sectionLinks.map((s) => (
               <li key={s.id}>
                 <button
