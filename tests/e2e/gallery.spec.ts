@@ -266,6 +266,52 @@ test('loading shows six skeletons; empty states name the filter; more pages load
   await expect(gallery(page).getByText('Be the first to upload a meme!')).toBeVisible();
 });
 
+test("every card shows its image in the same 4:3 box, whatever the image's shape", async ({
+  page,
+}) => {
+  const shapes = [
+    [400, 300],
+    [300, 300],
+    [200, 400],
+  ] as const;
+  const memes = shapes.map(([width, height], i) => ({
+    ...fakeMeme(i + 1, `Shape ${width}x${height}`),
+    thumbnailUrl: `/objects/memes/${String(i + 1).repeat(64)}-thumb.webp`,
+    thumbnailWidth: width,
+    thumbnailHeight: height,
+  }));
+  await page.route('**/api/memes*', (route) =>
+    route.fulfill({ json: { memes, nextCursor: null } }),
+  );
+  await page.route('**/objects/memes/*-thumb.webp', async (route) => {
+    const meme = memes.find((m) => route.request().url().endsWith(m.thumbnailUrl))!;
+    const body = await sharp({
+      create: {
+        width: meme.thumbnailWidth,
+        height: meme.thumbnailHeight,
+        channels: 3,
+        background: '#888',
+      },
+    })
+      .webp()
+      .toBuffer();
+    return route.fulfill({ body, contentType: 'image/webp' });
+  });
+  await openGallery(page);
+  await expect(page.getByTestId('meme-card')).toHaveCount(3);
+  for (const meme of memes) {
+    const image = card(page, meme.title).getByRole('img', { name: meme.title });
+    await expect(image).toHaveJSProperty('complete', true);
+    const box = (await card(page, meme.title).getByRole('link').boundingBox())!;
+    expect(
+      Math.abs(box.height - (box.width * 3) / 4),
+      `${meme.title}: ${box.width}x${box.height}`,
+    ).toBeLessThan(1.5);
+    const shown = (await image.boundingBox())!;
+    expect(shown.height).toBeLessThanOrEqual(box.height + 0.5);
+  }
+});
+
 test('failures show the spec toasts', async ({ page }) => {
   await page.route('**/api/memes*', (route) =>
     route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }),

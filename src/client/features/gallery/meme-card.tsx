@@ -53,7 +53,9 @@ export function MemeCard({
         href={meme.imageUrl}
         target="_blank"
         rel="noopener"
-        className="block aspect-[4/3] bg-slate-950"
+        // The image lies over a 4:3 box rather than in it: in the flow, a tall image would stretch
+        // the box (and its card) past 4:3.
+        className="relative block aspect-[4/3] bg-slate-950"
         aria-label={`Open "${meme.title}" full size`}
       >
         <img
@@ -63,7 +65,7 @@ export function MemeCard({
           alt={meme.title}
           loading="lazy"
           decoding="async"
-          className="h-full w-full object-contain"
+          className="absolute inset-0 h-full w-full object-contain"
         />
       </a>
       <div className="flex flex-1 flex-col gap-3 p-4">
