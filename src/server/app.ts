@@ -1,4 +1,3 @@
-import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
@@ -12,7 +11,7 @@ import type { AppConfig } from './config.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
-import { gameRoutes } from './game/routes.ts';
+import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { HttpError } from './http-error.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -23,16 +22,15 @@ import { shopRoutes } from './shop/routes.ts';
 import { renderIndexHtml } from './site/index-html.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
-import { assertCsrf } from './security/csrf.ts';
-import { assertSameOrigin } from './security/origin-check.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
 import { createRedisRateLimiter } from './security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from './security/secrets.ts';
-import { hashSessionId, loadSessionUser, pruneSessions, SESSION_COOKIE } from './security/sessions.ts';
+import { pruneSessions } from './security/sessions.ts';
+import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
 import { s3UploadOrigin } from './storage/s3.ts';
 import { memeRoutes } from './memes/routes.ts';
-import { uploadRoutes } from './uploads/routes.ts';
+import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -125,7 +123,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await db.destroy();
   });
 
-  await app.register(fastifyCookie);
   const headers = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -150,32 +147,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     strictTransportSecurity: config.publicOrigin?.startsWith('https:') ? undefined : false,
   });
 
-  // Callback-style hooks: most requests need no database here, and an async hook costs every
-  // request a promise.
+  // Callback-style: an async hook costs every request a promise.
   app.addHook('onRequest', (request, reply, done) => {
     const api = request.url.startsWith('/api/');
     reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
-    if (!api) {
-      // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
-      // one by its path, so it would reach an API route without its origin, session and CSRF checks.
-      if (!request.url.startsWith('/')) {
-        return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
-      }
-      return done();
+    // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
+    // one by its path, so it would reach an API route without its origin, session and CSRF checks.
+    if (!api && !request.url.startsWith('/')) {
+      return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
     }
-    assertSameOrigin(request);
-    const sessionId = request.cookies[SESSION_COOKIE];
-    if (!sessionId) return done();
-    request.sessionIdHash = hashSessionId(sessionId);
-    loadSessionUser(db, request.sessionIdHash, clock.now()).then((user) => {
-      request.user = user;
-      done();
-    }, done);
-  });
-  // After parsing, so a CSRF failure is reported only for a request the route would accept.
-  app.addHook('preValidation', (request, _reply, done) => {
-    assertCsrf(request);
     done();
   });
 
@@ -195,12 +176,24 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return { status: 'ready' };
   });
 
-  await app.register(authRoutes);
-  await app.register(shopRoutes);
-  await app.register(siteRoutes);
-  await app.register(gameRoutes);
-  await app.register(uploadRoutes);
-  await app.register(memeRoutes);
+  const standings = createStandingsCache(clock);
+  // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
+  // (a member's leaderboard read was a session query), so they can change nothing.
+  await app.register(async (publicReads) => {
+    allowReadsOnly(publicReads);
+    await publicReads.register(siteRoutes);
+    await publicReads.register(standingsRoutes, { standings });
+    await publicReads.register(objectRoutes);
+  });
+  // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
+  await app.register(async (sessionScope) => {
+    await enableSessions(sessionScope);
+    await sessionScope.register(authRoutes);
+    await sessionScope.register(shopRoutes);
+    await sessionScope.register(gameRoutes, { standings });
+    await sessionScope.register(uploadRoutes);
+    await sessionScope.register(memeRoutes);
+  });
   await registerStaticClient(app, config.clientDistDir, (html) =>
     renderIndexHtml(html, site, config.publicOrigin),
   );

@@ -13,6 +13,7 @@ import {
   WINNERS_LIMIT,
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
+import type { Clock } from '../clock.ts';
 import { SharedReadCache } from '../ops/shared-read-cache.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
@@ -41,11 +42,19 @@ interface Standings {
   json: Buffer;
 }
 
-export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Shared by the two plugins: scores drop what they change, the leaderboard reads the rest. */
+export type StandingsCache = SharedReadCache<Standings>;
+
+export function createStandingsCache(clock: Clock): StandingsCache {
+  return new SharedReadCache<Standings>(LEADERBOARD_CACHE_MS, () => clock.now());
+}
+
+/** The game's writes: runs, scores and coins (in the session scope). */
+export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = async (
+  app,
+  { standings },
+) => {
   warmUpReplay();
-  const standings = new SharedReadCache<Standings>(LEADERBOARD_CACHE_MS, () =>
-    app.deps.clock.now(),
-  );
 
   const prune = setInterval(() => {
     pruneUnverifiedRuns(app.deps.db, app.deps.clock.now() - RUN_TTL_MS).catch((err: unknown) =>
@@ -88,7 +97,13 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => addCoins(app.deps, request.user, request.body),
   );
+};
 
+/** The weekly standings and the prize's winners: the same for everybody, so a public read. */
+export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = async (
+  app,
+  { standings },
+) => {
   app.get(
     gamePaths.leaderboard,
     {

@@ -68,7 +68,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   if (store.kind === 'local') await app.register(localUploadRoute(ctx, store as LocalDiskStore));
+};
 
+/** Stored images, served to everybody (a public read, outside the session scope). */
+export const objectRoutes: FastifyPluginAsyncZod = async (app) => {
+  const store = app.deps.objectStore;
+  if (!store) throw new Error('objectRoutes needs deps.objectStore');
   app.get(`${OBJECTS_PREFIX}*`, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     if (!isServableKey(key)) throw notFound();

@@ -1,0 +1,68 @@
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
+import { databaseKinds } from '../test-support/test-database.ts';
+import { allowReadsOnly } from './session-scope.ts';
+
+describe('the scope of public reads', () => {
+  const appWith = (add: (scope: ReturnType<typeof Fastify>) => void) => {
+    const app = Fastify();
+    void app.register(async (scope) => {
+      allowReadsOnly(scope);
+      add(scope);
+    });
+    return app;
+  };
+
+  it('takes GET routes (and the HEAD routes Fastify adds to them)', async () => {
+    const app = appWith((scope) => scope.get('/read', async () => ({ ok: true })));
+    await app.ready();
+    expect((await app.inject({ method: 'HEAD', url: '/read' })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('stops start-up when a write route is added to it', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const app = appWith((scope) =>
+        scope.route({ method, url: '/write', handler: async () => ({}) }),
+      );
+      await expect(app.ready()).rejects.toThrow(
+        `${method} /write: writes belong in a session scope`,
+      );
+    }
+  });
+});
+
+describe.each(databaseKinds)('public reads on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serve a member without looking up the session', async () => {
+    const member = new TestClient(t.app);
+    await member.register(uniqueName('reader'));
+    expect((await member.request('GET', '/api/auth/me')).json()).toMatchObject({
+      user: { id: expect.any(Number) },
+    });
+
+    // With the session store gone, whatever looks the session up fails...
+    await sql`alter table sessions rename to sessions_gone`.execute(t.app.deps.db);
+    try {
+      expect((await member.request('GET', '/api/auth/me')).statusCode).toBe(500);
+      // ...and the public reads, sent with the same session cookie, do not.
+      for (const url of ['/api/leaderboard', '/api/giveaway-winners', '/api/time']) {
+        const res = await member.request('GET', url);
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['set-cookie'], url).toBeUndefined();
+      }
+      expect((await member.request('GET', '/objects/memes/none.webp')).statusCode).toBe(404);
+    } finally {
+      await sql`alter table sessions_gone rename to sessions`.execute(t.app.deps.db);
+    }
+  });
+});

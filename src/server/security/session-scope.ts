@@ -1,0 +1,51 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { assertCsrf } from './csrf.ts';
+import { assertSameOrigin } from './origin-check.ts';
+import { hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
+
+/**
+ * Gives the routes of `scope` (a plugin context and its children) the request's cookies, its
+ * member (`request.user`) and the guards on writes: a request another site sent is refused,
+ * and a mutating call needs its CSRF token. Routes outside such a scope never parse a cookie or
+ * look up a session: see `allowReadsOnly`.
+ */
+export async function enableSessions(scope: FastifyInstance): Promise<void> {
+  await scope.register(fastifyCookie);
+  const { db, clock } = scope.deps;
+  // Callback-style: most requests carry no session, and an async hook costs each a promise.
+  scope.addHook('onRequest', (request, _reply, done) => {
+    assertSameOrigin(request);
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (!sessionId) return done();
+    request.sessionIdHash = hashSessionId(sessionId);
+    loadSessionUser(db, request.sessionIdHash, clock.now()).then((user) => {
+      request.user = user;
+      done();
+    }, done);
+  });
+  // After parsing, so a CSRF failure is reported only for a request the route would accept.
+  scope.addHook('preValidation', (request, _reply, done) => {
+    assertCsrf(request);
+    done();
+  });
+}
+
+/**
+ * For the scope of reads that are the same for everybody (the leaderboard, images, the clock):
+ * they skip the session scope's cookie parsing and session look-up, so nothing there may
+ * change anything. A write route added to it stops start-up, since it would have no origin or
+ * CSRF check.
+ */
+export function allowReadsOnly(scope: FastifyInstance): void {
+  scope.addHook('onRoute', refuseWriteRoute);
+}
+
+export function refuseWriteRoute(route: RouteOptions): void {
+  const methods = [route.method].flat();
+  if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
+    throw new Error(
+      `${methods.join(',')} ${route.url}: writes belong in a session scope (enableSessions)`,
+    );
+  }
+}
