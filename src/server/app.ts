@@ -153,7 +153,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
     // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
-    // one by its path, so it would reach an API route without its origin, session and CSRF checks.
+    // one by its path, so it would reach an API route past the CSRF check, which goes by the URL.
     if (!api && !request.url.startsWith('/')) {
       return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
     }

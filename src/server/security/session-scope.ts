@@ -41,7 +41,7 @@ export function allowReadsOnly(scope: FastifyInstance): void {
   scope.addHook('onRoute', refuseWriteRoute);
 }
 
-export function refuseWriteRoute(route: RouteOptions): void {
+function refuseWriteRoute(route: RouteOptions): void {
   const methods = [route.method].flat();
   if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
     throw new Error(
