@@ -35,11 +35,12 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /** See docs/decisions/005-leaderboard-cache.md: other nodes' new scores show within this. */
 const LEADERBOARD_CACHE_MS = 1000;
 
-/** A week's standings as cached per node: the list, its length limit and its JSON bytes. */
+/** A week's standings as cached per node: the list, its length limit and its JSON text. */
 interface Standings {
   entries: LeaderboardEntry[];
   limit: number;
-  json: Buffer;
+  /** Kept as a string: Node writes a string body together with the headers in one write. */
+  json: string;
 }
 
 /** Shared by the two plugins: scores drop what they change, the leaderboard reads the rest. */
@@ -115,7 +116,7 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
       const week = weekStartUtc(app.deps.clock.now());
       const { json } = await standings.get(`${week}:${limit}`, async () => {
         const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
-        return { entries, limit, json: Buffer.from(JSON.stringify(entries)) };
+        return { entries, limit, json: JSON.stringify(entries) };
       });
       // Checked against the schema when it was made; the JSON is sent as it is.
       return reply
