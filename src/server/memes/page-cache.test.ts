@@ -21,57 +21,97 @@ const page = (...ids: number[]): CachedPage => ({
   json: Buffer.from('[]'),
 });
 
+function setup(maxEntries?: number) {
+  let now = 0;
+  const cache = new MemePageCache(() => now, 1000, maxEntries);
+  const loads: string[] = [];
+  /** A load of `key` that brings `result` once `finish` is called (or at once). */
+  const loader = (key: string, result: CachedPage) => {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    return {
+      load: async () => {
+        loads.push(key);
+        await done;
+        return result;
+      },
+      finish,
+    };
+  };
+  const ready = (key: string, result: CachedPage) => {
+    const l = loader(key, result);
+    l.finish();
+    return l.load;
+  };
+  return { cache, loads, loader, ready, advance: (ms: number) => (now += ms) };
+}
+
 describe('MemePageCache', () => {
-  it('serves an entry until it expires', () => {
-    const cache = new MemePageCache(1000);
-    expect(cache.get('a', 1, 0)).toBeUndefined();
-    const p = page(1);
-    cache.set('a', 1, p, 0);
-    expect(cache.get('a', 1, 999)).toBe(p);
-    expect(cache.get('a', 1, 1000)).toBeUndefined();
+  it('loads a page once for everybody, serves it from memory, and the stale copy while one reload runs', async () => {
+    const { cache, loads, loader, ready, advance } = setup();
+    const p1 = page(1);
+    const first = loader('a', p1);
+    const waiting = [cache.page('a', 1, first.load), cache.page('a', 1, first.load)];
+    first.finish();
+    expect(await Promise.all(waiting)).toEqual([p1, p1]);
+    expect(loads).toEqual(['a']);
+    advance(999);
+    expect(cache.page('a', 1, ready('a', page(9)))).toBe(p1);
+    advance(1);
+    // Expired: still served at once, while a single reload brings the new counts.
+    const p2 = page(2);
+    const reload = loader('a', p2);
+    expect(cache.page('a', 1, reload.load)).toBe(p1);
+    expect(cache.page('a', 1, reload.load)).toBe(p1);
+    expect(loads).toEqual(['a', 'a']);
+    reload.finish();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(cache.page('a', 1, ready('a', page(9)))).toBe(p2);
   });
 
-  it('forgets everything when the gallery version moves, and never stores an old version', () => {
-    const cache = new MemePageCache(1000);
-    cache.get('a', 1, 0);
-    cache.set('a', 1, page(1), 0);
-    cache.set('b', 1, page(2), 0);
-    expect(cache.get('a', 2, 1)).toBeUndefined();
-    expect(cache.get('b', 2, 1)).toBeUndefined();
-    expect(cache.size).toBe(0);
-    // A page read under version 1 that finishes after version 2 was seen must not be kept.
-    cache.set('a', 1, page(1), 2);
-    expect(cache.get('a', 2, 3)).toBeUndefined();
+  it('forgets everything when the gallery version moves, and never keeps a page loaded under an older one', async () => {
+    const { cache, ready, loader } = setup();
+    await cache.page('a', 1, ready('a', page(1)));
+    await cache.page('b', 1, ready('b', page(2)));
+    const slow = loader('c', page(3));
+    const underOne = cache.page('c', 1, slow.load);
+    const p4 = page(4);
+    expect(await cache.page('a', 2, ready('a', p4))).toBe(p4);
+    expect(cache.size).toBe(1);
+    // The load begun under version 1 still answers its own callers, but is not kept.
+    slow.finish();
+    expect(await underOne).toEqual(page(3));
+    const p5 = page(5);
+    expect(await cache.page('c', 2, ready('c', p5))).toBe(p5);
   });
 
-  it('patches counts of a voted meme in every page and drops their serialised form', () => {
-    const cache = new MemePageCache(1000);
-    cache.get('x', 1, 0);
+  it('patches counts of a voted meme in every page and drops their serialised form', async () => {
+    const { cache, ready } = setup();
     const all = page(3, 2, 1);
     const other = page(5, 4);
-    cache.set('all', 1, all, 0);
-    cache.set('other', 1, other, 0);
+    await cache.page('all', 1, ready('all', all));
+    await cache.page('other', 1, ready('other', other));
     cache.applyCounts(2, 7, 1);
-    expect(cache.get('all', 1, 1)!.memes[1]).toMatchObject({ id: 2, upvotes: 7, downvotes: 1 });
+    const served = await cache.page('all', 1, ready('all', page(9)));
+    expect(served.memes[1]).toMatchObject({ id: 2, upvotes: 7, downvotes: 1 });
     expect(all.json).toBeNull();
     expect(other.json).toEqual(Buffer.from('[]'));
   });
 
-  it('keeps at most maxEntries, dropping the oldest', () => {
-    const cache = new MemePageCache(1000, 2);
-    cache.get('x', 1, 0);
-    cache.set('a', 1, page(1), 0);
-    cache.set('b', 1, page(2), 0);
-    cache.set('c', 1, page(3), 0);
-    expect(cache.get('a', 1, 1)).toBeUndefined();
-    expect(cache.get('b', 1, 1)).toBeDefined();
-    expect(cache.get('c', 1, 1)).toBeDefined();
+  it('keeps at most maxEntries, dropping the oldest', async () => {
+    const { cache, loads, ready } = setup(2);
+    for (const key of ['a', 'b', 'c']) await cache.page(key, 1, ready(key, page(1)));
+    await cache.page('b', 1, ready('b', page(1)));
+    await cache.page('c', 1, ready('c', page(1)));
+    expect(loads).toEqual(['a', 'b', 'c']);
+    await cache.page('a', 1, ready('a', page(1)));
+    expect(loads).toEqual(['a', 'b', 'c', 'a']);
   });
 });
 
 describe('MemePageCache.readVersion', () => {
   it('shares one read among the requests that ask while it is under way', async () => {
-    const cache = new MemePageCache();
+    const cache = new MemePageCache(() => 0);
     let reads = 0;
     let finish!: (version: number) => void;
     const read = () => {
@@ -91,7 +131,7 @@ describe('MemePageCache.readVersion', () => {
   });
 
   it("starts a fresh read after this node's own write", async () => {
-    const cache = new MemePageCache();
+    const cache = new MemePageCache(() => 0);
     const finishes: ((version: number) => void)[] = [];
     const read = () => new Promise<number>((resolve) => finishes.push(resolve));
     const before = cache.readVersion(read);
@@ -107,8 +147,10 @@ describe('MemePageCache.readVersion', () => {
   });
 
   it('lets a failed read fail its callers and not the next request', async () => {
-    const cache = new MemePageCache();
-    await expect(cache.readVersion(() => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    const cache = new MemePageCache(() => 0);
+    await expect(cache.readVersion(() => Promise.reject(new Error('down')))).rejects.toThrow(
+      'down',
+    );
     expect(await cache.readVersion(() => Promise.resolve(3))).toBe(3);
   });
 });

@@ -1,4 +1,5 @@
 import type { Meme } from '#shared/api/memes.ts';
+import { SharedReadCache } from '../ops/shared-read-cache.ts';
 
 export interface CachedPage {
   /** Every meme with `myVote: null`; the caller's own votes are laid over per request. */
@@ -18,40 +19,30 @@ export interface CachedPage {
  *   transaction as a new meme, hide, unhide or delete, by any node or the operator's CLI);
  *   a different version empties the cache, so those changes show at once everywhere.
  * - Counts change with votes; this node's votes patch the cached pages at once, other nodes'
- *   show when the entry expires (`ttlMs`).
+ *   show within `ttlMs` plus one refresh: an expired page is still served while one reload
+ *   runs (SharedReadCache), so no reader waits for the page query behind a busy pool of writes.
  */
 export class MemePageCache {
   private version: number | null = null;
-  private readonly entries = new Map<string, { page: CachedPage; expiresAt: number }>();
+  private readonly pages: SharedReadCache<CachedPage>;
   private versionRead: Promise<number> | undefined;
 
-  constructor(
-    private readonly ttlMs = 1000,
-    private readonly maxEntries = 500,
-  ) {}
-
-  get(key: string, version: number, now: number): CachedPage | undefined {
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-      return undefined;
-    }
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.page;
+  constructor(now: () => number, ttlMs = 1000, maxEntries = 500) {
+    this.pages = new SharedReadCache<CachedPage>(ttlMs, now, maxEntries);
   }
 
-  set(key: string, version: number, page: CachedPage, now: number): void {
-    if (version !== this.version) return;
-    this.entries.delete(key);
-    // Maps keep insertion order: the first key is the oldest entry.
-    if (this.entries.size >= this.maxEntries)
-      this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { page, expiresAt: now + this.ttlMs });
+  /** The page under `key` as of gallery `version`: from memory, or one `load` for all who ask. */
+  page(
+    key: string,
+    version: number,
+    load: () => Promise<CachedPage>,
+  ): Promise<CachedPage> | CachedPage {
+    if (version !== this.version) {
+      // Nothing cached or being loaded before this is served after it (SharedReadCache.clear).
+      this.pages.clear();
+      this.version = version;
+    }
+    return this.pages.get(key, load);
   }
 
   /**
@@ -75,7 +66,7 @@ export class MemePageCache {
 
   /** A vote on this node: every cached page showing the meme gets its new counts. */
   applyCounts(memeId: number, upvotes: number, downvotes: number): void {
-    for (const { page } of this.entries.values()) {
+    for (const page of this.pages.values()) {
       const index = page.memes.findIndex((m) => m.id === memeId);
       if (index === -1) continue;
       page.memes[index] = { ...page.memes[index]!, upvotes, downvotes };
@@ -84,6 +75,6 @@ export class MemePageCache {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.pages.size;
   }
 }

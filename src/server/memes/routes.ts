@@ -16,7 +16,7 @@ import { createMeme, listMemesJson, vote, type Gallery } from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const gallery: Gallery = { deps: app.deps, cache: new MemePageCache() };
+  const gallery: Gallery = { deps: app.deps, cache: new MemePageCache(() => app.deps.clock.now()) };
 
   app.get(
     memePaths.list,

@@ -54,10 +54,9 @@ export async function listMemesJson(
 ): Promise<string | Buffer> {
   const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
   const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
-  let page = cache.get(key, version, deps.clock.now());
-  if (!page) {
+  const page = await cache.page(key, version, async () => {
     // One extra row says whether another page follows, without a count.
-    const rows = await listVisibleMemes(deps.db, {
+    const rows = await listVisibleMemes(deps.pageReadDb, {
       category: category === 'all' ? undefined : category,
       limit: limit + 1,
       beforeId: before === undefined ? undefined : Number(before),
@@ -67,9 +66,8 @@ export async function listMemesJson(
       memes,
       nextCursor: rows.length > limit ? String(memes[memes.length - 1]!.id) : null,
     });
-    page = { ...parsed, json: null };
-    cache.set(key, version, page, deps.clock.now());
-  }
+    return { ...parsed, json: null };
+  });
   const ids = page.memes.map((m) => m.id);
   const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
   if (votes === null || votes.size === 0) {

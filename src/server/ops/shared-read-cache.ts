@@ -48,6 +48,11 @@ export class SharedReadCache<T> {
     return this.entries.size;
   }
 
+  /** The values held now (fresh or stale), for patching in place. */
+  *values(): IterableIterator<T> {
+    for (const entry of this.entries.values()) if (entry.value) yield entry.value.v;
+  }
+
   private refresh(key: string, existing: Entry<T> | undefined, load: () => Promise<T>): Promise<T> {
     const entry: Entry<T> = existing ?? { value: undefined, expiresAt: 0, refreshing: undefined };
     if (!existing) {
