@@ -10,9 +10,9 @@ export interface AppDeps {
   config: AppConfig;
   db: Kysely<Database>;
   /**
-   * A PostgreSQL connection kept apart for the gallery's page reads (the one-row version read
-   * every page makes, and the page query once a second per cached page): behind writes queued
-   * in the main pool they waited tens of milliseconds under load. The main database on SQLite.
+   * A PostgreSQL connection kept apart for the one-row read every gallery page makes (its
+   * version): behind writes queued in the main pool it waited tens of milliseconds under load.
+   * The main database itself on SQLite.
    */
   pageReadDb: Kysely<Database>;
   clock: Clock;

@@ -56,7 +56,7 @@ export async function listMemesJson(
   const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
   const page = await cache.page(key, version, async () => {
     // One extra row says whether another page follows, without a count.
-    const rows = await listVisibleMemes(deps.pageReadDb, {
+    const rows = await listVisibleMemes(deps.db, {
       category: category === 'all' ? undefined : category,
       limit: limit + 1,
       beforeId: before === undefined ? undefined : Number(before),
