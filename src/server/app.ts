@@ -15,6 +15,7 @@ import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes
 import { errorHandler } from './http/error-handler.ts';
 import { HttpError } from './http-error.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { MemoryReads } from './http/memory-reads.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
@@ -42,7 +43,11 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
 
-export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: AppConfig,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const requestId = requestIdGenerator(config.trustProxy);
   const app = Fastify({
     logger:
       options.logger === false
@@ -61,7 +66,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           },
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
-    genReqId: requestIdGenerator(config.trustProxy),
+    genReqId: requestId,
     bodyLimit: 64 * 1024,
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.
     // Two minutes carry a 5 MB image at 45 KB/s (docs/deployment.md).
@@ -90,7 +95,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     pageReadDb,
     clock,
     secret,
-    rateLimiter: config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createSqlRateLimiter(db, clock),
+    rateLimiter: config.redisUrl
+      ? createRedisRateLimiter(config.redisUrl)
+      : createSqlRateLimiter(db, clock),
     objectStore: createObjectStore(config, secret, clock),
   };
   app.decorate('deps', deps);
@@ -100,8 +107,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let draining = false;
   const maintenance = setInterval(() => {
     const now = clock.now();
-    Promise.all([pruneSessions(db, now), pruneRateLimits(db, now - 24 * 60 * 60 * 1000)]).catch((err: unknown) =>
-      app.log.warn({ err }, 'maintenance failed'),
+    Promise.all([pruneSessions(db, now), pruneRateLimits(db, now - 24 * 60 * 60 * 1000)]).catch(
+      (err: unknown) => app.log.warn({ err }, 'maintenance failed'),
     );
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
@@ -176,13 +183,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return { status: 'ready' };
   });
 
+  // Routine reads are logged at debug (http/request-log.ts); the memory reads write no log line.
+  const routineReadsLogged = app.log.level === 'debug' || app.log.level === 'trace';
+  const memoryReads = new MemoryReads({
+    headers: headers.api,
+    requestId,
+    isOn: () => !draining && !routineReadsLogged,
+  });
+  memoryReads.install(app.server);
   const standings = createStandingsCache(clock);
   // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
   // (a member's leaderboard read was a session query), so they can change nothing.
   await app.register(async (publicReads) => {
     allowReadsOnly(publicReads);
     await publicReads.register(siteRoutes);
-    await publicReads.register(standingsRoutes, { standings });
+    await publicReads.register(standingsRoutes, { standings, memoryReads });
     await publicReads.register(objectRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.

@@ -5,6 +5,8 @@ import {
   gamePaths,
   gameRunResponseSchema,
   giveawayWinnersResponseSchema,
+  LEADERBOARD_DEFAULT_LIMIT,
+  LEADERBOARD_MAX_LIMIT,
   leaderboardQuerySchema,
   leaderboardResponseSchema,
   type LeaderboardEntry,
@@ -14,6 +16,7 @@ import {
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
+import type { MemoryReads } from '../http/memory-reads.ts';
 import { SharedReadCache } from '../ops/shared-read-cache.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
@@ -101,10 +104,24 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 };
 
 /** The weekly standings and the prize's winners: the same for everybody, so a public read. */
-export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = async (
-  app,
-  { standings },
-) => {
+export const standingsRoutes: FastifyPluginAsyncZod<{
+  standings: StandingsCache;
+  memoryReads: MemoryReads;
+}> = async (app, { standings, memoryReads }) => {
+  const cachedStandings = (limit: number) =>
+    standings.get(`${weekStartUtc(app.deps.clock.now())}:${limit}`, async () => {
+      const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
+      return { entries, limit, json: JSON.stringify(entries) };
+    });
+
+  // The route below answers what this passes on (other queries, the first load) the same way.
+  memoryReads.add(gamePaths.leaderboard, (query) => {
+    const limit = query === '' ? LEADERBOARD_DEFAULT_LIMIT : plainLimit(query);
+    if (limit === undefined) return undefined;
+    const cached = cachedStandings(limit);
+    return cached instanceof Promise ? undefined : cached.json;
+  });
+
   app.get(
     gamePaths.leaderboard,
     {
@@ -112,12 +129,7 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-cache');
-      const limit = request.query.limit;
-      const week = weekStartUtc(app.deps.clock.now());
-      const { json } = await standings.get(`${week}:${limit}`, async () => {
-        const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
-        return { entries, limit, json: JSON.stringify(entries) };
-      });
+      const { json } = await cachedStandings(request.query.limit);
       // Checked against the schema when it was made; the JSON is sent as it is.
       return reply
         .type('application/json; charset=utf-8')
@@ -134,3 +146,10 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
     },
   );
 };
+
+/** `limit=N` with N a valid limit written plainly; anything else is left to the route's schema. */
+function plainLimit(query: string): number | undefined {
+  const match = /^limit=([1-9]\d{0,2})$/.exec(query);
+  const limit = match ? Number(match[1]) : 0;
+  return limit >= 1 && limit <= LEADERBOARD_MAX_LIMIT ? limit : undefined;
+}
