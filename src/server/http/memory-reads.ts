@@ -19,8 +19,9 @@ export interface MemoryReadsOptions {
  * GET answers written straight from memory, before Fastify routes the request
  * (docs/decisions/009-memory-reads.md): for reads whose JSON is cached whole and the same for
  * every visitor, Fastify's per-request work (routing, the request's logger, hooks, its header
- * object) cost a quarter of the answer. Each path added here keeps its Fastify route, which
- * answers everything the memory read passes on and must answer the same.
+ * object) cost a quarter of the answer. Answers are JSON with `cache-control: no-cache`, as
+ * the API's shared reads are. Each path added here keeps its Fastify route, which answers
+ * everything the memory read passes on and must answer the same.
  */
 export class MemoryReads {
   private readonly reads = new Map<string, MemoryRead>();
@@ -47,7 +48,7 @@ export class MemoryReads {
   }
 
   private answer(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || this.reads.size === 0) return false;
+    if (req.method !== 'GET') return false;
     const url = req.url ?? '';
     const mark = url.indexOf('?');
     const read = this.reads.get(mark === -1 ? url : url.slice(0, mark));
