@@ -55,6 +55,20 @@ export default tseslint.config(
     ]),
   })),
   {
+    // Test and benchmark helpers live under tests/ (tests/support); only tests may import them.
+    files: ['src/**'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['ImportDeclaration', 'ImportExpression', 'ExportAllDeclaration', 'ExportNamedDeclaration'].map((node) => ({
+          selector: `${node}[source.value=/^#test-support\\/|(^|\\/)tests\\//]`,
+          message: 'Production code never imports test helpers (tests/).',
+        })),
+      ],
+    },
+  },
+  {
     files: ['src/server/db/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

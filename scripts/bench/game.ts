@@ -18,7 +18,7 @@ import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import type { BenchResult } from '#client/features/game/bench-hook.ts';
-import { createTestApp, TestClient } from '#server/test-support/test-app.ts';
+import { createTestApp, TestClient } from '#test-support/test-app.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');

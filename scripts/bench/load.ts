@@ -33,10 +33,10 @@ import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { findCountMismatches } from '#server/memes/repository.ts';
 import { newVisitorId, signVisitorId } from '#server/memes/voter.ts';
-import { playHonestly, type HonestRun } from '#server/ops/honest-run.ts';
-import { REPO_ROOT, startNode, type NodeProcess } from '#server/ops/node-process.ts';
-import { createScratchPostgres } from '#server/ops/scratch-postgres.ts';
-import { newSessionSecret, scratchDir } from '#server/ops/scratch.ts';
+import { playHonestly, type HonestRun } from '#test-support/honest-run.ts';
+import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { createScratchPostgres } from '#test-support/scratch-postgres.ts';
+import { newSessionSecret, scratchDir } from '#test-support/scratch.ts';
 import { seedBenchMemes } from './seed-memes.ts';
 
 const env = process.env;

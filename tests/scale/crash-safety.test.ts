@@ -21,17 +21,17 @@ import {
   playHonestly,
   scoreBody,
   type HonestRun,
-} from '#server/ops/honest-run.ts';
+} from '#test-support/honest-run.ts';
 import { findInvariantViolations, objectProblem } from '#server/ops/invariants.ts';
-import { startNode, type NodeProcess } from '#server/ops/node-process.ts';
-import { createScratchPostgres, type ScratchPostgres } from '#server/ops/scratch-postgres.ts';
+import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { createScratchPostgres, type ScratchPostgres } from '#test-support/scratch-postgres.ts';
 import {
   newSessionSecret,
   scratchDir,
   startScratchS3,
   type ScratchS3,
-} from '#server/ops/scratch.ts';
-import { answer, SiteClient } from '#server/ops/site-client.ts';
+} from '#test-support/scratch.ts';
+import { answer, SiteClient } from '#test-support/site-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';

@@ -16,16 +16,16 @@ import {
   playHonestly,
   scoreBody,
   type HonestRun,
-} from '#server/ops/honest-run.ts';
-import { startNode, type NodeProcess } from '#server/ops/node-process.ts';
-import { createScratchPostgres, type ScratchPostgres } from '#server/ops/scratch-postgres.ts';
+} from '#test-support/honest-run.ts';
+import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { createScratchPostgres, type ScratchPostgres } from '#test-support/scratch-postgres.ts';
 import {
   newSessionSecret,
   scratchDir,
   startScratchS3,
   type ScratchS3,
-} from '#server/ops/scratch.ts';
-import { answer, SiteClient } from '#server/ops/site-client.ts';
+} from '#test-support/scratch.ts';
+import { answer, SiteClient } from '#test-support/site-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createS3Store } from '#server/storage/s3.ts';
 

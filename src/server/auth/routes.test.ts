@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from './service.ts';
 
 describe.each(databaseKinds)('accounts on %s', (kind) => {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEK_MS } from '#shared/time.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import {
   AdminUsageError,
   leaderboardWeekCommand,
   winnersAddCommand,
   type AdminContext,
 } from './admin-commands.ts';
-import { play, realTimeMs, scoreBody } from './test-play.ts';
+import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { insertRun, insertScore, insertWinner } from './repository.ts';
-import { play, realTimeMs, scoreBody, type PlayedRun } from './test-play.ts';
+import { play, realTimeMs, scoreBody, type PlayedRun } from '#test-support/test-play.ts';
 import { RUN_TTL_MS } from './service.ts';
 
 describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {

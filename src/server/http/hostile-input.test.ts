@@ -3,8 +3,8 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../app.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 
 /** Every route the app serves, read from Fastify itself so new routes are swept too. */

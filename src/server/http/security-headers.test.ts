@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/test-app.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 
 describe('security headers', () => {
   let site: TestApp | undefined;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemesPage } from '#shared/api/memes.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { memeAdminCommands, MemeAdminUsageError, type MemeAdminContext } from './admin-commands.ts';
-import { distinctPng, postMeme } from './gallery-test-support.ts';
+import { distinctPng, postMeme } from '#test-support/gallery.ts';
 
 describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
   let t: TestApp;

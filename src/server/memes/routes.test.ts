@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme, MemesPage } from '#shared/api/memes.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
-import { distinctPng, postMeme, processedImage, seedMemes } from './gallery-test-support.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+import { distinctPng, postMeme, processedImage, seedMemes } from '#test-support/gallery.ts';
 import { GALLERY_LIMITS } from './limits.ts';
 import { MemePageCache } from './page-cache.ts';
 import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postMeme } from '../memes/gallery-test-support.ts';
+import { postMeme } from '#test-support/gallery.ts';
 import { contentTypeForKey } from '../storage/object-store.ts';
 import { creditCoins } from '../shop/ledger.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { findInvariantViolations } from './invariants.ts';
 
 describe.each(databaseKinds)('invariant checks on %s', (kind) => {

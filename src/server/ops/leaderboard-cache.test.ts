@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekStartUtc } from '#shared/time.ts';
 import { insertRun, insertScore } from '../game/repository.ts';
-import { play, realTimeMs, scoreBody } from '../game/test-play.ts';
-import { createTestApp, TestClient, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
+import { createTestApp, TestClient, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 
 describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
   let t: TestApp;

@@ -11,9 +11,9 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { MigrationError } from '../db/migrate.ts';
-import { createTestApp, TestClient, uniqueName } from '../test-support/test-app.ts';
-import { createTestDatabase, databaseKinds } from '../test-support/test-database.ts';
-import { startNode } from './node-process.ts';
+import { createTestApp, TestClient, uniqueName } from '#test-support/test-app.ts';
+import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
+import { startNode } from '#test-support/node-process.ts';
 
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {

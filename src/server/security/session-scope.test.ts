@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { allowReadsOnly } from './session-scope.ts';
 
 describe('the scope of public reads', () => {

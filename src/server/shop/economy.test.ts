@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
 import { HttpError } from '../http-error.ts';
-import { createTestApp, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { creditCoins, ledgerEntries, ledgerSum } from './ledger.ts';
 import { purchaseCharacter } from './service.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { creditCoins, ledgerEntries, ledgerSum } from './ledger.ts';
 
 const paid = characters.filter((c) => c.price > 0);

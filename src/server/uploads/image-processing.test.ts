@@ -13,7 +13,7 @@ import {
   METADATA_NEEDLES,
   POLYGLOT_SCRIPT,
   type HostileFile,
-} from './hostile-files.ts';
+} from '#test-support/hostile-files.ts';
 import {
   CorruptImageError,
   createImageProcessor,

@@ -8,8 +8,8 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { S3Config } from '../config.ts';
 import { createS3Store } from '../storage/s3.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '../test-support/test-app.ts';
-import { databaseKinds } from '../test-support/test-database.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import {
   buildHostileCorpus,
   buildJpegWithGps,
@@ -17,8 +17,8 @@ import {
   GPS_MARKER,
   METADATA_NEEDLES,
   type HostileFile,
-} from './hostile-files.ts';
-import { HttpTestClient } from './http-test-client.ts';
+} from '#test-support/hostile-files.ts';
+import { HttpTestClient } from '#test-support/http-test-client.ts';
 import { UNUSED_IMAGE_TTL_MS, UPLOAD_PROCESS_GRACE_MS, UPLOAD_URL_TTL_MS } from './service.ts';
 
 type StoreKind = 'local' | 's3';
@@ -222,7 +222,7 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   });
 
   it('keeps an animated GIF animated', async () => {
-    const { buildAnimatedGif } = await import('./hostile-files.ts');
+    const { buildAnimatedGif } = await import('#test-support/hostile-files.ts');
     const result = await upload(await buildAnimatedGif(120, 90, 4), 'image/gif');
     expect(result.status).toBe(200);
     expect(result.objectPath).toMatch(/\.gif$/);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { createS3Store } from '../storage/s3.ts';
+import { createS3Store } from '#server/storage/s3.ts';
 
 /**
  * Throwaway infrastructure for multi-process tests and benchmarks: an S3-protocol server with

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app.ts';
-import type { Clock } from '../clock.ts';
-import { loadConfig, type AppConfig } from '../config.ts';
+import { buildApp } from '#server/app.ts';
+import type { Clock } from '#server/clock.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
 import { createTestDatabase, type DatabaseKind } from './test-database.ts';
 
 export class TestClock implements Clock {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import type { TestClient } from '../test-support/test-app.ts';
-import { insertMeme } from './repository.ts';
+import type { TestClient } from './test-app.ts';
+import { insertMeme } from '#server/memes/repository.ts';
 
 let colour = 0;
 /** A small PNG of a colour no earlier call in this process used, so every upload is new. */

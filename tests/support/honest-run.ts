@@ -2,7 +2,7 @@ import type { SubmitScoreBody } from '#shared/api/game.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
-import { REAL_TIME_GRACE_MS } from '../game/service.ts';
+import { REAL_TIME_GRACE_MS } from '#server/game/service.ts';
 
 export interface HonestRun {
   runId: string;

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 
 /** The repository root, where `src/server/main.ts` is run from (as `npm start` does). */
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Variables the server reads (config.ts). A node gets exactly the ones its caller names, so a

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { STEP_MS } from '#shared/game/constants.ts';
-import { playHonestly, scoreBody as honestScoreBody, type HonestRun } from '../ops/honest-run.ts';
-import type { TestClient } from '../test-support/test-app.ts';
+import { playHonestly, scoreBody as honestScoreBody, type HonestRun } from './honest-run.ts';
+import type { TestClient } from './test-app.ts';
 
 export type PlayedRun = HonestRun;
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AppConfig } from '../config.ts';
-import { createScratchPostgres } from '../ops/scratch-postgres.ts';
+import type { AppConfig } from '#server/config.ts';
+import { createScratchPostgres } from './scratch-postgres.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
