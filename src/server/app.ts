@@ -7,7 +7,7 @@ import {
 import { sql } from 'kysely';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig, TrustProxy } from './config.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
@@ -43,11 +43,21 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
 
+/**
+ * Fastify's own hop-count option trusts nobody (it cannot tell a proxy from a client), so a hop
+ * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
+ * entries of X-Forwarded-For are proxies, the next one to the left is the client.
+ */
+function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export async function buildApp(
   config: AppConfig,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  const requestId = requestIdGenerator(config.trustProxy);
+  const requestId = requestIdGenerator(config.trustProxy !== false);
   const app = Fastify({
     logger:
       options.logger === false
@@ -65,7 +75,7 @@ export async function buildApp(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     logController: new RequestLog(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: requestId,
     bodyLimit: 64 * 1024,
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.

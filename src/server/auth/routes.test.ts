@@ -127,7 +127,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 
   it('throttles login per IP across usernames', async () => {
     const ipHeaders = { 'x-forwarded-for': '203.0.113.9' };
-    const app = await createTestApp(kind, { trustProxy: true });
+    const app = await createTestApp(kind, { trustProxy: 1 });
     try {
       const c = new TestClient(app.app);
       let last = 0;
