@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSecureRequest } from '../security/sessions.ts';
+import { cookieName, isSecureRequest } from '../security/sessions.ts';
 
 /**
  * Who is voting: the member, or a visitor known by a long-lived signed cookie. The cookie holds
@@ -44,7 +44,7 @@ export const visitorVoter = (visitorId: string) => `v:${visitorId}`;
 export function currentVoter(request: FastifyRequest): string | null {
   if (request.user) return memberVoter(request.user.id);
   const visitorId = verifyVisitorCookie(
-    request.cookies[VISITOR_COOKIE],
+    request.cookies[cookieName(request, VISITOR_COOKIE)],
     request.server.deps.secret,
   );
   return visitorId ? visitorVoter(visitorId) : null;
@@ -55,7 +55,7 @@ export function voterForVote(request: FastifyRequest, reply: FastifyReply): stri
   const known = currentVoter(request);
   if (known) return known;
   const visitorId = newVisitorId();
-  reply.setCookie(VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
+  reply.setCookie(cookieName(request, VISITOR_COOKIE), signVisitorId(visitorId, request.server.deps.secret), {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),
