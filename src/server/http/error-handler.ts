@@ -8,6 +8,15 @@ function describeIssue(path: string, message: string): string {
   return generic && path ? `${path}: ${message}` : message;
 }
 
+/** Our codes for Fastify's own refusals: its FST_ERR_* names are internals, not an API. */
+const CODE_BY_STATUS: Record<number, string> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     return reply
@@ -24,7 +33,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' });
+    const code = error.code && !error.code.startsWith('FST_') ? error.code : (CODE_BY_STATUS[status] ?? 'BAD_REQUEST');
+    return reply.code(status).send({ message: error.message, code });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ message: 'Internal Server Error' });
