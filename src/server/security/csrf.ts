@@ -1,20 +1,20 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { LOCAL_UPLOAD_ROUTE_PREFIX } from '../storage/local-disk.ts';
+import { CSRF_EXEMPT_PATHS, objectPaths } from '#shared/api/paths.ts';
 import { isSecureRequest } from './sessions.ts';
 
 export const CSRF_COOKIE = 'csrf';
 const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** The spec's client sends no token on these; they are still guarded by the origin check. */
-const EXEMPT_PATHS = new Set(['/api/auth/login', '/api/auth/register', '/api/game-scores']);
+const EXEMPT_PATHS = new Set(CSRF_EXEMPT_PATHS);
 /**
  * The local store's upload URLs (`PUT /api/uploads/<signed token>`): the spec's client PUTs
  * the file there with plain fetch, as it would to a presigned S3 URL, so no token comes with
  * it. The URL's signature is the credential: one key, one member's upload row, expiring.
  */
-const EXEMPT_PREFIXES = [LOCAL_UPLOAD_ROUTE_PREFIX];
+const EXEMPT_PREFIXES = [objectPaths.localUploadPrefix];
 
 function tokenFor(secret: string, cookieValue: string): string {
   return createHmac('sha256', secret).update(`csrf:${cookieValue}`).digest('base64url');
