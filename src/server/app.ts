@@ -106,7 +106,7 @@ export async function buildApp(
     clock,
     secret,
     rateLimiter: config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl)
+      ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
       : createSqlRateLimiter(db, clock),
     objectStore: createObjectStore(config, secret, clock),
   };
@@ -189,6 +189,10 @@ export async function buildApp(
       await deps.objectStore?.check();
     } catch {
       return reply.code(503).send({ status: 'object store unavailable' });
+    }
+    // Redis down costs no request (the SQL counters stand in), so the node stays in service.
+    if (deps.rateLimiter.usingFallback?.()) {
+      return { status: 'ready', degraded: ['rate limits counted in the database: Redis unavailable'] };
     }
     return { status: 'ready' };
   });
