@@ -20,7 +20,6 @@ import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
-import { renderIndexHtml } from './site/index-html.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
@@ -223,8 +222,10 @@ export async function buildApp(
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
   });
-  await registerStaticClient(app, config.clientDistDir, (html) =>
-    renderIndexHtml(html, site, config.publicOrigin),
-  );
+  await registerStaticClient(app, config.clientDistDir, {
+    site,
+    publicOrigin: config.publicOrigin,
+    now: clock.now(),
+  });
   return app;
 }
