@@ -20,7 +20,6 @@ import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
-import { renderIndexHtml } from './site/index-html.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
@@ -106,7 +105,7 @@ export async function buildApp(
     clock,
     secret,
     rateLimiter: config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl)
+      ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
       : createSqlRateLimiter(db, clock),
     objectStore: createObjectStore(config, secret, clock),
   };
@@ -190,6 +189,10 @@ export async function buildApp(
     } catch {
       return reply.code(503).send({ status: 'object store unavailable' });
     }
+    // Redis down costs no request (the SQL counters stand in), so the node stays in service.
+    if (deps.rateLimiter.usingFallback?.()) {
+      return { status: 'ready', degraded: ['rate limits counted in the database: Redis unavailable'] };
+    }
     return { status: 'ready' };
   });
 
@@ -219,8 +222,10 @@ export async function buildApp(
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
   });
-  await registerStaticClient(app, config.clientDistDir, (html) =>
-    renderIndexHtml(html, site, config.publicOrigin),
-  );
+  await registerStaticClient(app, config.clientDistDir, {
+    site,
+    publicOrigin: config.publicOrigin,
+    now: clock.now(),
+  });
   return app;
 }

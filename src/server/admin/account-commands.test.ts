@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
@@ -22,6 +23,7 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
       config: t.config,
       db: t.app.deps.db,
       objectStore: t.app.deps.objectStore!,
+      site: defaultSite,
       now: () => t.clock.now(),
       print: (line) => lines.push(line),
     };

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { LOCAL_UPLOAD_ROUTE_PREFIX } from '../storage/local-disk.ts';
+import { CSRF_EXEMPT_PATHS, objectPaths } from '#shared/api/paths.ts';
 import { cookieName, isSecureRequest } from './sessions.ts';
 
 export const CSRF_COOKIE = 'csrf';
@@ -19,10 +19,8 @@ const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
  *   credential: one key, one member's upload row, expiring.
  */
 const EXEMPT_ROUTES = new Set([
-  'POST /api/auth/login',
-  'POST /api/auth/register',
-  'POST /api/game-scores',
-  `PUT ${LOCAL_UPLOAD_ROUTE_PREFIX}*`,
+  ...CSRF_EXEMPT_PATHS.map((path) => `POST ${path}`),
+  `PUT ${objectPaths.localUploadPrefix}*`,
 ]);
 
 /**

@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import { unauthorized } from '../http-error.ts';
 import { assertCsrf } from './csrf.ts';
 import { assertSameOrigin } from './origin-check.ts';
 import { cookieName, hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
@@ -51,4 +52,12 @@ function refuseWriteRoute(route: RouteOptions): void {
       `${methods.join(',')} ${route.url}: writes belong in a session scope (enableSessions)`,
     );
   }
+}
+
+/**
+ * A member route's first check (as its `onRequest` hook, after the scope's session look-up): a
+ * visitor gets 401 with `message` before the body or parameters are parsed or validated.
+ */
+export function membersOnly(message: string): onRequestHookHandler {
+  return (request, _reply, done) => done(request.user ? undefined : unauthorized(message));
 }
