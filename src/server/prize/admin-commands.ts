@@ -161,7 +161,7 @@ export const prizeReviewCommand: AdminCommand = {
       ctx.print('No payable run in this list: the prize goes to members with a linked wallet.');
     } else if (!paid) {
       ctx.print(
-        `Best payable run: ${best.player_name} with ${best.score}. Watch its replay, then: ${PROGRAM} prize:approve --week ${week.id} --run ${best.run_id}`,
+        `Best payable run: ${best.player_name} with ${best.score}. Watch its replay, then: ${PROGRAM} prize:approve --week ${week.id} --run=${best.run_id}`,
       );
     }
     return 0;
@@ -169,7 +169,8 @@ export const prizeReviewCommand: AdminCommand = {
 };
 
 export const prizeApproveCommand: AdminCommand = {
-  usage: 'prize:approve --week 2026-W47 --run RUN_ID',
+  // `--run=ID`: a run id may begin with '-', which parseArgs would take for an option.
+  usage: 'prize:approve --week 2026-W47 --run=RUN_ID',
   summary:
     "Records the operator's decision: this reviewed run of a member with a proven wallet wins the week.",
   async run(ctx, args) {
