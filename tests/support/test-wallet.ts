@@ -6,11 +6,13 @@ import { signInMessageText } from '#shared/siws.ts';
 /** A Solana key pair made for one test: what a wallet holds, no blockchain anywhere. */
 export class TestWallet {
   readonly secretKey: Uint8Array;
+  readonly publicKey: Uint8Array;
   readonly address: string;
 
   constructor() {
     const { secretKey, publicKey } = ed25519.keygen();
     this.secretKey = secretKey;
+    this.publicKey = publicKey;
     this.address = base58.encode(publicKey);
   }
 
