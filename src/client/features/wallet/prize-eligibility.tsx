@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { shortAddress } from '#shared/siws.ts';
 import { useSession } from '#client/lib/session.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -27,11 +27,17 @@ function MemberEligibility() {
   const [open, setOpen] = useState(false);
   const address = wallet.data?.wallet?.address;
 
-  let status: string;
+  let status: ReactNode;
   if (wallet.isPending) status = 'Checking your prize wallet…';
   else if (wallet.isError) status = 'Your prize wallet could not be checked.';
-  else if (address) status = `You are eligible: the prize is paid to ${shortAddress(address)}.`;
-  else status = 'Link a Solana wallet to be eligible for the prize.';
+  else if (address) {
+    status = (
+      <>
+        You are eligible: the prize is paid to{' '}
+        <span className="font-mono whitespace-nowrap">{shortAddress(address)}</span>.
+      </>
+    );
+  } else status = 'Link a Solana wallet to be eligible for the prize.';
 
   return (
     <div className="mt-3 space-y-2" data-testid="prize-eligibility">
