@@ -2,17 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEK_MS } from '#shared/time.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import {
-  AdminUsageError,
-  leaderboardWeekCommand,
-  type AdminContext,
-} from './admin-commands.ts';
+import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
+import { UsageError } from '../admin/command.ts';
+import { defaultSite } from '#shared/site.ts';
 import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;
   let lines: string[];
-  let ctx: AdminContext;
+  let ctx: GameAdminContext;
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
@@ -20,7 +18,12 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
 
   function freshContext() {
     lines = [];
-    ctx = { db: t.app.deps.db, now: () => t.clock.now(), print: (line) => lines.push(line) };
+    ctx = {
+      db: t.app.deps.db,
+      site: defaultSite,
+      now: () => t.clock.now(),
+      print: (line) => lines.push(line),
+    };
   }
 
   async function submit(client: TestClient, name: string, target: number) {
@@ -76,17 +79,15 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
     expect(await leaderboardWeekCommand.run(ctx, ['--week', '2026-W47', '--limit', '1'])).toBe(0);
     expect(lines[0]).not.toMatch(/still open/);
     expect(lines.filter((l) => /verified$/.test(l))).toHaveLength(1);
-    expect(lines.at(-2)).toMatch(
-      /^Top score: (Ann|Ben)_\w+ with \d+ \(visitor: not payable\)\.$/,
-    );
+    expect(lines.at(-2)).toMatch(/^Top score: (Ann|Ben)_\w+ with \d+ \(visitor: not payable\)\.$/);
     expect(lines.at(-1)).toMatch(
       /^To pay the 1 SOL prize: npm run admin -- prize:review --week 2026-W47$/,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--week', 'W47'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--limit', '0'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     freshContext();
     // The current week (2026-W48) is still open and empty.

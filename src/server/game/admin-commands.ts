@@ -1,32 +1,20 @@
-import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { PLAYER_NAME_MAX, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
-import type { Database } from '../db/database.ts';
+import {
+  parseOptions,
+  positionals,
+  UsageError,
+  utc,
+  type AdminCommand,
+  type AdminContext,
+} from '../admin/command.ts';
 import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
-/** What an operator command needs: the database, the time, and somewhere to write. */
-export interface AdminContext {
-  db: Kysely<Database>;
-  now(): number;
-  print(line: string): void;
-}
-
-export interface AdminCommand {
-  usage: string;
-  summary: string;
-  /** Resolves to the process exit code. */
-  run(ctx: AdminContext, args: string[]): Promise<number>;
-}
-
-export class AdminUsageError extends Error {}
+/** What the game's operator commands use of the admin context. */
+export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
-
-function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-}
 
 function weekFrom(value: string | undefined, now: number): { id: string; start: number } {
   if (value === undefined) {
@@ -36,7 +24,7 @@ function weekFrom(value: string | undefined, now: number): { id: string; start: 
   try {
     return { id: value, start: parseIsoWeekId(value) };
   } catch (error) {
-    throw new AdminUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -74,19 +62,16 @@ function pad(value: string | number, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-export const leaderboardWeekCommand: AdminCommand = {
+export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   usage: 'leaderboard:week [--week 2026-W47] [--limit 10]',
   summary: "A week's standings (best entry per player), each run re-verified by replay.",
   async run(ctx, args) {
-    const { values } = parseArgs({
-      args,
-      options: { week: { type: 'string' }, limit: { type: 'string' } },
-      strict: true,
-    });
+    const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
+    positionals(rest, []);
     const week = weekFrom(values.week, ctx.now());
     const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new AdminUsageError('--limit must be a whole number from 1 to 1000');
+      throw new UsageError('--limit must be a whole number from 1 to 1000');
     }
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
@@ -126,7 +111,7 @@ export const leaderboardWeekCommand: AdminCommand = {
       );
       if (!open) {
         ctx.print(
-          `To pay the ${WEEKLY_PRIZE} prize: npm run admin -- prize:review --week ${week.id}`,
+          `To pay the ${ctx.site.weeklyChallenge.prize} prize: npm run admin -- prize:review --week ${week.id}`,
         );
       }
     } else {
@@ -137,6 +122,6 @@ export const leaderboardWeekCommand: AdminCommand = {
 };
 
 /** The game's operator commands, by name, for the admin CLI's registry. */
-export const gameAdminCommands: Record<string, AdminCommand> = {
+export const gameAdminCommands: Record<string, AdminCommand<GameAdminContext>> = {
   'leaderboard:week': leaderboardWeekCommand,
 };

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
+import { defaultSite } from '#shared/site.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
@@ -33,6 +34,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       async (print) => {
         const ctx: AdminContext = {
           config: t.config,
+          site: defaultSite,
           db: db(),
           objectStore: t.app.deps.objectStore!,
           now: () => t.clock.now(),

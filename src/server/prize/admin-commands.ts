@@ -1,5 +1,5 @@
 import { base58 } from '@scure/base';
-import { PLAYER_NAME_MAX, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
@@ -97,7 +97,7 @@ export const prizeReviewCommand: AdminCommand = {
     const paid = paidStep(events);
     if (paid) {
       ctx.print(
-        `Paid: ${paid.prize ?? WEEKLY_PRIZE} to ${paid.player_name}${paid.wallet_address ? ` (${paid.wallet_address})` : ''}, transaction ${paid.tx_signature ?? paid.tx_url}.`,
+        `Paid: ${paid.prize ?? ctx.site.weeklyChallenge.prize} to ${paid.player_name}${paid.wallet_address ? ` (${paid.wallet_address})` : ''}, transaction ${paid.tx_signature ?? paid.tx_url}.`,
       );
     }
     const rows = await weekStandings(ctx.db, week.start, limit);
@@ -213,7 +213,7 @@ export const prizeApproveCommand: AdminCommand = {
       player_name: entry.player_name,
       score: entry.score,
       wallet_address: wallet.address,
-      prize: WEEKLY_PRIZE,
+      prize: ctx.site.weeklyChallenge.prize,
       created_at: now,
     });
     const standings = await weekStandings(ctx.db, week.start, 1);
@@ -223,7 +223,7 @@ export const prizeApproveCommand: AdminCommand = {
       );
     }
     ctx.print(
-      `Approved run ${runId}: ${entry.player_name}, score ${entry.score}, ${week.id}. Pay ${WEEKLY_PRIZE} to ${wallet.address}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+      `Approved run ${runId}: ${entry.player_name}, score ${entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${wallet.address}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
     );
     return 0;
   },
@@ -276,7 +276,7 @@ export const prizePaidCommand: AdminCommand = {
         player_name: approval.player_name,
         score: approval.score,
         wallet_address: approval.wallet_address,
-        prize: approval.prize ?? WEEKLY_PRIZE,
+        prize: approval.prize ?? ctx.site.weeklyChallenge.prize,
         tx_signature: tx,
         created_at: ctx.now(),
       });
@@ -288,7 +288,7 @@ export const prizePaidCommand: AdminCommand = {
       throw error;
     }
     ctx.print(
-      `Recorded: ${approval.prize ?? WEEKLY_PRIZE} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
+      `Recorded: ${approval.prize ?? ctx.site.weeklyChallenge.prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
     );
     return 0;
   },

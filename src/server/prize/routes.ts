@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  gamePaths,
   giveawayWinnersResponseSchema,
-  WEEKLY_PRIZE,
   WINNERS_LIMIT,
   type GiveawayWinner,
 } from '#shared/api/game.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
 import { paidWeeks } from './repository.ts';
 
@@ -21,7 +20,7 @@ export const prizeRoutes: FastifyPluginAsyncZod<{ site: SiteConfig }> = async (a
         id: row.id,
         week: row.week_id,
         playerName: row.player_name,
-        prize: row.prize ?? WEEKLY_PRIZE,
+        prize: row.prize ?? site.weeklyChallenge.prize,
         wallet: row.wallet_address,
         // Payments recorded before signatures kept the explorer URL the operator gave.
         txUrl: row.tx_signature ? explorerTxUrl(site, row.tx_signature) : row.tx_url!,

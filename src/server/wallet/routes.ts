@@ -1,12 +1,12 @@
+import { walletPaths } from '#shared/api/paths.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   linkWalletBodySchema,
   walletChallengeSchema,
-  walletPaths,
   walletResponseSchema,
 } from '#shared/api/wallet.ts';
-import { unauthorized } from '../http-error.ts';
+import { membersOnly } from '../security/session-scope.ts';
 import { issueChallenge, linkWallet, memberWallet, type SiteIdentity } from './service.ts';
 
 const LOGIN_FIRST = 'Please log in to link a wallet';
@@ -18,36 +18,35 @@ function siteIdentity(request: FastifyRequest): SiteIdentity {
   return { domain: request.host, uri: `${request.protocol}://${request.host}` };
 }
 
-/** A member's proven Solana wallet (Sign In With Solana); session scope. */
+/** A member's proven Solana wallet (Sign In With Solana); session scope. membersOnly answers a
+ * visitor 401 first, so each handler has its member (`request.user!`). */
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     walletPaths.wallet,
-    { schema: { response: { 200: walletResponseSchema } } },
+    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 200: walletResponseSchema } } },
     async (request, reply) => {
-      if (!request.user) throw unauthorized(LOGIN_FIRST);
       reply.header('cache-control', 'no-store');
-      return memberWallet(app.deps, request.user);
+      return memberWallet(app.deps, request.user!);
     },
   );
 
   app.post(
     walletPaths.challenge,
-    { schema: { response: { 201: walletChallengeSchema } } },
+    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 201: walletChallengeSchema } } },
     async (request, reply) => {
-      if (!request.user) throw unauthorized(LOGIN_FIRST);
       reply.header('cache-control', 'no-store');
       return reply
         .code(201)
-        .send(await issueChallenge(app.deps, request.user, siteIdentity(request)));
+        .send(await issueChallenge(app.deps, request.user!, siteIdentity(request)));
     },
   );
 
   app.post(
     walletPaths.link,
-    { schema: { body: linkWalletBodySchema, response: { 200: walletResponseSchema } } },
-    async (request) => {
-      if (!request.user) throw unauthorized(LOGIN_FIRST);
-      return linkWallet(app.deps, request.user, request.body, siteIdentity(request));
+    {
+      onRequest: membersOnly(LOGIN_FIRST),
+      schema: { body: linkWalletBodySchema, response: { 200: walletResponseSchema } },
     },
+    async (request) => linkWallet(app.deps, request.user!, request.body, siteIdentity(request)),
   );
 };

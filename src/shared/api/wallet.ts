@@ -1,14 +1,5 @@
 import { z } from 'zod';
 
-export const walletPaths = {
-  /** GET: the member's linked wallet. */
-  wallet: '/api/wallet',
-  /** POST: a Sign In With Solana message's fields, with a fresh single-use nonce. */
-  challenge: '/api/wallet/challenge',
-  /** POST: the signed message; links (or replaces) the member's wallet. */
-  link: '/api/wallet/link',
-} as const;
-
 /** Base58 of 32 bytes: how Solana writes a public key. */
 export const solanaAddressSchema = z
   .string({ error: 'address is required' })

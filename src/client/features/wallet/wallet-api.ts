@@ -1,5 +1,6 @@
+import { walletPaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
-import { walletPaths, walletResponseSchema, type WalletResponse } from '#shared/api/wallet.ts';
+import { walletResponseSchema, type WalletResponse } from '#shared/api/wallet.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 
 export const walletQueryKey = [walletPaths.wallet] as const;

@@ -1,3 +1,4 @@
+import { walletPaths } from '#shared/api/paths.ts';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -12,7 +13,6 @@ import type { Wallet } from '@wallet-standard/base';
 import {
   linkWalletBodySchema,
   walletChallengeSchema,
-  walletPaths,
   walletResponseSchema,
   type LinkWalletBody,
   type WalletChallenge,
