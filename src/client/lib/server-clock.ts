@@ -1,5 +1,5 @@
+import { sitePaths } from '#shared/api/paths.ts';
 import { useSyncExternalStore } from 'react';
-import { sitePaths } from '#shared/api/site-paths.ts';
 import { clockOffsetMs, msUntilNextSecond, SECOND_MS } from '#shared/time.ts';
 
 /**
