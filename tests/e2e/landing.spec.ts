@@ -42,10 +42,13 @@ function withSiteConfig(change: Record<string, unknown>) {
   let node: NodeProcess | undefined;
   let dir = '';
   test.beforeAll(async () => {
+    // A server start, which on a busy machine takes longer than one test may.
+    test.setTimeout(180_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-e2e-site-'));
     const siteFile = path.join(dir, 'site.json');
     fs.writeFileSync(siteFile, JSON.stringify(change));
     node = await startNode({
+      readyTimeoutMs: 150_000,
       env: {
         NODE_ENV: 'test',
         DATA_DIR: path.join(dir, 'data'),
