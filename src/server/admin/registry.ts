@@ -1,5 +1,6 @@
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
+import { prizeAdminCommands } from '../prize/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { accountAdminCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
@@ -26,6 +27,7 @@ export const adminCommands = merge(
   accountAdminCommands,
   shopAdminCommands,
   gameAdminCommands,
+  prizeAdminCommands,
   memeAdminCommands,
   { backup: backupCommand },
 );
