@@ -66,3 +66,21 @@ export function scoreBody(run: HonestRun, playerName: string): SubmitScoreBody {
     inputs: run.inputs,
   };
 }
+
+/**
+ * Sends a run's progress reports on the real clock, each when an honest client would (from
+ * `issuedAt`, the caller's reading of the issue); `post` sends one and answers its status.
+ */
+export async function sendProgressReports(
+  run: HonestRun,
+  issuedAt: number,
+  post: (body: ProgressBody, index: number) => Promise<number>,
+): Promise<void> {
+  let index = 0;
+  for (const report of progressReports(run)) {
+    const wait = issuedAt + report.atMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const status = await post(report.body, index++);
+    if (status !== 200) throw new Error(`progress report ${index} of ${run.runId}: ${status}`);
+  }
+}

@@ -97,13 +97,9 @@ export async function issueRun(
   const bytes = randomBytes(20);
   const runId = bytes.subarray(0, 16).toString('base64url');
   const seed = bytes.readUInt32BE(16);
-  await insertRun(deps.db, {
-    id: runId,
-    seed,
-    userId: user?.id ?? null,
-    issuedAt: deps.clock.now(),
-  });
-  return { runId, seed };
+  const issuedAt = deps.clock.now();
+  await insertRun(deps.db, { id: runId, seed, userId: user?.id ?? null, issuedAt });
+  return { runId, seed, startsAt: issuedAt + ROUND_START_DELAY_MS };
 }
 
 /** The run the request names, still open to this caller. */

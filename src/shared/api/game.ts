@@ -32,6 +32,8 @@ export const gameRunResponseSchema = z.object({
   runId: runIdSchema,
   /** Unsigned 32-bit seed of the shared engine's PRNG. */
   seed: z.number().int().min(0).max(0xffff_ffff),
+  /** Server time (epoch ms) the round begins running: its issue plus the countdown. */
+  startsAt: z.number().int().nonnegative(),
 });
 export type GameRunResponse = z.infer<typeof gameRunResponseSchema>;
 
