@@ -1,5 +1,6 @@
-import { AdminUsageError, gameAdminCommands } from '../game/admin-commands.ts';
-import { memeAdminCommands, MemeAdminUsageError } from '../memes/admin-commands.ts';
+import { gameAdminCommands } from '../game/admin-commands.ts';
+import { memeAdminCommands } from '../memes/admin-commands.ts';
+import { prizeAdminCommands } from '../prize/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
@@ -24,20 +25,15 @@ export const adminCommands = merge(
   { 'users:list': usersListCommand, 'users:show': usersShowCommand },
   shopAdminCommands,
   gameAdminCommands,
+  prizeAdminCommands,
   memeAdminCommands,
   { backup: backupCommand },
 );
 
 const PROGRAM = 'npm run admin --';
 
-/** Each domain has its own usage-error class; node's parseArgs throws TypeErrors with a code. */
-export function isUsageError(error: unknown): boolean {
-  return (
-    error instanceof UsageError ||
-    error instanceof AdminUsageError ||
-    error instanceof MemeAdminUsageError ||
-    /^ERR_PARSE_ARGS_/.test(String((error as { code?: unknown } | null)?.code ?? ''))
-  );
+function isUsageError(error: unknown): error is UsageError {
+  return error instanceof UsageError;
 }
 
 export function helpText(): string[] {

@@ -2,18 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEK_MS } from '#shared/time.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import {
-  AdminUsageError,
-  leaderboardWeekCommand,
-  winnersAddCommand,
-  type AdminContext,
-} from './admin-commands.ts';
+import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
+import { UsageError } from '../admin/command.ts';
+import { defaultSite } from '#shared/site.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;
   let lines: string[];
-  let ctx: AdminContext;
+  let ctx: GameAdminContext;
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
@@ -21,7 +18,12 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
 
   function freshContext() {
     lines = [];
-    ctx = { db: t.app.deps.db, now: () => t.clock.now(), print: (line) => lines.push(line) };
+    ctx = {
+      db: t.app.deps.db,
+      site: defaultSite,
+      now: () => t.clock.now(),
+      print: (line) => lines.push(line),
+    };
   }
 
   async function submit(client: TestClient, name: string, target: number) {
@@ -71,53 +73,25 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
       .execute();
   });
 
-  it('prints the winner of a closed week with the command to record the payment', async () => {
+  it('prints the top score of a closed week with the command that pays the prize', async () => {
     freshContext();
     t.clock.advance(WEEK_MS);
     expect(await leaderboardWeekCommand.run(ctx, ['--week', '2026-W47', '--limit', '1'])).toBe(0);
     expect(lines[0]).not.toMatch(/still open/);
     expect(lines.filter((l) => /verified$/.test(l))).toHaveLength(1);
-    expect(lines.at(-2)).toMatch(
-      /^Winner: (Ann|Ben)_\w+ with \d+ \(visitor: confirm the player before paying\)\.$/,
-    );
+    expect(lines.at(-2)).toMatch(/^Top score: (Ann|Ben)_\w+ with \d+ \(visitor: not payable\)\.$/);
     expect(lines.at(-1)).toMatch(
-      /^After paying 1 SOL: npm run admin -- winners:add --week 2026-W47 --player "(Ann|Ben)_\w+" --tx <explorer URL>$/,
+      /^To pay the 1 SOL prize: npm run admin -- prize:review --week 2026-W47$/,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--week', 'W47'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--limit', '0'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     freshContext();
     // The current week (2026-W48) is still open and empty.
     expect(await leaderboardWeekCommand.run(ctx, [])).toBe(0);
     expect(lines[0]).toMatch(/^Leaderboard 2026-W48/);
-  });
-
-  it('records a paid winner once, validating its arguments', async () => {
-    freshContext();
-    const args = ['--week', '2026-W40', '--player', 'Ann', '--tx', 'https://solscan.io/tx/5abc'];
-    expect(await winnersAddCommand.run(ctx, args)).toBe(0);
-    expect(lines).toContain('Warning: "Ann" has no score in 2026-W40.');
-    expect(lines.at(-1)).toMatch(
-      /^Recorded winner #\d+: Ann, 1 SOL, 2026-W40, https:\/\/solscan.io\/tx\/5abc$/,
-    );
-    freshContext();
-    expect(await winnersAddCommand.run(ctx, args)).toBe(1);
-    expect(lines.at(-1)).toMatch(/already recorded/);
-
-    for (const bad of [
-      ['--week', '2026-W99', '--player', 'Ann', '--tx', 'https://x.example'],
-      ['--week', '2026-W41', '--player', ' ', '--tx', 'https://x.example'],
-      ['--week', '2026-W41', '--player', 'x\u001b]0;pwned\u0007', '--tx', 'https://x.example'],
-      ['--week', '2026-W41', '--player', 'Ann', '--tx', 'javascript:alert(1)'],
-      ['--week', '2026-W41', '--player', 'Ann', '--tx', 'not a url'],
-      ['--week', '2026-W41', '--player', 'Ann'],
-    ]) {
-      await expect(winnersAddCommand.run(ctx, bad)).rejects.toBeInstanceOf(AdminUsageError);
-    }
-    const winners = await new TestClient(t.app).request('GET', '/api/giveaway-winners');
-    expect(winners.json<Array<{ week: string }>>().map((w) => w.week)).toEqual(['2026-W40']);
   });
 });

@@ -1,32 +1,20 @@
-import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { PLAYER_NAME_MAX, playerNameSchema, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
-import type { Database } from '../db/database.ts';
-import { findRuns, insertWinner, weekStandings, type StandingRow } from './repository.ts';
+import {
+  parseOptions,
+  positionals,
+  UsageError,
+  utc,
+  type AdminCommand,
+  type AdminContext,
+} from '../admin/command.ts';
+import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
-/** What an operator command needs: the database, the time, and somewhere to write. */
-export interface AdminContext {
-  db: Kysely<Database>;
-  now(): number;
-  print(line: string): void;
-}
-
-export interface AdminCommand {
-  usage: string;
-  summary: string;
-  /** Resolves to the process exit code. */
-  run(ctx: AdminContext, args: string[]): Promise<number>;
-}
-
-export class AdminUsageError extends Error {}
+/** What the game's operator commands use of the admin context. */
+export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
-
-function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-}
 
 function weekFrom(value: string | undefined, now: number): { id: string; start: number } {
   if (value === undefined) {
@@ -36,7 +24,7 @@ function weekFrom(value: string | undefined, now: number): { id: string; start: 
   try {
     return { id: value, start: parseIsoWeekId(value) };
   } catch (error) {
-    throw new AdminUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -74,19 +62,16 @@ function pad(value: string | number, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-export const leaderboardWeekCommand: AdminCommand = {
+export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   usage: 'leaderboard:week [--week 2026-W47] [--limit 10]',
   summary: "A week's standings (best entry per player), each run re-verified by replay.",
   async run(ctx, args) {
-    const { values } = parseArgs({
-      args,
-      options: { week: { type: 'string' }, limit: { type: 'string' } },
-      strict: true,
-    });
+    const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
+    positionals(rest, []);
     const week = weekFrom(values.week, ctx.now());
     const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new AdminUsageError('--limit must be a whole number from 1 to 1000');
+      throw new UsageError('--limit must be a whole number from 1 to 1000');
     }
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
@@ -122,11 +107,11 @@ export const leaderboardWeekCommand: AdminCommand = {
     ctx.print('');
     if (topVerdict.ok) {
       ctx.print(
-        `${open ? 'Leading' : 'Winner'}: ${top.player_name} with ${top.score}${top.user_id === null ? ' (visitor: confirm the player before paying)' : ` (member #${top.user_id})`}.`,
+        `${open ? 'Leading' : 'Top score'}: ${top.player_name} with ${top.score}${top.user_id === null ? ' (visitor: not payable)' : ` (member #${top.user_id})`}.`,
       );
       if (!open) {
         ctx.print(
-          `After paying ${WEEKLY_PRIZE}: npm run admin -- winners:add --week ${week.id} --player "${top.player_name}" --tx <explorer URL>`,
+          `To pay the ${ctx.site.weeklyChallenge.prize} prize: npm run admin -- prize:review --week ${week.id}`,
         );
       }
     } else {
@@ -136,64 +121,7 @@ export const leaderboardWeekCommand: AdminCommand = {
   },
 };
 
-export const winnersAddCommand: AdminCommand = {
-  usage: 'winners:add --week 2026-W47 --player NAME --tx https://... [--prize "1 SOL"]',
-  summary: 'Records a paid weekly prize; the giveaway section lists it under Recent Winners.',
-  async run(ctx, args) {
-    const { values } = parseArgs({
-      args,
-      options: {
-        week: { type: 'string' },
-        player: { type: 'string' },
-        tx: { type: 'string' },
-        prize: { type: 'string' },
-      },
-      strict: true,
-    });
-    if (!values.week || !values.player || !values.tx) {
-      throw new AdminUsageError('--week, --player and --tx are required');
-    }
-    const week = weekFrom(values.week, ctx.now());
-    const parsed = playerNameSchema.safeParse(values.player);
-    if (!parsed.success) {
-      throw new AdminUsageError(`--player: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
-    }
-    const player = parsed.data;
-    let tx: URL;
-    try {
-      tx = new URL(values.tx);
-    } catch {
-      throw new AdminUsageError('--tx must be a URL (the payment on a blockchain explorer)');
-    }
-    if (tx.protocol !== 'https:') throw new AdminUsageError('--tx must be an https URL');
-    const prize = (values.prize ?? WEEKLY_PRIZE).trim();
-    if (prize === '' || prize.length > 64)
-      throw new AdminUsageError('--prize must be 1 to 64 characters');
-
-    const standings = await weekStandings(ctx.db, week.start, 1000);
-    const place = standings.findIndex((r) => r.player_name.toLowerCase() === player.toLowerCase());
-    if (place === -1) ctx.print(`Warning: "${player}" has no score in ${week.id}.`);
-    else if (place > 0)
-      ctx.print(`Warning: "${player}" placed #${place + 1} in ${week.id}, not #1.`);
-
-    const id = await insertWinner(ctx.db, {
-      weekId: week.id,
-      playerName: player,
-      prize,
-      txUrl: tx.href,
-      paidAt: ctx.now(),
-    });
-    if (id === undefined) {
-      ctx.print(`A winner for ${week.id} is already recorded; nothing changed.`);
-      return 1;
-    }
-    ctx.print(`Recorded winner #${id}: ${player}, ${prize}, ${week.id}, ${tx.href}`);
-    return 0;
-  },
-};
-
 /** The game's operator commands, by name, for the admin CLI's registry. */
-export const gameAdminCommands: Record<string, AdminCommand> = {
+export const gameAdminCommands: Record<string, AdminCommand<GameAdminContext>> = {
   'leaderboard:week': leaderboardWeekCommand,
-  'winners:add': winnersAddCommand,
 };

@@ -183,8 +183,9 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
     await reportPaced(visitor, t.clock, run);
     // Same length, one early jump moved by a step: a log "improved" after the fact.
     const altered = [...run.inputs];
-    altered[2] = altered[2]! + 1;
-    expect(altered[2]).toBeLessThan(altered[3]!);
+    const moved = altered.findIndex((jump, i) => jump + 1 < altered[i + 1]!);
+    expect(moved).toBeGreaterThanOrEqual(0);
+    altered[moved] = altered[moved]! + 1;
     const before = await valuables();
     const res = await visitor.request('POST', '/api/game-scores', {
       body: scoreBody(run, 'Editor', { inputs: altered }),

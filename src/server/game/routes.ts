@@ -1,10 +1,9 @@
+import { gamePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   addCoinsBodySchema,
   addCoinsResponseSchema,
-  gamePaths,
   gameRunResponseSchema,
-  giveawayWinnersResponseSchema,
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
   leaderboardQuerySchema,
@@ -17,17 +16,17 @@ import {
   type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
-  WINNERS_LIMIT,
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
 import type { MemoryReads } from '../http/memory-reads.ts';
 import { SharedReadCache } from '../ops/shared-read-cache.ts';
+import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
+  COINS_REQUIRE_MEMBER,
   entryReplay,
-  giveawayWinners,
   issueRun,
   leaderboard,
   reportProgress,
@@ -124,6 +123,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   app.post(
     gamePaths.coins,
     {
+      onRequest: membersOnly(COINS_REQUIRE_MEMBER),
       bodyLimit: RUN_BODY_LIMIT,
       schema: { body: addCoinsBodySchema, response: { 200: addCoinsResponseSchema } },
     },
@@ -131,7 +131,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   );
 };
 
-/** The weekly standings and the prize's winners: the same for everybody, so a public read. */
+/** The weekly standings: the same for everybody, so a public read. */
 export const standingsRoutes: FastifyPluginAsyncZod<{
   standings: StandingsCache;
   memoryReads: MemoryReads;
@@ -172,15 +172,6 @@ export const standingsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
       return entryReplay(app.deps, request.params.entryId);
-    },
-  );
-
-  app.get(
-    gamePaths.winners,
-    { schema: { response: { 200: giveawayWinnersResponseSchema } } },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return giveawayWinners(app.deps, WINNERS_LIMIT);
     },
   );
 };

@@ -3,7 +3,6 @@ import type {
   AddCoinsBody,
   AddCoinsResponse,
   GameRunResponse,
-  GiveawayWinner,
   LeaderboardEntry,
   ProgressBody,
   ProgressResponse,
@@ -45,7 +44,6 @@ import {
   isMemberName,
   markCoinsCredited,
   markScoreSubmitted,
-  recentWinners,
   recordProgress,
   recordRefusal,
   recordVerification,
@@ -404,12 +402,14 @@ export async function submitScore(
   });
 }
 
+export const COINS_REQUIRE_MEMBER = 'Please log in to save your coins.';
+
 export async function addCoins(
   deps: AppDeps,
   user: SessionUser | null,
   body: AddCoinsBody,
 ): Promise<AddCoinsResponse> {
-  if (!user) throw unauthorized('Please log in to save your coins.');
+  if (!user) throw unauthorized(COINS_REQUIRE_MEMBER);
   // A run's replay costs milliseconds of CPU, and a refused one may be sent again and again.
   await limit(
     deps,
@@ -475,18 +475,6 @@ export async function addCoins(
 export async function leaderboard(deps: AppDeps, limit: number): Promise<LeaderboardEntry[]> {
   const rows = await weekStandings(deps.db, weekStartUtc(deps.clock.now()), limit);
   return rows.map(toEntry);
-}
-
-export async function giveawayWinners(deps: AppDeps, limit: number): Promise<GiveawayWinner[]> {
-  const rows = await recentWinners(deps.db, limit);
-  return rows.map((row) => ({
-    id: row.id,
-    week: row.week_id,
-    playerName: row.player_name,
-    prize: row.prize,
-    txUrl: row.tx_url,
-    paidAt: new Date(row.paid_at).toISOString(),
-  }));
 }
 
 /** The public replay of a leaderboard entry: only ranked runs have entries. */

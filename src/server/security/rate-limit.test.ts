@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { freePort } from '#test-support/node-process.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { createRedisRateLimiter } from './redis-rate-limit.ts';
 
@@ -10,7 +11,11 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function expectFixedWindow(limiter: RateLimiter, key: string) {
   const results = await Promise.all(Array.from({ length: 25 }, () => limiter.hit(key, 10, 60_000)));
   expect(results.filter((r) => r.allowed)).toHaveLength(10);
-  expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 60)).toBe(true);
+  expect(
+    results
+      .filter((r) => !r.allowed)
+      .every((r) => r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 60),
+  ).toBe(true);
   await limiter.reset(key);
   expect((await limiter.hit(key, 1, 60_000)).allowed).toBe(true);
   await limiter.undo(key);
@@ -30,13 +35,38 @@ describe.each(databaseKinds)('SQL rate limiter on %s', (kind) => {
   });
 });
 
+/** Stands in for the SQL counters where a test must prove Redis did the counting. */
+const unusedFallback: RateLimiter = {
+  hit: () => Promise.reject(new Error('the fallback counted a hit')),
+  undo: () => Promise.reject(new Error('the fallback took an undo')),
+  reset: () => Promise.reject(new Error('the fallback took a reset')),
+  close: async () => {},
+};
+
 describe('Redis rate limiter (REDIS_URL)', () => {
   it('lets exactly the limit through under concurrency, and resets and undoes', async () => {
-    const limiter = createRedisRateLimiter(redisUrl, `grind-test:${process.pid}:`);
+    const limiter = createRedisRateLimiter(redisUrl, unusedFallback, `grind-test:${process.pid}:`);
     try {
       await expectFixedWindow(limiter, uniqueName());
+      expect(limiter.usingFallback()).toBe(false);
     } finally {
       await limiter.close();
+    }
+  });
+
+  it('counts in the fallback while Redis cannot be reached', async () => {
+    const t = await createTestApp('sqlite');
+    // A port with nothing listening: every connection attempt is refused.
+    const limiter = createRedisRateLimiter(
+      `redis://127.0.0.1:${await freePort()}`,
+      t.app.deps.rateLimiter,
+    );
+    try {
+      await expectFixedWindow(limiter, `test:${uniqueName()}`);
+      expect(limiter.usingFallback()).toBe(true);
+    } finally {
+      await limiter.close();
+      await t.close();
     }
   });
 

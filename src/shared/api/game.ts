@@ -1,27 +1,16 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
+import { gamePaths, pathTo } from './paths.ts';
 
-export const gamePaths = {
-  runs: '/api/game-runs',
-  scores: '/api/game-scores',
-  coins: '/api/coins/add',
-  leaderboard: '/api/leaderboard',
-  winners: '/api/giveaway-winners',
-  /** A running round's progress report (docs/decisions/012). */
-  progress: '/api/game-runs/:runId/progress',
-  /** The public replay of a leaderboard entry's run. */
-  replay: '/api/leaderboard/:entryId/replay',
-} as const;
-
-export const progressPath = (runId: string) => `/api/game-runs/${encodeURIComponent(runId)}/progress`;
-export const replayPath = (entryId: number) => `/api/leaderboard/${entryId}/replay`;
+/** Filled paths of the two game routes with a parameter. */
+export const progressPath = (runId: string) => pathTo(gamePaths.progress, { runId });
+export const replayPath = (entryId: number) => pathTo(gamePaths.replay, { entryId });
 
 export const PLAYER_NAME_MAX = 32;
 export const LEADERBOARD_DEFAULT_LIMIT = 5;
 export const LEADERBOARD_MAX_LIMIT = 50;
 export const WINNERS_LIMIT = 10;
-export const WEEKLY_PRIZE = '1 SOL';
 
 /** 128 random bits, base64url: the run id is also the bearer secret of one round. */
 export const runIdSchema = z
@@ -132,6 +121,8 @@ export const giveawayWinnerSchema = z.object({
   week: weekIdSchema,
   playerName: z.string(),
   prize: z.string(),
+  /** The member's proven wallet the prize was paid to (null for payments recorded before). */
+  wallet: z.string().nullable(),
   /** Public proof of payment (a blockchain explorer link). */
   txUrl: z.url(),
   paidAt: z.iso.datetime(),

@@ -8,14 +8,6 @@ export const MEME_TITLE_MAX = 100;
 export const MEMES_PAGE_DEFAULT = 24;
 export const MEMES_PAGE_MAX = 50;
 
-export const memePaths = {
-  list: '/api/memes',
-  create: '/api/memes',
-  vote: (id: number) => `/api/memes/${id}/vote`,
-  uploadTarget: '/api/objects/upload',
-  memeImages: '/api/meme-images',
-} as const;
-
 export const memeCategorySchema = z.enum(MEME_CATEGORY_VALUES, {
   error: 'Choose one of the six categories',
 });

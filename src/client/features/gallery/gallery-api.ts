@@ -1,3 +1,4 @@
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import {
   useInfiniteQuery,
   useMutation,
@@ -8,7 +9,6 @@ import {
 import {
   createMemeResponseSchema,
   memeImageResponseSchema,
-  memePaths,
   memesPageSchema,
   uploadTargetResponseSchema,
   voteResponseSchema,
@@ -70,7 +70,7 @@ export function useVote() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memeId, voteType }: { memeId: number; voteType: VoteType }) =>
-      apiJson('POST', memePaths.vote(memeId), voteResponseSchema, { voteType }),
+      apiJson('POST', pathTo(memePaths.vote, { id: memeId }), voteResponseSchema, { voteType }),
     onSuccess: (result, { memeId }) => applyVote(queryClient, memeId, result),
   });
 }
