@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { progressPath } from '#shared/api/game.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
 import { addressVoter } from '#server/memes/voter.ts';
@@ -20,6 +21,7 @@ import { voteTransition } from '#server/memes/vote-rules.ts';
 import {
   playableAfterMs,
   playHonestly,
+  sendProgressReports,
   scoreBody,
   type HonestRun,
 } from '#test-support/honest-run.ts';
@@ -156,6 +158,7 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
       expect(posted.status).toBe(201);
       memeIds.push(posted.id);
     }
+    const reporting: Promise<void>[] = [];
     await Promise.all(
       members.map(async (m) => {
         for (let i = 0; i < RUNS_PER_MEMBER; i++) {
@@ -163,13 +166,24 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
             m.client.fetch(node.origin, 'POST', '/api/game-runs'),
           );
           expect(res.status).toBe(201);
-          m.runs.push({
+          const entry = {
             run: playHonestly(res.body.runId, res.body.seed, 60),
             issuedAt: Date.now(),
-          });
+          };
+          m.runs.push(entry);
+          // Each round reports its progress as it is played, while the next one is issued.
+          reporting.push(
+            sendProgressReports(entry.run, entry.issuedAt, async (body) => {
+              const sent = await send(() =>
+                m.client.fetch(node.origin, 'POST', progressPath(entry.run.runId), { json: body }),
+              );
+              return sent.status;
+            }),
+          );
         }
       }),
     );
+    await Promise.all(reporting);
     const playable = Math.max(
       ...members.flatMap((m) => m.runs.map((r) => r.issuedAt + playableAfterMs(r.run))),
     );
