@@ -3,7 +3,7 @@ import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
+import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { findInvariantViolations } from '../ops/invariants.ts';
 import { creditCoins } from '../shop/ledger.ts';
 import type { AdminContext } from './command.ts';
@@ -90,16 +90,16 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     let run;
     do {
       runs += 1;
-      run = await play(gone, 600);
+      run = await play(gone, 600, t.clock);
     } while (run.result.coins === 0 && runs < 10);
-    t.clock.advance(realTimeMs(run));
+    await reportPaced(gone, t.clock, run);
     expect((await gone.request('POST', '/api/game-scores', { body: scoreBody(run, name) })).statusCode).toBe(201);
     expect((await gone.request('POST', '/api/coins/add', { body: { amount: run.result.coins, runId: run.runId } })).statusCode).toBe(200);
     const imageKey = meme.imageUrl.replace(/^\/objects\//, '');
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).not.toBeNull();
     const staysBefore = await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute();
 
-    expect(await admin('users:delete', name)).toBe(0);
+    expect(await admin('users:delete', name), lines.join('\n')).toBe(0);
     expect(lines[0]).toMatch(new RegExp(`^Deleted ${name} \\(#${goneUser.id}\\): \\d+ coins with their ledger, ${runs} run\\(s\\), 1 leaderboard entry, 2 image file\\(s\\)`));
 
     expect(await me(gone)).toBeNull();

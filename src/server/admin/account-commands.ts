@@ -48,7 +48,7 @@ export const usersPasswordResetCommand: AdminCommand = {
 /**
  * Deletes an account and what is the member's alone, in one transaction: sessions, balance with
  * its ledger rows, characters, uploads, memes (with the votes on them) and runs with their
- * leaderboard entries. Every other member's balance and ledger are untouched, so each balance
+ * statistics and leaderboard entries. Every other member's balance and ledger are untouched, so each balance
  * still equals its ledger's sum, and no credited run is left without its ledger row. Votes the
  * member cast on other memes stay counted; prize records (giveaway_winners) stay, as paid.
  */
@@ -67,6 +67,7 @@ export const usersDeleteCommand: AdminCommand = {
         .deleteFrom('game_scores')
         .where((eb) => eb.or([eb('user_id', '=', user.id), eb('run_id', 'in', runIds)]))
         .executeTakeFirst();
+      await trx.deleteFrom('game_run_statistics').where('run_id', 'in', runIds).execute();
       const runs = await trx.deleteFrom('game_runs').where('user_id', '=', user.id).executeTakeFirst();
       // Sessions, ledger rows, characters and upload rows go with the user (ON DELETE CASCADE).
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
