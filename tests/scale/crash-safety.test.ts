@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { progressPath } from '#shared/api/game.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
+import { addressVoter } from '#server/memes/voter.ts';
 import { systemClock } from '#server/clock.ts';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
@@ -330,10 +331,9 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         (v) => [`${v.voter}:${v.meme_id}`, v.vote_type],
       ),
     );
-    const voterKey = (client: SiteClient) => {
-      const cookie = client.cookies.get('vid');
-      return cookie ? `v:${cookie.split('.', 1)[0]}` : null;
-    };
+    // A visitor's vote is its address's (memes/voter.ts).
+    const voterKey = (client: SiteClient) =>
+      client.clientIp ? addressVoter(client.clientIp, env.SESSION_SECRET) : null;
     let checkedVotes = 0;
     for (const pair of seen.votes.values()) {
       const voter = voterKey(pair.voter);
