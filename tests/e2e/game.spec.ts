@@ -112,9 +112,10 @@ async function watchReplay(page: Page, name: string, score: number) {
   await expect(viewer.getByTestId('replay-score')).toHaveText('0');
   await viewer.getByRole('button', { name: 'Next frame' }).click();
   await expect(viewer.getByTestId('replay-time')).toContainText('0.0 /');
-  await viewer.getByRole('button', { name: 'Close' }).click();
+  await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
-  await board.getByRole('button', { name: 'Close' }).click();
+  await page.keyboard.press('Escape');
+  await expect(board).toHaveCount(0);
 }
 
 test('a member plays a round and the score lands on the weekly leaderboard under their name', async ({
@@ -284,6 +285,8 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
     runId: ticket.runId,
     inputs,
   });
+  // The round is over: let the page's timers run again (the toasts' code loads and shows on them).
+  await page.clock.resume();
   const s = result.coins === 1 ? '' : 's';
   await expect(toastWith(page, 'Coins Earned!')).toContainText(
     `${result.coins} coin${s} saved. Balance: ${result.coins}.`,
@@ -294,7 +297,6 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   expect(statuses.length).toBeGreaterThanOrEqual(Math.floor(result.steps / 60));
   expect(statuses.every((code) => code === 200)).toBe(true);
 
-  await page.clock.resume();
   await watchReplay(page, name, result.score);
   await page.goto('/shop');
   await expect(page.getByTestId('coin-balance')).toHaveText(`${result.coins} coins`);
@@ -323,10 +325,11 @@ test('a round whose tab is hidden ends at once with a message, and submits nothi
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
     document.dispatchEvent(new Event('visibilitychange'));
   });
+  // The round ended on the hidden event itself; the page's timers run again for the toast.
+  await page.clock.resume();
   await expect(toastWith(page, 'Round ended')).toContainText('The game was hidden');
   await expect(status).toHaveText('Ready');
   await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
   await expect(page.getByRole('dialog', { name: 'Save your score' })).toHaveCount(0);
   expect(requests.filter((path) => path === '/api/game-scores')).toEqual([]);
-  await page.clock.resume();
 });
