@@ -3,10 +3,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import {
   addCoinsResponseSchema,
   gameRunResponseSchema,
+  progressPath,
+  progressResponseSchema,
   submitScoreResponseSchema,
   type AddCoinsBody,
   type AddCoinsResponse,
   type GameRunResponse,
+  type ProgressBody,
+  type ProgressResponse,
   type SubmitScoreBody,
   type SubmitScoreResponse,
 } from '#shared/api/game.ts';
@@ -16,6 +20,10 @@ import { userProfileQuery } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {
   return apiJson('POST', gamePaths.runs, gameRunResponseSchema);
+}
+
+export function reportProgress(runId: string, body: ProgressBody): Promise<ProgressResponse> {
+  return apiJson('POST', progressPath(runId), progressResponseSchema, body);
 }
 
 export function submitScore(body: SubmitScoreBody): Promise<SubmitScoreResponse> {
