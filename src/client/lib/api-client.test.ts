@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, errorMessage, getQueryFn, resetCsrfToken } from './api-client.ts';
+import { z } from 'zod';
+import {
+  ApiError,
+  apiGet,
+  apiRequest,
+  errorMessage,
+  getQueryFn,
+  resetCsrfToken,
+} from './api-client.ts';
 
 interface Call {
   url: string;
@@ -51,17 +59,13 @@ describe('apiRequest', () => {
     expect(posts.every((c) => c.credentials === 'include')).toBe(true);
   });
 
-  it.each(['PUT', 'PATCH', 'DELETE', 'post'])('sends the token on %s', async (method) => {
-    const calls = fakeFetch({ '/api/csrf-token': [tokenAnswer('tok')], '/api/x': [() => json({})] });
+  it.each(['PUT', 'PATCH', 'DELETE', 'post'] as const)('sends the token on %s', async (method) => {
+    const calls = fakeFetch({
+      '/api/csrf-token': [tokenAnswer('tok')],
+      '/api/x': [() => json({})],
+    });
     await apiRequest(method, '/api/x');
     expect(calls.at(-1)!.headers['X-CSRF-Token']).toBe('tok');
-  });
-
-  it('sends no token on GET', async () => {
-    const calls = fakeFetch({ '/api/x': [() => json({})] });
-    await apiRequest('GET', '/api/x');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.headers['X-CSRF-Token']).toBeUndefined();
   });
 
   it.each(['/api/game-scores', '/api/auth/register', '/api/auth/login', '/api/auth/login?next=1'])(
@@ -143,7 +147,9 @@ describe('apiRequest', () => {
   });
 
   it('raises "<status>: <body>" errors carrying the status and the server message', async () => {
-    fakeFetch({ '/api/auth/login': [() => json({ message: 'Invalid username or password' }, 401)] });
+    fakeFetch({
+      '/api/auth/login': [() => json({ message: 'Invalid username or password' }, 401)],
+    });
     const error = await apiRequest('POST', '/api/auth/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('401: {"message":"Invalid username or password"}');
@@ -158,7 +164,7 @@ describe('apiRequest', () => {
       '/api/b': [() => new Response('', { status: 401, statusText: 'Unauthorized' })],
     });
     for (const url of ['/api/a', '/api/b']) {
-      const error = await apiRequest('GET', url).catch((e: unknown) => e);
+      const error = await apiGet(url, z.unknown()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect(errorMessage(error)).toBeUndefined();
     }
@@ -167,7 +173,7 @@ describe('apiRequest', () => {
 
   it('uses the status text when the body is empty', async () => {
     fakeFetch({ '/api/a': [() => new Response('', { status: 502, statusText: 'Bad Gateway' })] });
-    await expect(apiRequest('GET', '/api/a')).rejects.toThrow('502: Bad Gateway');
+    await expect(apiGet('/api/a', z.unknown())).rejects.toThrow('502: Bad Gateway');
   });
 });
 
@@ -177,7 +183,9 @@ describe('getQueryFn', () => {
 
   it('GETs the query key joined with "/" with credentials and returns JSON', async () => {
     const calls = fakeFetch({ '/api/memes/5': [() => json({ id: 5 })] });
-    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/memes', 5])).resolves.toEqual({ id: 5 });
+    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/memes', 5])).resolves.toEqual({
+      id: 5,
+    });
     expect(calls[0]!.credentials).toBe('include');
   });
 
@@ -185,7 +193,33 @@ describe('getQueryFn', () => {
     fakeFetch({
       '/api/user-profile': [() => json({ message: 'no' }, 401), () => json({ message: 'no' }, 401)],
     });
-    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/user-profile'])).rejects.toThrow('401: ');
-    await expect(run(getQueryFn({ on401: 'returnNull' }), ['/api/user-profile'])).resolves.toBeNull();
+    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/user-profile'])).rejects.toThrow(
+      '401: ',
+    );
+    await expect(
+      run(getQueryFn({ on401: 'returnNull' }), ['/api/user-profile']),
+    ).resolves.toBeNull();
+  });
+});
+
+describe('apiGet', () => {
+  it('GETs with credentials and no CSRF token, and checks the answer against the schema', async () => {
+    const calls = fakeFetch({
+      '/api/x': [() => json({ n: 1, extra: true }), () => json({ n: 'one' })],
+    });
+    const schema = z.object({ n: z.number() });
+    await expect(apiGet('/api/x', schema)).resolves.toEqual({ n: 1 });
+    await expect(apiGet('/api/x', schema)).rejects.toThrow();
+    expect(calls.map((c) => [c.url, c.method, c.credentials, c.headers['X-CSRF-Token']])).toEqual([
+      ['/api/x', 'GET', 'include', undefined],
+      ['/api/x', 'GET', 'include', undefined],
+    ]);
+  });
+
+  it('throws the status and body on a non-OK answer, 401 included', async () => {
+    fakeFetch({ '/api/x': [() => json({ message: 'Sign in first' }, 401)] });
+    const error = await apiGet('/api/x', z.unknown()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('401: {"message":"Sign in first"}');
   });
 });

@@ -62,8 +62,17 @@ async function throwIfResNotOk(res: Response): Promise<void> {
   }
 }
 
-/** The one way the client changes things on the server (spec section 7's request rules). */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The one way the client changes things on the server (spec section 7's request rules). Reads
+ * go through `apiGet` or the query client's default query function.
+ */
+export async function apiRequest(
+  method: WriteMethod | Lowercase<WriteMethod>,
+  url: string,
+  data?: unknown,
+): Promise<Response> {
   const verb = method.toUpperCase();
   const mutating = MUTATING.has(verb);
   const needsToken = mutating && !CSRF_EXEMPT_PATHS.includes(url.split('?', 1)[0]!);
@@ -107,7 +116,7 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 
 /** apiRequest, then the JSON answer checked against the shared contract. */
 export async function apiJson<T extends z.ZodType>(
-  method: string,
+  method: WriteMethod,
   url: string,
   schema: T,
   data?: unknown,
@@ -118,12 +127,27 @@ export async function apiJson<T extends z.ZodType>(
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** Default reads: GET the query key joined with "/", JSON back; a 401 throws unless told otherwise. */
+/**
+ * The one place the client reads from the server (spec section 7): GET with credentials, JSON
+ * back; a non-OK answer throws ApiError, a 401 gives null when `on401` says so. Callers use
+ * `apiGet` (answer checked against the contract) or the query client's default query function.
+ */
+async function readJson(url: string, on401: UnauthorizedBehavior): Promise<unknown> {
+  const res = await fetch(url, { credentials: 'include' });
+  if (on401 === 'returnNull' && res.status === 401) return null;
+  await throwIfResNotOk(res);
+  return res.json();
+}
+
+/** A read whose answer is checked against the shared contract. */
+export async function apiGet<T extends z.ZodType>(url: string, schema: T): Promise<z.infer<T>> {
+  return schema.parse(await readJson(url, 'throw'));
+}
+
+/**
+ * Default reads: GET the query key joined with "/", JSON back unchecked (the first load carries
+ * no zod, decision 002); a 401 throws unless told otherwise.
+ */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (options.on401 === 'returnNull' && res.status === 401) return null;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
+  return async ({ queryKey }) => (await readJson(queryKey.join('/'), options.on401)) as T | null;
 }

@@ -1,10 +1,15 @@
 // Query keys that more than one feature uses (features never import each other).
 
+import { queryOptions } from '@tanstack/react-query';
+import { gamePaths, shopPaths } from '#shared/api/paths.ts';
+import { userProfileSchema } from '#shared/api/shop.ts';
+import { apiGet } from './api-client.ts';
+
 /**
  * The leaderboard's queries, shared by the leaderboard (which reads them) and the game (which
  * refreshes them after a submitted score): every limit sits under one root key.
  */
-export const leaderboardQueryRoot = ['/api/leaderboard'] as const;
+export const leaderboardQueryRoot = [gamePaths.leaderboard] as const;
 
 export function leaderboardQueryKey(limit: number) {
   return [...leaderboardQueryRoot, limit] as const;
@@ -13,7 +18,13 @@ export function leaderboardQueryKey(limit: number) {
 /**
  * The member's profile (balance, selected character) and owned characters. The shop reads and
  * updates them; the game reads the profile when a round starts and refreshes it after saving
- * coins. The keys are the URLs, so the default query function can also fetch them.
+ * coins. The keys are the URLs.
  */
-export const userProfileQueryKey = ['/api/user-profile'] as const;
-export const userCharactersQueryKey = ['/api/user-characters'] as const;
+export const userProfileQueryKey = [shopPaths.profile] as const;
+export const userCharactersQueryKey = [shopPaths.characters] as const;
+
+/** The profile read, one definition for both readers so the cache holds one shape. */
+export const userProfileQuery = queryOptions({
+  queryKey: userProfileQueryKey,
+  queryFn: () => apiGet(shopPaths.profile, userProfileSchema),
+});

@@ -18,6 +18,7 @@ export function serverNow(): number {
 
 async function fetchOffset(): Promise<number | undefined> {
   const sent = Date.now();
+  // Not apiGet: a clock probe must skip every cache, needs no cookie, and fails silently.
   const res = await fetch(sitePaths.time, { cache: 'no-store', credentials: 'omit' });
   const received = Date.now();
   if (!res.ok) return undefined;

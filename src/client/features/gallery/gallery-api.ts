@@ -18,7 +18,7 @@ import {
   type VoteType,
 } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
-import { ApiError, apiJson, apiRequest } from '#client/lib/api-client.ts';
+import { apiGet, apiJson, apiRequest } from '#client/lib/api-client.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;
@@ -35,11 +35,7 @@ export async function fetchMemesPage(
   if (category !== 'all') params.set('category', category);
   if (before) params.set('before', before);
   const query = params.toString();
-  const res = await fetch(query ? `${memePaths.list}?${query}` : memePaths.list, {
-    credentials: 'include',
-  });
-  if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
-  return memesPageSchema.parse(await res.json());
+  return apiGet(query ? `${memePaths.list}?${query}` : memePaths.list, memesPageSchema);
 }
 
 export function useMemes(category: CategoryFilter, viewer: number | null) {

@@ -1,6 +1,5 @@
 import { gamePaths } from '#shared/api/paths.ts';
 import type { QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import {
   addCoinsResponseSchema,
   gameRunResponseSchema,
@@ -15,9 +14,9 @@ import {
   type SubmitScoreBody,
   type SubmitScoreResponse,
 } from '#shared/api/game.ts';
-import { DEFAULT_CHARACTER_KEY, isCharacterKey, type CharacterKey } from '#shared/characters.ts';
+import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
 import { apiJson } from '#client/lib/api-client.ts';
-import { userProfileQueryKey } from '#client/lib/query-keys.ts';
+import { userProfileQuery } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {
   return apiJson('POST', gamePaths.runs, gameRunResponseSchema);
@@ -35,20 +34,14 @@ export function addCoins(body: AddCoinsBody): Promise<AddCoinsResponse> {
   return apiJson('POST', gamePaths.coins, addCoinsResponseSchema, body);
 }
 
-const profileSchema = z.object({ selectedCharacterKey: z.string() });
-
 /**
  * The member's selected character, read afresh when a round starts (it may have changed in the
  * shop since). Anything unexpected falls back to the default worker rather than block the game.
  */
 export async function loadSelectedCharacter(queryClient: QueryClient): Promise<CharacterKey> {
   try {
-    const profile = profileSchema.parse(
-      await queryClient.fetchQuery({ queryKey: userProfileQueryKey, staleTime: 0 }),
-    );
-    return isCharacterKey(profile.selectedCharacterKey)
-      ? profile.selectedCharacterKey
-      : DEFAULT_CHARACTER_KEY;
+    const profile = await queryClient.fetchQuery({ ...userProfileQuery, staleTime: 0 });
+    return profile.selectedCharacterKey;
   } catch {
     return DEFAULT_CHARACTER_KEY;
   }

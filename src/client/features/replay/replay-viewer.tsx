@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { replayPath, replayResponseSchema, type ReplayResponse } from '#shared/api/game.ts';
 import { DEFAULT_CHARACTER_KEY, isCharacterKey } from '#shared/characters.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
-import { apiJson } from '#client/lib/api-client.ts';
+import { apiGet } from '#client/lib/api-client.ts';
 import { Button } from '#client/ui/button.tsx';
 import { GameRenderer } from '#client/features/game/game-renderer.ts';
 import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playback.ts';
@@ -12,7 +12,7 @@ import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playba
 // Loaded only when a Watch button is pressed (a dynamic import in the leaderboard panel).
 
 function fetchReplay(entryId: number): Promise<ReplayResponse> {
-  return apiJson('GET', replayPath(entryId), replayResponseSchema);
+  return apiGet(replayPath(entryId), replayResponseSchema);
 }
 
 /** The public replay of a leaderboard entry: the run, its controls, and its figures. */

@@ -4,29 +4,28 @@ import {
   ownedCharactersSchema,
   purchaseResponseSchema,
   selectResponseSchema,
-  userProfileSchema,
   type OwnedCharacter,
   type PurchaseResponse,
   type UserProfile,
 } from '#shared/api/shop.ts';
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
-import { userCharactersQueryKey, userProfileQueryKey } from '#client/lib/query-keys.ts';
+import { apiGet, apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import {
+  userCharactersQueryKey,
+  userProfileQuery,
+  userProfileQueryKey,
+} from '#client/lib/query-keys.ts';
 import { sessionQueryKey } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
 export function useUserProfile(enabled: boolean) {
-  return useQuery<UserProfile>({
-    queryKey: userProfileQueryKey,
-    queryFn: () => apiJson('GET', shopPaths.profile, userProfileSchema),
-    enabled,
-  });
+  return useQuery({ ...userProfileQuery, enabled });
 }
 
 export function useOwnedCharacters(enabled: boolean) {
   return useQuery<OwnedCharacter[]>({
     queryKey: userCharactersQueryKey,
-    queryFn: () => apiJson('GET', shopPaths.characters, ownedCharactersSchema),
+    queryFn: () => apiGet(shopPaths.characters, ownedCharactersSchema),
     enabled,
   });
 }
@@ -36,7 +35,8 @@ export const isUnauthorized = (error: unknown) => error instanceof ApiError && e
 export function usePurchaseCharacter() {
   const queryClient = useQueryClient();
   return useMutation<PurchaseResponse, Error, CharacterKey>({
-    mutationFn: (key) => apiJson('POST', pathTo(shopPaths.purchase, { key }), purchaseResponseSchema),
+    mutationFn: (key) =>
+      apiJson('POST', pathTo(shopPaths.purchase, { key }), purchaseResponseSchema),
     onSuccess: (answer, key) => {
       // The answer is the new state: the balance and the cards change without another request.
       queryClient.setQueryData(userProfileQueryKey, answer.profile);
