@@ -3,7 +3,7 @@ import { FrameClock } from '#client/features/game/frame-clock.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
-import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support';
+import { isPhone, requestsSoFar, signUpViaApi, toastWith, uniqueUsername } from './support';
 
 // A round: Start, the 3-2-1-GO countdown, then the worker flies until it hits the floor (nobody
 // presses anything, so that takes about half a second), and the end-of-round handling runs.
@@ -142,7 +142,7 @@ test('a visitor who skips the name prompt submits nothing', async ({ page }) => 
   const prompt = page.getByRole('dialog', { name: 'Save your score' });
   await prompt.getByRole('button', { name: 'Skip' }).click();
   await expect(prompt).toHaveCount(0);
-  await page.waitForTimeout(500);
+  await requestsSoFar(page);
   expect(submissions).toBe(0);
   await expect(toastWith(page, 'Score Submitted!')).toHaveCount(0);
 });
@@ -213,6 +213,8 @@ test('a member earns coins by playing, and the shop counts them', async ({ page 
       next += 1;
     }
     if (steps === result.steps - 1) {
+      // The server takes a run no faster than real time by its own clock, which no page clock
+      // moves: the one wait here that must be real time.
       await page.waitForTimeout(
         Math.max(0, result.steps * STEP_MS + 200 - (Date.now() - issuedAt)),
       );
