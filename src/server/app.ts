@@ -30,6 +30,8 @@ import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
 import { s3UploadOrigin } from './storage/s3.ts';
 import { memeRoutes } from './memes/routes.ts';
+import { prizeRoutes } from './prize/routes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 
 export interface BuildOptions {
@@ -47,7 +49,9 @@ const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
  * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
  * entries of X-Forwarded-For are proxies, the next one to the left is the client.
  */
-function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
 }
@@ -191,7 +195,10 @@ export async function buildApp(
     }
     // Redis down costs no request (the SQL counters stand in), so the node stays in service.
     if (deps.rateLimiter.usingFallback?.()) {
-      return { status: 'ready', degraded: ['rate limits counted in the database: Redis unavailable'] };
+      return {
+        status: 'ready',
+        degraded: ['rate limits counted in the database: Redis unavailable'],
+      };
     }
     return { status: 'ready' };
   });
@@ -212,6 +219,7 @@ export async function buildApp(
     await publicReads.register(siteRoutes);
     await publicReads.register(standingsRoutes, { standings, memoryReads });
     await publicReads.register(objectRoutes);
+    await publicReads.register(prizeRoutes, { site });
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async (sessionScope) => {
@@ -221,6 +229,7 @@ export async function buildApp(
     await sessionScope.register(gameRoutes, { standings });
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
+    await sessionScope.register(walletRoutes);
   });
   await registerStaticClient(app, config.clientDistDir, {
     site,

@@ -21,6 +21,8 @@ export type MigrationSeed =
   | { none: string };
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const SEED_WALLET = '9GXSqZ1mUEmTH1NwWbgFqSWNT9Z2n3fzLrVLcqoKDshM';
+const SEED_TX = '5'.repeat(87);
 
 /** A seeded member's id, looked up by name, since ids are generated. */
 async function userId(db: SchemaAt, name: string): Promise<number> {
@@ -403,22 +405,95 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         .execute();
     },
     async verify(db) {
+      // Migration 010 carries winners:add's payments into the prize record as paid steps.
       expect(
         await rows(
           db
-            .selectFrom('giveaway_winners')
-            .select(['player_name', 'prize', 'tx_url', 'paid_at'])
+            .selectFrom('prize_events')
+            .select(['step', 'player_name', 'prize', 'tx_url', 'tx_signature', 'created_at'])
             .where('week_id', '=', '2026-W02'),
         ),
       ).toEqual([
         {
+          step: 'paid',
           player_name: 'seed-bob',
           prize: '1 SOL',
           tx_url: 'https://explorer.solana.com/tx/seed',
-          paid_at: T0 + 7 * 86_400_000,
+          tx_signature: null,
+          created_at: T0 + 7 * 86_400_000,
         },
       ]);
     },
   },
   '006-standings-index': { none: 'adds an index only; the 003 scores it covers are checked there' },
+  '010-prize-wallets': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db
+        .insertInto('wallet_nonces')
+        .values({
+          nonce: 'SeedNonce1111111111111',
+          user_id: alice,
+          domain: 'dailygrind.example',
+          uri: 'https://dailygrind.example',
+          issued_at: T0,
+          expires_at: T0 + 600_000,
+          used_at: T0 + 1000,
+        })
+        .execute();
+      await db
+        .insertInto('user_wallets')
+        .values({
+          user_id: alice,
+          address: SEED_WALLET,
+          message: 'dailygrind.example wants you to sign in with your Solana account:\nseed',
+          signature: 'seed-signature',
+          linked_at: T0 + 1000,
+        })
+        .execute();
+      for (const [step, tx] of [
+        ['reviewed', null],
+        ['approved', null],
+        ['paid', SEED_TX],
+      ] as const) {
+        await db
+          .insertInto('prize_events')
+          .values({
+            week_id: '2026-W03',
+            step,
+            run_id: 'seed-run-010',
+            user_id: alice,
+            player_name: 'Seed_Alice',
+            score: 321,
+            wallet_address: SEED_WALLET,
+            prize: '1 SOL',
+            tx_signature: tx,
+            created_at: T0 + 14 * 86_400_000,
+          })
+          .execute();
+      }
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      expect(
+        await rows(db.selectFrom('user_wallets').select(['user_id', 'address', 'linked_at'])),
+      ).toEqual([{ user_id: alice, address: SEED_WALLET, linked_at: T0 + 1000 }]);
+      expect(await rows(db.selectFrom('wallet_nonces').select(['nonce', 'used_at']))).toEqual([
+        { nonce: 'SeedNonce1111111111111', used_at: T0 + 1000 },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('prize_events')
+            .select(['step', 'tx_signature', 'wallet_address'])
+            .where('week_id', '=', '2026-W03')
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        { step: 'reviewed', tx_signature: null, wallet_address: SEED_WALLET },
+        { step: 'approved', tx_signature: null, wallet_address: SEED_WALLET },
+        { step: 'paid', tx_signature: SEED_TX, wallet_address: SEED_WALLET },
+      ]);
+    },
+  },
 };

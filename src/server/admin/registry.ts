@@ -1,5 +1,6 @@
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
+import { prizeAdminCommands } from '../prize/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
@@ -24,6 +25,7 @@ export const adminCommands = merge(
   { 'users:list': usersListCommand, 'users:show': usersShowCommand },
   shopAdminCommands,
   gameAdminCommands,
+  prizeAdminCommands,
   memeAdminCommands,
   { backup: backupCommand },
 );

@@ -112,13 +112,42 @@ export interface GameScoresTable {
   created_at: number;
 }
 
-export interface GiveawayWinnersTable {
+export interface WalletNoncesTable {
+  nonce: string;
+  user_id: number;
+  domain: string;
+  uri: string;
+  issued_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UserWalletsTable {
+  user_id: number;
+  /** Base58 ed25519 public key. */
+  address: string;
+  /** The Sign In With Solana message that proved it, and its signature (base58). */
+  message: string;
+  signature: string;
+  linked_at: number;
+}
+
+export type PrizeStep = 'reviewed' | 'approved' | 'paid';
+
+/** Append-only (migration 010's triggers): no row is ever updated or deleted. */
+export interface PrizeEventsTable {
   id: Generated<number>;
   week_id: string;
+  step: PrizeStep;
+  run_id: string | null;
+  user_id: number | null;
   player_name: string;
-  prize: string;
-  tx_url: string;
-  paid_at: number;
+  score: number | null;
+  wallet_address: string | null;
+  prize: string | null;
+  tx_signature: string | null;
+  tx_url: string | null;
+  created_at: number;
 }
 
 export interface CoinLedgerTable {
@@ -145,7 +174,9 @@ export interface Database {
   rate_limits: RateLimitsTable;
   game_runs: GameRunsTable;
   game_scores: GameScoresTable;
-  giveaway_winners: GiveawayWinnersTable;
+  wallet_nonces: WalletNoncesTable;
+  user_wallets: UserWalletsTable;
+  prize_events: PrizeEventsTable;
   coin_ledger: CoinLedgerTable;
   owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;

@@ -254,35 +254,6 @@ export async function pruneUnverifiedRuns(db: Db, issuedBefore: number): Promise
     .execute();
 }
 
-export async function insertWinner(
-  db: Db,
-  winner: { weekId: string; playerName: string; prize: string; txUrl: string; paidAt: number },
-): Promise<number | undefined> {
-  const row = await db
-    .insertInto('giveaway_winners')
-    .values({
-      week_id: winner.weekId,
-      player_name: winner.playerName,
-      prize: winner.prize,
-      tx_url: winner.txUrl,
-      paid_at: winner.paidAt,
-    })
-    .onConflict((oc) => oc.column('week_id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
-
-export async function recentWinners(db: Db, limit: number) {
-  return db
-    .selectFrom('giveaway_winners')
-    .selectAll()
-    .orderBy('paid_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
 export async function findRuns(db: Db, ids: readonly string[]): Promise<GameRunRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('game_runs').selectAll().where('id', 'in', ids).execute();

@@ -5,7 +5,7 @@ import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { insertRun, insertScore, insertWinner } from './repository.ts';
+import { insertRun, insertScore } from './repository.ts';
 import { play, realTimeMs, scoreBody, type PlayedRun } from '#test-support/test-play.ts';
 import { RUN_TTL_MS } from './service.ts';
 
@@ -556,7 +556,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 });
 
-describe.each(databaseKinds)('weekly leaderboard and winners on %s', (kind) => {
+describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -660,42 +660,6 @@ describe.each(databaseKinds)('weekly leaderboard and winners on %s', (kind) => {
         .json<Array<{ id: number }>>()
         .map((e) => e.id),
     ).toEqual([fresh.id]);
-  });
-
-  it('lists recorded giveaway winners, newest first', async () => {
-    const client = new TestClient(t.app);
-    expect((await client.request('GET', '/api/giveaway-winners')).json()).toEqual([]);
-    const db = t.app.deps.db;
-    await insertWinner(db, {
-      weekId: '2026-W46',
-      playerName: 'Alice',
-      prize: '1 SOL',
-      txUrl: 'https://solscan.io/tx/abc',
-      paidAt: 1000,
-    });
-    await insertWinner(db, {
-      weekId: '2026-W47',
-      playerName: 'Bob',
-      prize: '1 SOL',
-      txUrl: 'https://solscan.io/tx/def',
-      paidAt: 2000,
-    });
-    expect(
-      await insertWinner(db, {
-        weekId: '2026-W47',
-        playerName: 'Eve',
-        prize: '1 SOL',
-        txUrl: 'https://x.example',
-        paidAt: 3000,
-      }),
-    ).toBeUndefined();
-    const winners = (await client.request('GET', '/api/giveaway-winners')).json<
-      Array<{ week: string; playerName: string }>
-    >();
-    expect(winners.map((w) => [w.week, w.playerName])).toEqual([
-      ['2026-W47', 'Bob'],
-      ['2026-W46', 'Alice'],
-    ]);
   });
 });
 

@@ -4,7 +4,6 @@ import {
   addCoinsBodySchema,
   addCoinsResponseSchema,
   gameRunResponseSchema,
-  giveawayWinnersResponseSchema,
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
   leaderboardQuerySchema,
@@ -12,7 +11,6 @@ import {
   type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
-  WINNERS_LIMIT,
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
@@ -23,7 +21,6 @@ import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
   COINS_REQUIRE_MEMBER,
-  giveawayWinners,
   issueRun,
   leaderboard,
   RUN_TTL_MS,
@@ -106,7 +103,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   );
 };
 
-/** The weekly standings and the prize's winners: the same for everybody, so a public read. */
+/** The weekly standings: the same for everybody, so a public read. */
 export const standingsRoutes: FastifyPluginAsyncZod<{
   standings: StandingsCache;
   memoryReads: MemoryReads;
@@ -137,15 +134,6 @@ export const standingsRoutes: FastifyPluginAsyncZod<{
       return reply
         .type('application/json; charset=utf-8')
         .send(json as unknown as LeaderboardEntry[]);
-    },
-  );
-
-  app.get(
-    gamePaths.winners,
-    { schema: { response: { 200: giveawayWinnersResponseSchema } } },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return giveawayWinners(app.deps, WINNERS_LIMIT);
     },
   );
 };

@@ -3,7 +3,6 @@ import type {
   AddCoinsBody,
   AddCoinsResponse,
   GameRunResponse,
-  GiveawayWinner,
   LeaderboardEntry,
   SubmitScoreBody,
 } from '#shared/api/game.ts';
@@ -28,7 +27,6 @@ import {
   isMemberName,
   markCoinsCredited,
   markScoreSubmitted,
-  recentWinners,
   recordVerification,
   weekStandings,
   type GameRunRow,
@@ -370,16 +368,4 @@ export async function addCoins(
 export async function leaderboard(deps: AppDeps, limit: number): Promise<LeaderboardEntry[]> {
   const rows = await weekStandings(deps.db, weekStartUtc(deps.clock.now()), limit);
   return rows.map(toEntry);
-}
-
-export async function giveawayWinners(deps: AppDeps, limit: number): Promise<GiveawayWinner[]> {
-  const rows = await recentWinners(deps.db, limit);
-  return rows.map((row) => ({
-    id: row.id,
-    week: row.week_id,
-    playerName: row.player_name,
-    prize: row.prize,
-    txUrl: row.tx_url,
-    paidAt: new Date(row.paid_at).toISOString(),
-  }));
 }

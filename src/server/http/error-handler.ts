@@ -22,10 +22,14 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0]!;
-    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
+    const path =
+      first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
     return reply
       .code(400)
-      .send({ message: describeIssue(path, first.message ?? 'Invalid request'), code: 'VALIDATION' });
+      .send({
+        message: describeIssue(path, first.message ?? 'Invalid request'),
+        code: 'VALIDATION',
+      });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

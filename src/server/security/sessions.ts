@@ -34,7 +34,11 @@ export async function loadSessionUser(
     .executeTakeFirst();
   if (!row) return null;
   if (now - row.last_seen_at > TOUCH_INTERVAL_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: now })
+      .where('id_hash', '=', idHash)
+      .execute();
   }
   return { id: row.id, username: row.username };
 }
@@ -54,7 +58,13 @@ export async function startSession(
   const idHash = hashSessionId(id);
   await db
     .insertInto('sessions')
-    .values({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + SESSION_ABSOLUTE_MS })
+    .values({
+      id_hash: idHash,
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + SESSION_ABSOLUTE_MS,
+    })
     .execute();
   request.sessionIdHash = idHash;
   reply.setCookie(SESSION_COOKIE, id, {
@@ -68,16 +78,26 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionIdHash) {
-    await request.server.deps.db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    await request.server.deps.db
+      .deleteFrom('sessions')
+      .where('id_hash', '=', request.sessionIdHash)
+      .execute();
   }
   request.sessionIdHash = null;
   request.user = null;
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(request),
+  });
 }
 
 export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {
   await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]))
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]),
+    )
     .execute();
 }

@@ -114,6 +114,8 @@ export const giveawayWinnerSchema = z.object({
   week: weekIdSchema,
   playerName: z.string(),
   prize: z.string(),
+  /** The member's proven wallet the prize was paid to (null for payments recorded before). */
+  wallet: z.string().nullable(),
   /** Public proof of payment (a blockchain explorer link). */
   txUrl: z.url(),
   paidAt: z.iso.datetime(),

@@ -29,6 +29,15 @@ export const gamePaths = {
   winners: '/api/giveaway-winners',
 } as const;
 
+export const walletPaths = {
+  /** GET: the member's linked wallet. */
+  wallet: '/api/wallet',
+  /** POST: a Sign In With Solana message's fields, with a fresh single-use nonce. */
+  challenge: '/api/wallet/challenge',
+  /** POST: the signed message; links (or replaces) the member's wallet. */
+  link: '/api/wallet/link',
+} as const;
+
 export const memePaths = {
   list: '/api/memes',
   create: '/api/memes',

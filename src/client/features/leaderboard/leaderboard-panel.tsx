@@ -13,6 +13,7 @@ import { Dialog } from '#client/ui/dialog.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
+import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 export default function LeaderboardPanel() {
@@ -143,6 +144,7 @@ function WeeklyPrize({ now }: { now: number }) {
       </p>
       <p className="mt-1 text-3xl font-black text-grind-300">{prize}</p>
       <p className="text-xs text-slate-300">to the top player of the week</p>
+      <PrizeEligibility />
       <p className="mt-2 text-sm text-slate-200" data-testid="weekly-countdown">
         Resets in{' '}
         <span className="font-mono font-semibold text-grind-100">
