@@ -27,8 +27,10 @@ import {
   objectPaths,
   shopPaths,
   sitePaths,
+  walletPaths,
 } from '#shared/api/paths.ts';
 import { characterParamsSchema } from '#shared/api/shop.ts';
+import { linkWalletBodySchema } from '#shared/api/wallet.ts';
 
 /**
  * Every route the app serves, read from Fastify's route tree (nested lines continue their
@@ -76,6 +78,9 @@ const contract: RouteContract[] = [
   { method: 'PUT', path: memePaths.memeImages, body: memeImageBodySchema },
   { method: 'PUT', path: `${objectPaths.localUploadPrefix}*` },
   { method: 'GET', path: '/objects/*' },
+  { method: 'GET', path: walletPaths.wallet },
+  { method: 'POST', path: walletPaths.challenge },
+  { method: 'POST', path: walletPaths.link, body: linkWalletBodySchema },
 ];
 
 /** Row counts of every table whose rows only a successful request may change. */
