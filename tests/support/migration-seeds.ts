@@ -426,6 +426,85 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
     },
   },
   '006-standings-index': { none: 'adds an index only; the 003 scores it covers are checked there' },
+  '009-run-pacing': {
+    async seed(db) {
+      // A run refused while it was played, with the progress it had reported.
+      await db
+        .insertInto('game_runs')
+        .values({
+          id: 'seed-run-refused',
+          seed: 7,
+          user_id: null,
+          issued_at: T0,
+          progress_step: 120,
+          progress_jumps: '12,40,77',
+          progress_at: T0 + 5800,
+          refused_at: T0 + 9000,
+          refusal_code: 'RUN_BEHIND',
+          refusal_message: 'This round is unranked: seed.',
+          character_key: 'pudge',
+        })
+        .execute();
+      // The reviewer's figures for the 003 seed's ranked run.
+      await db
+        .insertInto('game_run_statistics')
+        .values({
+          run_id: 'seed-run-scored',
+          jumps: 3,
+          jump_interval_median_ms: 450.5,
+          jump_interval_cv: 0.25,
+          aim_spread_px: 12.5,
+          edge_margin_min_px: 4,
+          edge_margin_median_px: 20.5,
+          reaction_median_ms: 233.3,
+          fast_reaction_share: 0.125,
+          top_speed: 4.4,
+          computed_at: T0 + 30_000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      expect(
+        await rows(
+          db
+            .selectFrom('game_runs')
+            .select(['id', 'progress_step', 'progress_jumps', 'refusal_code', 'character_key'])
+            .where('id', 'in', ['seed-run-refused', 'seed-run-scored'])
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        {
+          id: 'seed-run-refused',
+          progress_step: 120,
+          progress_jumps: '12,40,77',
+          refusal_code: 'RUN_BEHIND',
+          character_key: 'pudge',
+        },
+        // A run from before 009 reads as one with no progress and the default character.
+        {
+          id: 'seed-run-scored',
+          progress_step: 0,
+          progress_jumps: '',
+          refusal_code: null,
+          character_key: 'default',
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('game_run_statistics')
+            .select(['run_id', 'jump_interval_median_ms', 'fast_reaction_share', 'top_speed']),
+        ),
+      ).toEqual([
+        {
+          run_id: 'seed-run-scored',
+          jump_interval_median_ms: 450.5,
+          fast_reaction_share: 0.125,
+          top_speed: 4.4,
+        },
+      ]);
+    },
+  },
   '010-prize-wallets': {
     async seed(db) {
       const alice = await userId(db, 'Seed_Alice');

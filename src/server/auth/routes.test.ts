@@ -55,7 +55,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
         headers: { origin: 'https://grind.example' },
       });
       expect(secureRes.statusCode).toBe(201);
-      expect(secureRes.cookies.find((c) => c.name === 'sid')!.secure).toBe(true);
+      expect(secureRes.cookies.find((c) => c.name === '__Host-sid')!.secure).toBe(true);
     } finally {
       await https.close();
     }

@@ -93,6 +93,32 @@ export interface GameRunsTable {
   score_submitted_at: number | null;
   coins_credited: number | null;
   coins_credited_at: number | null;
+  /** Progress reported while the round ran (migration 009): step reached, jumps so far. */
+  progress_step: Generated<number>;
+  /** Comma-separated step numbers of the reported jumps, in order. */
+  progress_jumps: Generated<string>;
+  progress_at: number | null;
+  /** A refused run keeps its answer: sending it again is answered from these. */
+  refused_at: number | null;
+  refusal_code: string | null;
+  refusal_message: string | null;
+  /** The character the round was played with, for its replay. */
+  character_key: Generated<string>;
+}
+
+/** A ranked run's replay figures for the reviewer (see src/shared/game/run-statistics.ts). */
+export interface GameRunStatisticsTable {
+  run_id: string;
+  jumps: number;
+  jump_interval_median_ms: number;
+  jump_interval_cv: number;
+  aim_spread_px: number;
+  edge_margin_min_px: number;
+  edge_margin_median_px: number;
+  reaction_median_ms: number;
+  fast_reaction_share: number;
+  top_speed: number;
+  computed_at: number;
 }
 
 export interface GameScoresTable {
@@ -173,6 +199,7 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   game_runs: GameRunsTable;
+  game_run_statistics: GameRunStatisticsTable;
   game_scores: GameScoresTable;
   wallet_nonces: WalletNoncesTable;
   user_wallets: UserWalletsTable;

@@ -5,7 +5,7 @@ import { databaseKinds } from '#test-support/test-database.ts';
 import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
 import { UsageError } from '../admin/command.ts';
 import { defaultSite } from '#shared/site.ts';
-import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
+import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;
@@ -28,7 +28,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
 
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);
-    t.clock.advance(realTimeMs(run));
+    await reportPaced(new TestClient(t.app), t.clock, run);
     const res = await client.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
     expect(res.statusCode, res.body).toBe(201);
     return { ...run, entry: res.json<{ entry: { id: number; score: number } }>().entry };

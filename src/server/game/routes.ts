@@ -8,6 +8,11 @@ import {
   LEADERBOARD_MAX_LIMIT,
   leaderboardQuerySchema,
   leaderboardResponseSchema,
+  progressBodySchema,
+  progressParamsSchema,
+  progressResponseSchema,
+  replayParamsSchema,
+  replayResponseSchema,
   type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
@@ -21,8 +26,10 @@ import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
   COINS_REQUIRE_MEMBER,
+  entryReplay,
   issueRun,
   leaderboard,
+  reportProgress,
   RUN_TTL_MS,
   submitScore,
 } from './service.ts';
@@ -73,6 +80,27 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return reply.code(201).send(await issueRun(app.deps, request.user, request.ip));
+    },
+  );
+
+  app.post(
+    gamePaths.progress,
+    {
+      schema: {
+        params: progressParamsSchema,
+        body: progressBodySchema,
+        response: { 200: progressResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reportProgress(
+        app.deps,
+        request.user,
+        request.params.runId,
+        request.body,
+        request.ip,
+      );
     },
   );
 
@@ -134,6 +162,16 @@ export const standingsRoutes: FastifyPluginAsyncZod<{
       return reply
         .type('application/json; charset=utf-8')
         .send(json as unknown as LeaderboardEntry[]);
+    },
+  );
+
+  // A finished, ranked run never changes; an operator may still remove its entry, so briefly.
+  app.get(
+    gamePaths.replay,
+    { schema: { params: replayParamsSchema, response: { 200: replayResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+      return entryReplay(app.deps, request.params.entryId);
     },
   );
 };

@@ -138,7 +138,7 @@ export const prizeReviewCommand: AdminCommand = {
         `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(jumpCount(run?.inputs) ?? '?', 5, true)}  ${status}`,
       );
       ctx.print(
-        `     run ${row.run_id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.run_id)}`,
+        `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.run_id)}`,
       );
     });
 

@@ -27,6 +27,10 @@ export const gamePaths = {
   coins: '/api/coins/add',
   leaderboard: '/api/leaderboard',
   winners: '/api/giveaway-winners',
+  /** A running round's progress report (docs/decisions/012). */
+  progress: '/api/game-runs/:runId/progress',
+  /** The public replay of a leaderboard entry's run. */
+  replay: '/api/leaderboard/:entryId/replay',
 } as const;
 
 export const walletPaths = {

@@ -117,6 +117,7 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
           submitScore,
           addCoins,
           toast,
+          settleProgress: (runId) => game.settleProgress(runId),
           onScoreSubmitted: () =>
             void queryClient.invalidateQueries({ queryKey: leaderboardQueryRoot }),
           onCoinsSaved: () => void queryClient.invalidateQueries({ queryKey: userProfileQueryKey }),

@@ -5,6 +5,7 @@ import * as m003 from './003-game.ts';
 import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
+import * as m009 from './009-run-pacing.ts';
 import * as m010 from './010-prize-wallets.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '004-gallery': m004,
   '005-winners': m005,
   '006-standings-index': m006,
+  '009-run-pacing': m009,
   '010-prize-wallets': m010,
 };
