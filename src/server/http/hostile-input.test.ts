@@ -11,6 +11,9 @@ import { loginBodySchema, registerBodySchema } from '#shared/api/auth.ts';
 import {
   addCoinsBodySchema,
   leaderboardQuerySchema,
+  progressBodySchema,
+  progressParamsSchema,
+  replayParamsSchema,
   submitScoreBodySchema,
 } from '#shared/api/game.ts';
 import {
@@ -71,6 +74,13 @@ const contract: RouteContract[] = [
   { method: 'POST', path: gamePaths.coins, body: addCoinsBodySchema },
   { method: 'GET', path: gamePaths.leaderboard, query: leaderboardQuerySchema },
   { method: 'GET', path: gamePaths.winners },
+  {
+    method: 'POST',
+    path: gamePaths.progress,
+    params: progressParamsSchema,
+    body: progressBodySchema,
+  },
+  { method: 'GET', path: gamePaths.replay, params: replayParamsSchema },
   { method: 'GET', path: memePaths.list, query: listMemesQuerySchema },
   { method: 'POST', path: memePaths.create, body: createMemeBodySchema },
   { method: 'POST', path: memePaths.vote, params: memeIdParamsSchema, body: voteBodySchema },
