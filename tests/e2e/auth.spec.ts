@@ -124,10 +124,13 @@ test('closing the dialog gives the keyboard focus back to the button that opened
  * (smooth scrolling passes through the right place on its way to a wrong one). */
 function settledTop(page: Page, id: string): Promise<number> {
   return page.evaluate(async (sectionId) => {
+    // Still for 20 painted frames in a row: counted in frames, so a slow machine (fewer frames a
+    // second) waits longer instead of mistaking a stalled scroll for a finished one.
     let last = NaN;
-    while (window.scrollY !== last) {
+    for (let still = 0; still < 20; ) {
+      await new Promise(requestAnimationFrame);
+      still = window.scrollY === last ? still + 1 : 0;
       last = window.scrollY;
-      await new Promise((resolve) => setTimeout(resolve, 300));
     }
     return document.getElementById(sectionId)!.getBoundingClientRect().top;
   }, id);
@@ -157,8 +160,9 @@ test('below lg a menu repeats the sections and closes after a choice; above it t
   const headerHeight = (await page.locator('header').first().boundingBox())!.height;
   for (const id of ['tokenomics', 'chart', 'roadmap']) {
     await openMenu.click();
-    await page.waitForTimeout(200); // a person reads the menu before choosing
-    await menu.getByRole('button', { name: id[0]!.toUpperCase() + id.slice(1) }).click();
+    const choice = menu.getByRole('button', { name: id[0]!.toUpperCase() + id.slice(1) });
+    await expect(choice).toBeVisible(); // a person sees the menu before choosing
+    await choice.click();
     const top = await settledTop(page, id);
     expect(Math.abs(top - headerHeight), `${id} lands at ${top}`).toBeLessThan(2);
   }

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { FrameClock } from '#client/features/game/frame-clock.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
-import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support';
+import { isPhone, requestsSoFar, signUpViaApi, toastWith, uniqueUsername } from './support';
 
 // A round: Start, the 3-2-1-GO countdown, then the worker flies until it hits the floor (nobody
 // presses anything, so that takes about half a second), and the end-of-round handling runs.
@@ -173,7 +173,7 @@ test('a visitor who skips the name prompt submits nothing', async ({ page }) => 
   const prompt = page.getByRole('dialog', { name: 'Save your score' });
   await prompt.getByRole('button', { name: 'Skip' }).click();
   await expect(prompt).toHaveCount(0);
-  await page.waitForTimeout(500);
+  await requestsSoFar(page);
   expect(submissions).toBe(0);
   await expect(toastWith(page, 'Score Submitted!')).toHaveCount(0);
 });

@@ -38,3 +38,19 @@ export async function signUpViaApi(page: Page, username: string, password = 'gri
 export function toastWith(page: Page, text: string) {
   return page.locator('li[data-variant]').filter({ hasText: text });
 }
+
+/**
+ * Resolves once the page's main thread has had nothing to do (an idle callback): a condition
+ * the browser reports, not a guess at how long work takes on a busy machine.
+ */
+export async function browserIdle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
+}
+
+/**
+ * Everything the page sent up to now has reached the browser's network layer: a request the
+ * page started before this call shows in `page.on('request')` before this resolves.
+ */
+export async function requestsSoFar(page: Page): Promise<void> {
+  await page.evaluate(() => fetch('/healthz').then((res) => res.text()));
+}

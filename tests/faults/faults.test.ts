@@ -28,7 +28,8 @@ import { createObjectStore } from '#server/storage/create-object-store.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createS3Store } from '#server/storage/s3.ts';
 import { startFaultProxy, type FaultProxy } from '#test-support/fault-proxy.ts';
-import { playableAfterMs, playHonestly, scoreBody } from '#test-support/honest-run.ts';
+import { playHonestly, scoreBody, sendProgressReports } from '#test-support/honest-run.ts';
+import { progressPath } from '#shared/api/game.ts';
 import { freePort, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import {
   postgresBinDir,
@@ -580,7 +581,18 @@ describe.concurrent('faults under load', () => {
               const issuedAt = Date.now();
               runsIssued.push(issued.body.runId);
               const run = playHonestly(issued.body.runId, issued.body.seed, 60);
-              await sleep(Math.max(0, issuedAt + playableAfterMs(run) - Date.now()));
+              // The round reports its progress as it is played (decision 012); one lost to a
+              // fault ends the round without a score, as it would for a player.
+              const reported = await sendProgressReports(run, issuedAt, async (body) => {
+                const res = await site.send(m.client, 'POST', progressPath(run.runId), {
+                  json: body,
+                });
+                return res?.status ?? 0;
+              }).then(
+                () => true,
+                () => false,
+              );
+              if (!reported) return;
               const scored = await site.send<{ entry: { id: number; score: number } }>(
                 m.client,
                 'POST',
