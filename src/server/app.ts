@@ -30,6 +30,7 @@ import { pruneSessions } from './security/sessions.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
 import { s3UploadOrigin } from './storage/s3.ts';
+import { memePageRoute } from './memes/page-route.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 
@@ -209,8 +210,9 @@ export async function buildApp(
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
   });
-  await registerStaticClient(app, config.clientDistDir, (html) =>
+  const pageShell = await registerStaticClient(app, config.clientDistDir, (html) =>
     renderIndexHtml(html, site, config.publicOrigin),
   );
+  if (pageShell) await app.register(memePageRoute(pageShell, site, config.publicOrigin));
   return app;
 }

@@ -10,6 +10,9 @@ import { ShopPage } from './pages/shop-page.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 
+// A meme's own page is a shared link's landing: its code loads only there.
+const MemePage = lazy(() => import('./pages/meme-page.tsx'));
+
 // The dialog (forms, validation, zod) loads the first time someone opens it.
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
 
@@ -32,6 +35,17 @@ export function App() {
           <Switch>
             <Route path="/" component={HomePage} />
             <Route path="/shop" component={ShopPage} />
+            <Route path="/memes/:id">
+              {(params) =>
+                /^[1-9][0-9]{0,9}$/.test(params.id) ? (
+                  <Suspense fallback={null}>
+                    <MemePage id={Number(params.id)} />
+                  </Suspense>
+                ) : (
+                  <NotFoundPage />
+                )
+              }
+            </Route>
             <Route component={NotFoundPage} />
           </Switch>
         </main>

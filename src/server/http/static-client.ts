@@ -15,7 +15,7 @@ export async function registerStaticClient(
   app: FastifyInstance,
   distDir: string | undefined,
   renderIndex: (html: string) => string = (html) => html,
-) {
+): Promise<string | undefined> {
   const indexFile = distDir ? path.join(distDir, 'index.html') : undefined;
   const indexHtml =
     indexFile && fs.existsSync(indexFile) ? renderIndex(fs.readFileSync(indexFile, 'utf8')) : undefined;
@@ -60,4 +60,6 @@ export async function registerStaticClient(
     if (isPage && indexHtml) return sendIndex(request, reply, CLIENT_ROUTES.has(pathname) ? 200 : 404);
     return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
   });
+  /** The rendered page shell, for routes that serve pages of their own (memes/page-route.ts). */
+  return indexHtml;
 }

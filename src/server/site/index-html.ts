@@ -3,7 +3,7 @@ import { brandAssets, launchLabel, siteTitle, type SiteConfig } from '#shared/si
 /** index.html marks the tags the server rewrites from the site config (the defaults stay for dev). */
 const META_BLOCK = /<!-- site-meta -->[\s\S]*?<!-- \/site-meta -->/;
 
-function escapeAttribute(value: string): string {
+export function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/"/g, '&quot;')
@@ -58,10 +58,10 @@ export function renderIndexHtml(
     ['name', 'twitter:image:alt', imageAlt],
   ];
   const block = [
-    `<title>${escapeAttribute(title)}</title>`,
+    `<title>${escapeHtml(title)}</title>`,
     ...meta.map(
       ([attribute, key, content]) =>
-        `<meta ${attribute}="${key}" content="${escapeAttribute(content)}" />`,
+        `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`,
     ),
     `<script id="site-config" type="application/json">${jsonForScript(site)}</script>`,
     // Formatting a date with a zone name costs a phone's first render tens of milliseconds

@@ -1,6 +1,7 @@
 import {
   useInfiniteQuery,
   useMutation,
+  useQuery,
   useQueryClient,
   type InfiniteData,
   type QueryClient,
@@ -9,11 +10,16 @@ import {
   createMemeResponseSchema,
   memeImageResponseSchema,
   memePaths,
-  memesPageSchema,
+  memeSchema,
+  memesListSchema,
+  nextLink,
+  reportResponseSchema,
   uploadTargetResponseSchema,
   voteResponseSchema,
   type CreateMemeBody,
-  type MemesPage,
+  type Meme,
+  type MemeSort,
+  type ReportReason,
   type VoteResponse,
   type VoteType,
 } from '#shared/api/memes.ts';
@@ -24,45 +30,77 @@ import { ApiError, apiJson, apiRequest } from '#client/lib/api-client.ts';
 export const memesQueryRoot = [memePaths.list] as const;
 
 /** Per viewer too: a member's list carries their own votes, a visitor's theirs. */
-export const memesQueryKey = (category: CategoryFilter, viewer: number | null) =>
-  [...memesQueryRoot, category, viewer ?? 'visitor'] as const;
+export const memesQueryKey = (category: CategoryFilter, sort: MemeSort, viewer: number | null) =>
+  [...memesQueryRoot, category, sort, viewer ?? 'visitor'] as const;
 
-export async function fetchMemesPage(
-  category: CategoryFilter,
-  before: string | null,
-): Promise<MemesPage> {
+/** One page: the memes, and the next page's address from the Link header (null on the last). */
+export interface MemesPage {
+  memes: Meme[];
+  next: string | null;
+}
+
+/** The first page's address; later pages' come from the server. */
+export function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
   const params = new URLSearchParams();
   if (category !== 'all') params.set('category', category);
-  if (before) params.set('before', before);
+  if (sort !== 'new') params.set('sort', sort);
   const query = params.toString();
-  const res = await fetch(query ? `${memePaths.list}?${query}` : memePaths.list, {
-    credentials: 'include',
-  });
+  return query ? `${memePaths.list}?${query}` : memePaths.list;
+}
+
+export async function fetchMemesPage(url: string): Promise<MemesPage> {
+  const res = await fetch(url, { credentials: 'include' });
   if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
-  return memesPageSchema.parse(await res.json());
+  return {
+    memes: memesListSchema.parse(await res.json()),
+    next: nextLink(res.headers.get('link')),
+  };
 }
 
-export function useMemes(category: CategoryFilter, viewer: number | null) {
+export function useMemes(category: CategoryFilter, sort: MemeSort, viewer: number | null) {
   return useInfiniteQuery({
-    queryKey: memesQueryKey(category, viewer),
-    queryFn: ({ pageParam }) => fetchMemesPage(category, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    queryKey: memesQueryKey(category, sort, viewer),
+    queryFn: ({ pageParam }) => fetchMemesPage(pageParam),
+    initialPageParam: firstPageUrl(category, sort),
+    getNextPageParam: (last) => last.next,
   });
 }
 
-/** Writes a vote's answer into every cached page showing that meme. */
+/** The meme of a permalink page; per viewer, for their own vote. */
+export const memeQueryKey = (id: number, viewer: number | null) =>
+  [...memesQueryRoot, 'one', id, viewer ?? 'visitor'] as const;
+
+export function useMeme(id: number, viewer: number | null) {
+  return useQuery({
+    queryKey: memeQueryKey(id, viewer),
+    queryFn: () => apiJson('GET', memePaths.one(id), memeSchema),
+    // A hidden or deleted meme is a 404: asking again will not change that.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+}
+
+export function useReport() {
+  return useMutation({
+    mutationFn: ({ memeId, reason }: { memeId: number; reason: ReportReason }) =>
+      apiJson('POST', memePaths.report(memeId), reportResponseSchema, { reason }),
+  });
+}
+
+/** Writes a vote's answer into every cached page, and the permalink page, showing that meme. */
 export function applyVote(queryClient: QueryClient, memeId: number, result: VoteResponse): void {
-  queryClient.setQueriesData<InfiniteData<MemesPage>>({ queryKey: memesQueryRoot }, (data) =>
-    data
-      ? {
-          ...data,
-          pages: data.pages.map((page) => ({
-            ...page,
-            memes: page.memes.map((m) => (m.id === memeId ? { ...m, ...result } : m)),
-          })),
-        }
-      : data,
+  queryClient.setQueriesData<InfiniteData<MemesPage> | Meme>(
+    { queryKey: memesQueryRoot },
+    (data) => {
+      if (!data) return data;
+      if (!('pages' in data)) return data.id === memeId ? { ...data, ...result } : data;
+      return {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          memes: page.memes.map((m) => (m.id === memeId ? { ...m, ...result } : m)),
+        })),
+      };
+    },
   );
 }
 

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { MAX_ROW_ID } from '#shared/api/text.ts';
+import { objectPathForKey } from '../uploads/object-paths.ts';
+import { renderMemePage } from './meme-page-html.ts';
+import { findVisibleMeme } from './repository.ts';
+
+/**
+ * GET /memes/:id: the client's shell with the meme's card tags, so a link shared on X or
+ * Telegram previews as the meme. A hidden, deleted or unknown meme gets the plain shell with a
+ * 404 status (the client shows its 404 page), and none of the meme's tags. `no-cache`: a meme
+ * hidden by moderation must lose its page at once.
+ */
+export function memePageRoute(
+  shell: string,
+  site: { brand: string },
+  publicOrigin: string | undefined,
+): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: { id: string } }>('/memes/:id', async (request, reply) => {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      const raw = request.params.id;
+      const id = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= MAX_ROW_ID ? Number(raw) : null;
+      const meme = id === null ? undefined : await findVisibleMeme(app.deps.db, id);
+      if (!meme) return reply.code(404).send(shell);
+      // Memes from before migration 011 have no display size: they preview with the thumbnail.
+      const sized = meme.image_width !== null && meme.image_height !== null;
+      // Without PUBLIC_ORIGIN, the address the request came to (escaped like all the rest).
+      const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
+      return reply.send(
+        renderMemePage(
+          shell,
+          {
+            id: meme.id,
+            title: meme.title,
+            category: meme.category,
+            imagePath: objectPathForKey(sized ? meme.image_key : meme.thumbnail_key),
+            imageWidth: sized ? meme.image_width! : meme.thumbnail_width,
+            imageHeight: sized ? meme.image_height! : meme.thumbnail_height,
+          },
+          site,
+          origin,
+        ),
+      );
+    });
+  };
+}
