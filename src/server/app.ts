@@ -7,7 +7,7 @@ import {
 import { sql } from 'kysely';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig, TrustProxy } from './config.ts';
 import { createDatabase } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
@@ -20,7 +20,6 @@ import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { shopRoutes } from './shop/routes.ts';
-import { renderIndexHtml } from './site/index-html.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
@@ -44,11 +43,23 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
 
+/**
+ * Fastify's own hop-count option trusts nobody (it cannot tell a proxy from a client), so a hop
+ * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
+ * entries of X-Forwarded-For are proxies, the next one to the left is the client.
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export async function buildApp(
   config: AppConfig,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  const requestId = requestIdGenerator(config.trustProxy);
+  const requestId = requestIdGenerator(config.trustProxy !== false);
   const app = Fastify({
     logger:
       options.logger === false
@@ -66,7 +77,7 @@ export async function buildApp(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     logController: new RequestLog(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: requestId,
     bodyLimit: 64 * 1024,
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.
@@ -97,7 +108,7 @@ export async function buildApp(
     clock,
     secret,
     rateLimiter: config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl)
+      ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
       : createSqlRateLimiter(db, clock),
     objectStore: createObjectStore(config, secret, clock),
   };
@@ -161,7 +172,7 @@ export async function buildApp(
     reply.headers(api ? headers.api : headers.page);
     reply.header('x-request-id', request.id);
     // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
-    // one by its path, so it would reach an API route past the CSRF check, which goes by the URL.
+    // one by its path, so a site that is no proxy refuses them rather than answer in two ways.
     if (!api && !request.url.startsWith('/')) {
       return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
     }
@@ -180,6 +191,13 @@ export async function buildApp(
       await deps.objectStore?.check();
     } catch {
       return reply.code(503).send({ status: 'object store unavailable' });
+    }
+    // Redis down costs no request (the SQL counters stand in), so the node stays in service.
+    if (deps.rateLimiter.usingFallback?.()) {
+      return {
+        status: 'ready',
+        degraded: ['rate limits counted in the database: Redis unavailable'],
+      };
     }
     return { status: 'ready' };
   });
@@ -210,9 +228,11 @@ export async function buildApp(
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
   });
-  const pageShell = await registerStaticClient(app, config.clientDistDir, (html) =>
-    renderIndexHtml(html, site, config.publicOrigin),
-  );
-  if (pageShell) await app.register(memePageRoute(pageShell, site, config.publicOrigin));
+  const pages = await registerStaticClient(app, config.clientDistDir, {
+    site,
+    publicOrigin: config.publicOrigin,
+    now: clock.now(),
+  });
+  if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
   return app;
 }

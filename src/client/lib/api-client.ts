@@ -1,5 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { authPaths, CSRF_EXEMPT_PATHS } from '#shared/api/paths.ts';
 
 /**
  * A non-OK answer. `message` keeps the spec's "<status>: <body or status text>"; `status` and
@@ -36,7 +37,6 @@ export function errorMessage(error: unknown): string | undefined {
   return error instanceof Error && error.message ? error.message : undefined;
 }
 
-const CSRF_EXEMPT = ['/api/game-scores', '/api/auth/register', '/api/auth/login'];
 const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 let cachedCsrfToken: string | null = null;
@@ -47,7 +47,7 @@ export function resetCsrfToken(): void {
 
 async function getCsrfToken(): Promise<string> {
   if (cachedCsrfToken) return cachedCsrfToken;
-  const res = await fetch('/api/csrf-token', { credentials: 'include' });
+  const res = await fetch(authPaths.csrfToken, { credentials: 'include' });
   if (!res.ok) throw new Error('Failed to fetch CSRF token');
   const body = (await res.json()) as { csrfToken?: unknown };
   if (typeof body.csrfToken !== 'string') throw new Error('Failed to fetch CSRF token');
@@ -66,7 +66,7 @@ async function throwIfResNotOk(res: Response): Promise<void> {
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
   const verb = method.toUpperCase();
   const mutating = MUTATING.has(verb);
-  const needsToken = mutating && !CSRF_EXEMPT.some((path) => url.includes(path));
+  const needsToken = mutating && !CSRF_EXEMPT_PATHS.includes(url.split('?', 1)[0]!);
   const headers: Record<string, string> = {};
   if (data !== undefined) headers['Content-Type'] = 'application/json';
   if (needsToken) {

@@ -1,5 +1,5 @@
+import { sitePaths } from '#shared/api/paths.ts';
 import { useSyncExternalStore } from 'react';
-import { sitePaths } from '#shared/api/site-paths.ts';
 import { clockOffsetMs, msUntilNextSecond, SECOND_MS } from '#shared/time.ts';
 
 /**
@@ -100,4 +100,15 @@ function getSnapshot(): number {
 /** The corrected time to the whole second; the component re-renders once per second. */
 export function useServerNow(): number {
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+}
+
+const unknownTime = () => null;
+
+/**
+ * The same for a part the server renders: null there and while the browser takes the server's
+ * HTML over (the two clocks differ, and the HTML was rendered at start), the time from the
+ * next render on. A countdown shows its "no time yet" face until then, never a wrong one.
+ */
+export function useServerNowOnceHydrated(): number | null {
+  return useSyncExternalStore(subscribe, getSnapshot, unknownTime);
 }

@@ -1,6 +1,6 @@
+import { authPaths } from '#shared/api/paths.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MeResponse, User } from '#shared/api/auth.ts';
-import { authPaths } from '#shared/api/auth-paths.ts';
 import { apiRequest, getQueryFn, resetCsrfToken } from './api-client.ts';
 
 export const sessionQueryKey = [authPaths.me] as const;

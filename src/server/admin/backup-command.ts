@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { positionals, UsageError, type AdminCommand } from './command.ts';
+import { positionals, UsageError, type AdminCommand, type AdminContext } from './command.ts';
 
 const USAGE = 'backup <file>';
 
-export const backupCommand: AdminCommand = {
+export const backupCommand: AdminCommand<Pick<AdminContext, 'config' | 'db' | 'print'>> = {
   usage: USAGE,
   summary:
     'SQLite: a consistent copy of the live database. PostgreSQL: the pg_dump command to run.',

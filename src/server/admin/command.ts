@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
 /**
@@ -14,15 +15,18 @@ export interface AdminContext {
   db: Kysely<Database>;
   /** Built on first use: most commands never touch stored images. */
   readonly objectStore: ObjectStore;
+  /** The site's facts (SITE_CONFIG over the defaults), as the server reads them. */
+  site: SiteConfig;
   now(): number;
   print(line: string): void;
 }
 
-export interface AdminCommand {
+/** One operator command; `Needs` is the part of the context it uses (so tests build only that). */
+export interface AdminCommand<Needs extends Partial<AdminContext> = AdminContext> {
   usage: string;
   summary: string;
   /** Resolves to the process exit code (0 done, 1 refused or found a problem). */
-  run(ctx: AdminContext, args: string[]): Promise<number>;
+  run(ctx: Needs, args: string[]): Promise<number>;
 }
 
 /** Wrong arguments: the CLI prints the message and the command's usage, and exits with 2. */

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
+import { loadSiteConfig } from '../site/load-site-config.ts';
 import { createObjectStore } from '../storage/create-object-store.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import type { AdminContext } from './command.ts';
@@ -11,6 +12,7 @@ import { runAdmin, type OpenedContext } from './registry.ts';
 /** The operator's database and object store, configured exactly as the server configures them. */
 async function open(print: (line: string) => void): Promise<OpenedContext> {
   const config = loadConfig(process.env);
+  const site = loadSiteConfig(config.siteConfigFile);
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
@@ -30,6 +32,7 @@ async function open(print: (line: string) => void): Promise<OpenedContext> {
       );
       return store;
     },
+    site,
     now: () => systemClock.now(),
     print,
   };

@@ -7,6 +7,7 @@ import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import type { AdminContext } from './command.ts';
+import { defaultSite } from '#shared/site.ts';
 import { adminCommands, helpText, runAdmin } from './registry.ts';
 
 describe.each(databaseKinds)('operator CLI on %s', (kind) => {
@@ -40,6 +41,7 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
           config: t.config,
           db: db(),
           objectStore: t.app.deps.objectStore!,
+          site: defaultSite,
           now: () => t.clock.now(),
           print,
         };

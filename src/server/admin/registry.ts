@@ -1,5 +1,5 @@
-import { AdminUsageError, gameAdminCommands } from '../game/admin-commands.ts';
-import { memeAdminCommands, MemeAdminUsageError } from '../memes/admin-commands.ts';
+import { gameAdminCommands } from '../game/admin-commands.ts';
+import { memeAdminCommands } from '../memes/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
@@ -30,14 +30,8 @@ export const adminCommands = merge(
 
 const PROGRAM = 'npm run admin --';
 
-/** Each domain has its own usage-error class; node's parseArgs throws TypeErrors with a code. */
-export function isUsageError(error: unknown): boolean {
-  return (
-    error instanceof UsageError ||
-    error instanceof AdminUsageError ||
-    error instanceof MemeAdminUsageError ||
-    /^ERR_PARSE_ARGS_/.test(String((error as { code?: unknown } | null)?.code ?? ''))
-  );
+function isUsageError(error: unknown): error is UsageError {
+  return error instanceof UsageError;
 }
 
 export function helpText(): string[] {

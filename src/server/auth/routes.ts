@@ -1,3 +1,4 @@
+import { authPaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResponseSchema,
@@ -12,18 +13,26 @@ import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/csrf-token', { schema: { response: { 200: csrfTokenResponseSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { csrfToken: issueCsrfToken(request, reply) };
-  });
+  app.get(
+    authPaths.csrfToken,
+    { schema: { response: { 200: csrfTokenResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { csrfToken: issueCsrfToken(request, reply) };
+    },
+  );
 
-  app.get('/api/auth/me', { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { user: request.user };
-  });
+  app.get(
+    authPaths.me,
+    { schema: { response: { 200: meResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { user: request.user };
+    },
+  );
 
   app.post(
-    '/api/auth/register',
+    authPaths.register,
     { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
     async (request, reply) => {
       const user = await register(app.deps, request.body, request.ip);
@@ -33,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/login',
+    authPaths.login,
     { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
       const user = await login(app.deps, request.body, request.ip);
@@ -42,8 +51,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/auth/logout', { schema: { response: { 200: logoutResponseSchema } } }, async (request, reply) => {
-    await endSession(request, reply);
-    return { ok: true as const };
-  });
+  app.post(
+    authPaths.logout,
+    { schema: { response: { 200: logoutResponseSchema } } },
+    async (request, reply) => {
+      await endSession(request, reply);
+      return { ok: true as const };
+    },
+  );
 };

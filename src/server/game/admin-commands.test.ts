@@ -3,17 +3,18 @@ import { WEEK_MS } from '#shared/time.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import {
-  AdminUsageError,
   leaderboardWeekCommand,
   winnersAddCommand,
-  type AdminContext,
+  type GameAdminContext,
 } from './admin-commands.ts';
+import { UsageError } from '../admin/command.ts';
+import { defaultSite } from '#shared/site.ts';
 import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;
   let lines: string[];
-  let ctx: AdminContext;
+  let ctx: GameAdminContext;
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
@@ -21,7 +22,12 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
 
   function freshContext() {
     lines = [];
-    ctx = { db: t.app.deps.db, now: () => t.clock.now(), print: (line) => lines.push(line) };
+    ctx = {
+      db: t.app.deps.db,
+      site: defaultSite,
+      now: () => t.clock.now(),
+      print: (line) => lines.push(line),
+    };
   }
 
   async function submit(client: TestClient, name: string, target: number) {
@@ -84,10 +90,10 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
       /^After paying 1 SOL: npm run admin -- winners:add --week 2026-W47 --player "(Ann|Ben)_\w+" --tx <explorer URL>$/,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--week', 'W47'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     await expect(leaderboardWeekCommand.run(ctx, ['--limit', '0'])).rejects.toBeInstanceOf(
-      AdminUsageError,
+      UsageError,
     );
     freshContext();
     // The current week (2026-W48) is still open and empty.
@@ -107,6 +113,16 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
     expect(await winnersAddCommand.run(ctx, args)).toBe(1);
     expect(lines.at(-1)).toMatch(/already recorded/);
 
+    // The default prize is the site's weekly prize (SITE_CONFIG), not a constant.
+    freshContext();
+    ctx.site = {
+      ...defaultSite,
+      weeklyChallenge: { ...defaultSite.weeklyChallenge, prize: '2 SOL' },
+    };
+    const week39 = ['--week', '2026-W39', '--player', 'Ann', '--tx', 'https://solscan.io/tx/6d'];
+    expect(await winnersAddCommand.run(ctx, week39)).toBe(0);
+    expect(lines.at(-1)).toMatch(/^Recorded winner #\d+: Ann, 2 SOL, 2026-W39, /);
+
     for (const bad of [
       ['--week', '2026-W99', '--player', 'Ann', '--tx', 'https://x.example'],
       ['--week', '2026-W41', '--player', ' ', '--tx', 'https://x.example'],
@@ -115,9 +131,12 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
       ['--week', '2026-W41', '--player', 'Ann', '--tx', 'not a url'],
       ['--week', '2026-W41', '--player', 'Ann'],
     ]) {
-      await expect(winnersAddCommand.run(ctx, bad)).rejects.toBeInstanceOf(AdminUsageError);
+      await expect(winnersAddCommand.run(ctx, bad)).rejects.toBeInstanceOf(UsageError);
     }
     const winners = await new TestClient(t.app).request('GET', '/api/giveaway-winners');
-    expect(winners.json<Array<{ week: string }>>().map((w) => w.week)).toEqual(['2026-W40']);
+    expect(winners.json<Array<{ week: string }>>().map((w) => w.week)).toEqual([
+      '2026-W39',
+      '2026-W40',
+    ]);
   });
 });

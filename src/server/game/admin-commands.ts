@@ -1,32 +1,20 @@
-import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { PLAYER_NAME_MAX, playerNameSchema, WEEKLY_PRIZE } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX, playerNameSchema } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
-import type { Database } from '../db/database.ts';
+import {
+  parseOptions,
+  positionals,
+  UsageError,
+  utc,
+  type AdminCommand,
+  type AdminContext,
+} from '../admin/command.ts';
 import { findRuns, insertWinner, weekStandings, type StandingRow } from './repository.ts';
 
-/** What an operator command needs: the database, the time, and somewhere to write. */
-export interface AdminContext {
-  db: Kysely<Database>;
-  now(): number;
-  print(line: string): void;
-}
-
-export interface AdminCommand {
-  usage: string;
-  summary: string;
-  /** Resolves to the process exit code. */
-  run(ctx: AdminContext, args: string[]): Promise<number>;
-}
-
-export class AdminUsageError extends Error {}
+/** What the game's operator commands use of the admin context. */
+export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
-
-function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-}
 
 function weekFrom(value: string | undefined, now: number): { id: string; start: number } {
   if (value === undefined) {
@@ -36,7 +24,7 @@ function weekFrom(value: string | undefined, now: number): { id: string; start: 
   try {
     return { id: value, start: parseIsoWeekId(value) };
   } catch (error) {
-    throw new AdminUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -74,19 +62,16 @@ function pad(value: string | number, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-export const leaderboardWeekCommand: AdminCommand = {
+export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   usage: 'leaderboard:week [--week 2026-W47] [--limit 10]',
   summary: "A week's standings (best entry per player), each run re-verified by replay.",
   async run(ctx, args) {
-    const { values } = parseArgs({
-      args,
-      options: { week: { type: 'string' }, limit: { type: 'string' } },
-      strict: true,
-    });
+    const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
+    positionals(rest, []);
     const week = weekFrom(values.week, ctx.now());
     const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new AdminUsageError('--limit must be a whole number from 1 to 1000');
+      throw new UsageError('--limit must be a whole number from 1 to 1000');
     }
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
@@ -126,7 +111,7 @@ export const leaderboardWeekCommand: AdminCommand = {
       );
       if (!open) {
         ctx.print(
-          `After paying ${WEEKLY_PRIZE}: npm run admin -- winners:add --week ${week.id} --player "${top.player_name}" --tx <explorer URL>`,
+          `After paying ${ctx.site.weeklyChallenge.prize}: npm run admin -- winners:add --week ${week.id} --player "${top.player_name}" --tx <explorer URL>`,
         );
       }
     } else {
@@ -136,39 +121,31 @@ export const leaderboardWeekCommand: AdminCommand = {
   },
 };
 
-export const winnersAddCommand: AdminCommand = {
+export const winnersAddCommand: AdminCommand<GameAdminContext> = {
   usage: 'winners:add --week 2026-W47 --player NAME --tx https://... [--prize "1 SOL"]',
   summary: 'Records a paid weekly prize; the giveaway section lists it under Recent Winners.',
   async run(ctx, args) {
-    const { values } = parseArgs({
-      args,
-      options: {
-        week: { type: 'string' },
-        player: { type: 'string' },
-        tx: { type: 'string' },
-        prize: { type: 'string' },
-      },
-      strict: true,
-    });
+    const { values, positionals: rest } = parseOptions(args, ['week', 'player', 'tx', 'prize']);
+    positionals(rest, []);
     if (!values.week || !values.player || !values.tx) {
-      throw new AdminUsageError('--week, --player and --tx are required');
+      throw new UsageError('--week, --player and --tx are required');
     }
     const week = weekFrom(values.week, ctx.now());
     const parsed = playerNameSchema.safeParse(values.player);
     if (!parsed.success) {
-      throw new AdminUsageError(`--player: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
+      throw new UsageError(`--player: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
     }
     const player = parsed.data;
     let tx: URL;
     try {
       tx = new URL(values.tx);
     } catch {
-      throw new AdminUsageError('--tx must be a URL (the payment on a blockchain explorer)');
+      throw new UsageError('--tx must be a URL (the payment on a blockchain explorer)');
     }
-    if (tx.protocol !== 'https:') throw new AdminUsageError('--tx must be an https URL');
-    const prize = (values.prize ?? WEEKLY_PRIZE).trim();
+    if (tx.protocol !== 'https:') throw new UsageError('--tx must be an https URL');
+    const prize = (values.prize ?? ctx.site.weeklyChallenge.prize).trim();
     if (prize === '' || prize.length > 64)
-      throw new AdminUsageError('--prize must be 1 to 64 characters');
+      throw new UsageError('--prize must be 1 to 64 characters');
 
     const standings = await weekStandings(ctx.db, week.start, 1000);
     const place = standings.findIndex((r) => r.player_name.toLowerCase() === player.toLowerCase());
@@ -193,7 +170,7 @@ export const winnersAddCommand: AdminCommand = {
 };
 
 /** The game's operator commands, by name, for the admin CLI's registry. */
-export const gameAdminCommands: Record<string, AdminCommand> = {
+export const gameAdminCommands: Record<string, AdminCommand<GameAdminContext>> = {
   'leaderboard:week': leaderboardWeekCommand,
   'winners:add': winnersAddCommand,
 };

@@ -374,6 +374,21 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     expect(noToken.statusCode).toBe(403);
   });
 
+  it('answers a visitor on a member route with 401 before looking at the body', async () => {
+    const visitor = new TestClient(t.app);
+    for (const [method, url] of [
+      ['POST', '/api/coins/add'],
+      ['POST', '/api/memes'],
+      ['PUT', '/api/meme-images'],
+      ['POST', '/api/characters/no-such-key!/purchase'],
+      ['POST', '/api/characters/x/select'],
+    ] as const) {
+      const res = await visitor.request(method, url);
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expect(res.json<{ message: string }>().message).toMatch(/log in/i);
+    }
+  });
+
   it('refuses coin claims from visitors, for visitor runs and for other members', async () => {
     const visitor = new TestClient(t.app);
     const visitorRun = await play(visitor, 1200);

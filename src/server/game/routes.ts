@@ -1,8 +1,8 @@
+import { gamePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   addCoinsBodySchema,
   addCoinsResponseSchema,
-  gamePaths,
   gameRunResponseSchema,
   giveawayWinnersResponseSchema,
   LEADERBOARD_DEFAULT_LIMIT,
@@ -18,9 +18,11 @@ import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
 import type { MemoryReads } from '../http/memory-reads.ts';
 import { SharedReadCache } from '../ops/shared-read-cache.ts';
+import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
+  COINS_REQUIRE_MEMBER,
   giveawayWinners,
   issueRun,
   leaderboard,
@@ -96,6 +98,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   app.post(
     gamePaths.coins,
     {
+      onRequest: membersOnly(COINS_REQUIRE_MEMBER),
       bodyLimit: RUN_BODY_LIMIT,
       schema: { body: addCoinsBodySchema, response: { 200: addCoinsResponseSchema } },
     },

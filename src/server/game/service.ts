@@ -282,12 +282,14 @@ export async function submitScore(
   });
 }
 
+export const COINS_REQUIRE_MEMBER = 'Please log in to save your coins.';
+
 export async function addCoins(
   deps: AppDeps,
   user: SessionUser | null,
   body: AddCoinsBody,
 ): Promise<AddCoinsResponse> {
-  if (!user) throw unauthorized('Please log in to save your coins.');
+  if (!user) throw unauthorized(COINS_REQUIRE_MEMBER);
   // A run's replay costs milliseconds of CPU, and a refused one may be sent again and again.
   await limit(
     deps,

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { memeAdminCommands, MemeAdminUsageError, type MemeAdminContext } from './admin-commands.ts';
+import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
+import { UsageError } from '../admin/command.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { keyFromObjectPath } from '../uploads/object-paths.ts';
 import { insertMeme } from './repository.ts';
@@ -54,7 +55,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
     expect(output[1]).toMatch(new RegExp(`^\\s+${b.id}  shown .*"Second"$`));
     expect(output[2]).toContain('hidden');
     expect(output[2]).toContain(JSON.stringify('Line\nbreak "quoted"'));
-    await expect(run('memes:list', '--limit', 'x')).rejects.toThrow(MemeAdminUsageError);
+    await expect(run('memes:list', '--limit', 'x')).rejects.toThrow(UsageError);
   });
 
   it('hides and unhides a meme for the API at once', async () => {
@@ -64,8 +65,8 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
     expect(await run('memes:unhide', String(meme.id))).toBe(0);
     expect(await visibleIds()).toEqual([meme.id]);
     expect(await run('memes:hide', '999999')).toBe(1);
-    await expect(run('memes:hide')).rejects.toThrow(MemeAdminUsageError);
-    await expect(run('memes:hide', '1; drop table memes')).rejects.toThrow(MemeAdminUsageError);
+    await expect(run('memes:hide')).rejects.toThrow(UsageError);
+    await expect(run('memes:hide', '1; drop table memes')).rejects.toThrow(UsageError);
   });
 
   it('deletes a meme with its votes and images, keeping images another meme shares', async () => {

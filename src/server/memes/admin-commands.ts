@@ -1,48 +1,36 @@
-import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { ObjectStore } from '../storage/object-store.ts';
+import {
+  parseOptions,
+  positionals,
+  UsageError,
+  utc,
+  type AdminCommand,
+  type AdminContext,
+} from '../admin/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { decide, REPORTS_TO_HIDE, reportQueue, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
-/** What the gallery's operator commands need; the admin CLI builds it from the config. */
-export interface MemeAdminContext {
-  db: Kysely<Database>;
-  objectStore: ObjectStore;
-  now(): number;
-  print(line: string): void;
-}
-
-export interface MemeAdminCommand {
-  usage: string;
-  summary: string;
-  /** Resolves to the process exit code. */
-  run(ctx: MemeAdminContext, args: string[]): Promise<number>;
-}
-
-export class MemeAdminUsageError extends Error {}
+/** What the gallery's operator commands use of the admin context. */
+export type MemeAdminContext = Pick<AdminContext, 'db' | 'objectStore' | 'now' | 'print'>;
+type MemeAdminCommand = AdminCommand<MemeAdminContext>;
 
 function memeId(args: string[], usage: string): number {
   const [raw, ...rest] = args;
   if (raw === undefined || rest.length > 0 || !/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw new MemeAdminUsageError(`usage: ${usage}`);
+    throw new UsageError(`usage: ${usage}`);
   }
   return Number(raw);
-}
-
-function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
 }
 
 export const memesListCommand: MemeAdminCommand = {
   usage: 'memes:list [--limit 50]',
   summary: 'The newest memes, hidden ones too, with votes and uploader.',
   async run(ctx, args) {
-    const { values } = parseArgs({ args, options: { limit: { type: 'string', default: '50' } } });
-    const limit = Number(values.limit);
+    const { values, positionals: rest } = parseOptions(args, ['limit']);
+    positionals(rest, []);
+    const limit = Number(values.limit ?? '50');
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new MemeAdminUsageError('--limit must be a whole number from 1 to 10000');
+      throw new UsageError('--limit must be a whole number from 1 to 10000');
     }
     const rows = await listAllMemes(ctx.db, limit);
     if (rows.length === 0) {
@@ -69,7 +57,7 @@ export const memesListCommand: MemeAdminCommand = {
           String(row.upvotes).padStart(4),
           String(row.downvotes).padStart(4),
           row.category.padEnd(17),
-          utc(row.created_at),
+          utc(row.created_at).slice(0, 16),
           (row.username ?? '(deleted)').padEnd(16),
           // Titles are user input: one line each, whatever they contain.
           JSON.stringify(row.title),
@@ -84,10 +72,11 @@ export const memesQueueCommand: MemeAdminCommand = {
   usage: 'memes:queue [--limit 50]',
   summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
   async run(ctx, args) {
-    const { values } = parseArgs({ args, options: { limit: { type: 'string', default: '50' } } });
-    const limit = Number(values.limit);
+    const { values, positionals: rest } = parseOptions(args, ['limit']);
+    positionals(rest, []);
+    const limit = Number(values.limit ?? '50');
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new MemeAdminUsageError('--limit must be a whole number from 1 to 10000');
+      throw new UsageError('--limit must be a whole number from 1 to 10000');
     }
     const queue = await reportQueue(ctx.db, limit);
     if (queue.length === 0) {
@@ -103,7 +92,7 @@ export const memesQueueCommand: MemeAdminCommand = {
           String(entry.id).padStart(6),
           String(entry.reports).padStart(7),
           entry.hidden ? 'hidden' : 'shown ',
-          utc(entry.firstReportAt).padEnd(18),
+          utc(entry.firstReportAt).slice(0, 16).padEnd(18),
           JSON.stringify(entry.title),
         ].join('  '),
       );

@@ -1,4 +1,4 @@
-import { memePaths } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
 import { escapeHtml } from '../site/index-html.ts';
 
@@ -28,7 +28,7 @@ export function renderMemePage(
   site: { brand: string },
   origin: string,
 ): string {
-  const url = `${origin}${memePaths.page(meme.id)}`;
+  const url = `${origin}${pathTo(memePaths.page, { id: meme.id })}`;
   const image = `${origin}${meme.imagePath}`;
   const title = `${meme.title} - ${site.brand} memes`;
   const description = `A ${categoryLabel(meme.category)} meme from the ${site.brand} community gallery.`;

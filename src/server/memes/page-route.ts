@@ -1,34 +1,37 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { memePaths } from '#shared/api/paths.ts';
 import { MAX_ROW_ID } from '#shared/api/text.ts';
+import { sendPage } from '../http/static-client.ts';
+import type { SitePages } from '../site/pages.ts';
 import { objectPathForKey } from '../uploads/object-paths.ts';
 import { renderMemePage } from './meme-page-html.ts';
 import { findVisibleMeme } from './repository.ts';
 
 /**
  * GET /memes/:id: the client's shell with the meme's card tags, so a link shared on X or
- * Telegram previews as the meme. A hidden, deleted or unknown meme gets the plain shell with a
- * 404 status (the client shows its 404 page), and none of the meme's tags. `no-cache`: a meme
- * hidden by moderation must lose its page at once.
+ * Telegram previews as the meme. A hidden, deleted or unknown meme gets the site's 404 page
+ * with its status, and none of the meme's tags. `no-cache`: a meme hidden by moderation must
+ * lose its page at once.
  */
 export function memePageRoute(
-  shell: string,
+  pages: SitePages,
   site: { brand: string },
   publicOrigin: string | undefined,
 ): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/memes/:id', async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    app.get<{ Params: { id: string } }>(memePaths.page, async (request, reply) => {
       const raw = request.params.id;
       const id = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= MAX_ROW_ID ? Number(raw) : null;
       const meme = id === null ? undefined : await findVisibleMeme(app.deps.db, id);
-      if (!meme) return reply.code(404).send(shell);
+      if (!meme) return sendPage(request, reply, pages.pageFor(request.url.split('?', 1)[0]!));
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Memes from before migration 011 have no display size: they preview with the thumbnail.
       const sized = meme.image_width !== null && meme.image_height !== null;
       // Without PUBLIC_ORIGIN, the address the request came to (escaped like all the rest).
       const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
       return reply.send(
         renderMemePage(
-          shell,
+          pages.shell,
           {
             id: meme.id,
             title: meme.title,

@@ -1,10 +1,10 @@
+import { memePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   createMemeBodySchema,
   createMemeResponseSchema,
   listMemesQuerySchema,
   memeIdParamsSchema,
-  memePaths,
   memeSchema,
   memesListSchema,
   type Meme,
@@ -14,11 +14,14 @@ import {
   voteResponseSchema,
 } from '#shared/api/memes.ts';
 import { unauthorized } from '../http-error.ts';
+import { membersOnly } from '../security/session-scope.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
 import { fileReport } from './moderation.ts';
 import { MemePageCache } from './page-cache.ts';
 import { createMeme, getMeme, listMemesJson, nextPageLink, vote, type Gallery } from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
+
+const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
   const gallery: Gallery = { deps: app.deps, cache: new MemePageCache(() => app.deps.clock.now()) };
@@ -45,7 +48,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/memes/:id',
+    memePaths.one,
     { schema: { params: memeIdParamsSchema, response: { 200: memeSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'private, no-cache');
@@ -55,16 +58,19 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     memePaths.create,
-    { schema: { body: createMemeBodySchema, response: { 201: createMemeResponseSchema } } },
+    {
+      onRequest: membersOnly(CREATE_REQUIRES_MEMBER),
+      schema: { body: createMemeBodySchema, response: { 201: createMemeResponseSchema } },
+    },
     async (request, reply) => {
-      if (!request.user) throw unauthorized('Please log in to upload memes');
+      if (!request.user) throw unauthorized(CREATE_REQUIRES_MEMBER);
       const meme = await createMeme(gallery, request.user, request.body);
       return reply.code(201).send({ meme });
     },
   );
 
   app.post(
-    '/api/memes/:id/vote',
+    memePaths.vote,
     {
       schema: {
         params: memeIdParamsSchema,
@@ -82,7 +88,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/memes/:id/report',
+    memePaths.report,
     {
       schema: {
         params: memeIdParamsSchema,

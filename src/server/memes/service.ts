@@ -1,5 +1,5 @@
+import { memePaths } from '#shared/api/paths.ts';
 import {
-  memePaths,
   MEMES_PAGE_DEFAULT,
   memesListSchema,
   type CreateMemeBody,

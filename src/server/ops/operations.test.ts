@@ -270,7 +270,7 @@ describe('backup and restore', () => {
     const file = path.join(t.config.dataDir, 'backup.db');
     const printed: string[] = [];
     const code = await backupCommand.run(
-      { config: t.config, db: t.app.deps.db, now: () => Date.now(), print: (l) => printed.push(l), get objectStore(): never { throw new Error('unused'); } },
+      { config: t.config, db: t.app.deps.db, print: (l) => printed.push(l) },
       [file],
     );
     expect(code).toBe(0);

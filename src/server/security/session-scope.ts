@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import { unauthorized } from '../http-error.ts';
 import { assertCsrf } from './csrf.ts';
 import { assertSameOrigin } from './origin-check.ts';
 import { hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
@@ -12,6 +13,9 @@ import { hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
  */
 export async function enableSessions(scope: FastifyInstance): Promise<void> {
   await scope.register(fastifyCookie);
+  // A cross-site HTML form can send text/plain without a preflight; no route here takes text,
+  // so such a request is refused (415) before any route runs, whatever its body.
+  scope.removeContentTypeParser('text/plain');
   const { db, clock } = scope.deps;
   // Callback-style: most requests carry no session, and an async hook costs each a promise.
   scope.addHook('onRequest', (request, _reply, done) => {
@@ -48,4 +52,12 @@ function refuseWriteRoute(route: RouteOptions): void {
       `${methods.join(',')} ${route.url}: writes belong in a session scope (enableSessions)`,
     );
   }
+}
+
+/**
+ * A member route's first check (as its `onRequest` hook, after the scope's session look-up): a
+ * visitor gets 401 with `message` before the body or parameters are parsed or validated.
+ */
+export function membersOnly(message: string): onRequestHookHandler {
+  return (request, _reply, done) => done(request.user ? undefined : unauthorized(message));
 }

@@ -1,3 +1,4 @@
+import { shopPaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   characterParamsSchema,
@@ -6,7 +7,15 @@ import {
   selectResponseSchema,
   userProfileSchema,
 } from '#shared/api/shop.ts';
-import { getOwnedCharacters, getProfile, purchaseCharacter, selectCharacter } from './service.ts';
+import { membersOnly } from '../security/session-scope.ts';
+import {
+  getOwnedCharacters,
+  getProfile,
+  purchaseCharacter,
+  PURCHASE_REQUIRES_MEMBER,
+  SELECT_REQUIRES_MEMBER,
+  selectCharacter,
+} from './service.ts';
 
 export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   // A member's balance and collection: never cached by the browser or anything in between.
@@ -15,26 +24,32 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get(
-    '/api/user-profile',
+    shopPaths.profile,
     { schema: { response: { 200: userProfileSchema } } },
     async (request) => getProfile(app.deps, request.user),
   );
 
   app.get(
-    '/api/user-characters',
+    shopPaths.characters,
     { schema: { response: { 200: ownedCharactersSchema } } },
     async (request) => getOwnedCharacters(app.deps, request.user),
   );
 
   app.post(
-    '/api/characters/:key/purchase',
-    { schema: { params: characterParamsSchema, response: { 200: purchaseResponseSchema } } },
+    shopPaths.purchase,
+    {
+      onRequest: membersOnly(PURCHASE_REQUIRES_MEMBER),
+      schema: { params: characterParamsSchema, response: { 200: purchaseResponseSchema } },
+    },
     async (request) => purchaseCharacter(app.deps, request.user, request.params.key),
   );
 
   app.post(
-    '/api/characters/:key/select',
-    { schema: { params: characterParamsSchema, response: { 200: selectResponseSchema } } },
+    shopPaths.select,
+    {
+      onRequest: membersOnly(SELECT_REQUIRES_MEMBER),
+      schema: { params: characterParamsSchema, response: { 200: selectResponseSchema } },
+    },
     async (request) => selectCharacter(app.deps, request.user, request.params.key),
   );
 };

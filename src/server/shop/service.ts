@@ -24,6 +24,9 @@ export interface ShopDeps {
   clock: { now(): number };
 }
 
+export const PURCHASE_REQUIRES_MEMBER = 'Please log in to purchase characters.';
+export const SELECT_REQUIRES_MEMBER = 'Please log in to select characters.';
+
 export function requireMember(user: SessionUser | null, message: string): SessionUser {
   if (!user) throw unauthorized(message);
   return user;
@@ -81,7 +84,7 @@ export async function purchaseCharacter(
   user: SessionUser | null,
   key: string,
 ): Promise<PurchaseResponse> {
-  const member = requireMember(user, 'Please log in to purchase characters.');
+  const member = requireMember(user, PURCHASE_REQUIRES_MEMBER);
   const character = characterOr404(key);
   const alreadyOwned = () =>
     new HttpError(409, `You already own ${character.name}`, 'ALREADY_OWNED');
@@ -117,7 +120,7 @@ export async function selectCharacter(
   user: SessionUser | null,
   key: string,
 ): Promise<UserProfile> {
-  const member = requireMember(user, 'Please log in to select characters.');
+  const member = requireMember(user, SELECT_REQUIRES_MEMBER);
   const character = characterOr404(key);
   if (!(await selectOwnedCharacter(deps.db, member.id, character.key))) {
     // Nothing changed: either the member does not own it, or the account is gone.

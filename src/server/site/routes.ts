@@ -1,6 +1,6 @@
+import { sitePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { serverTimeResponseSchema } from '#shared/api/site.ts';
-import { sitePaths } from '#shared/api/site-paths.ts';
 
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

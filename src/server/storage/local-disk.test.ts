@@ -1,3 +1,4 @@
+import { objectPaths } from '#shared/api/paths.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -9,7 +10,6 @@ import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createLocalDiskStore,
-  LOCAL_UPLOAD_ROUTE_PREFIX,
   signUploadToken,
   verifyUploadToken,
   type LocalDiskStore,
@@ -158,8 +158,10 @@ describe('local disk store', () => {
       maxBytes: FIVE_MB,
       expiresAt: new Date(T0 + 15 * 60_000),
     });
-    expect(uploadURL.startsWith(`https://grind.example${LOCAL_UPLOAD_ROUTE_PREFIX}`)).toBe(true);
-    const token = uploadURL.slice(`https://grind.example${LOCAL_UPLOAD_ROUTE_PREFIX}`.length);
+    expect(uploadURL.startsWith(`https://grind.example${objectPaths.localUploadPrefix}`)).toBe(
+      true,
+    );
+    const token = uploadURL.slice(`https://grind.example${objectPaths.localUploadPrefix}`.length);
     expect(store.verifyUploadToken(token)).toMatchObject({ ok: true, payload: { key } });
     clock = T0 + 15 * 60_000;
     expect(store.verifyUploadToken(token)).toEqual({ ok: false, reason: 'expired' });
@@ -175,13 +177,13 @@ describe('local disk store', () => {
       maxBytes: 10,
       expiresAt: new Date(Date.now() + 60_000),
     });
-    expect(uploadURL.startsWith(LOCAL_UPLOAD_ROUTE_PREFIX)).toBe(true);
+    expect(uploadURL.startsWith(objectPaths.localUploadPrefix)).toBe(true);
     expect(local.keyFromUploadURL(uploadURL)).toBe(key);
     const other = createLocalDiskStore({ dataDir, secret: 'x'.repeat(40) });
     expect(other.keyFromUploadURL(uploadURL)).toBeNull();
     expect(local.keyFromUploadURL('/objects/uploads/abc')).toBeNull();
     expect(local.keyFromUploadURL('https://evil.example/elsewhere')).toBeNull();
-    expect(local.keyFromUploadURL(`${LOCAL_UPLOAD_ROUTE_PREFIX}not-a-token`)).toBeNull();
+    expect(local.keyFromUploadURL(`${objectPaths.localUploadPrefix}not-a-token`)).toBeNull();
   });
 
   it('streams an upload to disk and reads it back', async () => {
@@ -304,7 +306,7 @@ describe('local upload over real HTTP', () => {
     // The shape the route layer will have: verify the token, stream with the token's limit,
     // answer 413 without resetting the connection.
     server = createServer((req, res) => {
-      const token = (req.url ?? '').slice(LOCAL_UPLOAD_ROUTE_PREFIX.length);
+      const token = (req.url ?? '').slice(objectPaths.localUploadPrefix.length);
       const check = store.verifyUploadToken(token);
       if (!check.ok) {
         res.writeHead(403, { connection: 'close' }).end(check.reason);

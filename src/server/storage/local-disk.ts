@@ -1,3 +1,4 @@
+import { objectPaths } from '#shared/api/paths.ts';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { link, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import {
 } from './object-store.ts';
 
 /** The route that receives a local upload: `PUT ${LOCAL_UPLOAD_ROUTE_PREFIX}<token>`. */
-export const LOCAL_UPLOAD_ROUTE_PREFIX = '/api/uploads/';
+const LOCAL_UPLOAD_ROUTE_PREFIX = objectPaths.localUploadPrefix;
 
 export interface UploadTokenPayload {
   key: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { memePaths } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 import { memeHashes } from '../memes/repository.ts';
@@ -32,7 +32,7 @@ export async function findSamePicture(
       'DUPLICATE_MEME',
     );
   }
-  const page = memePaths.page(closest.id);
+  const page = pathTo(memePaths.page, { id: closest.id });
   return new HttpError(409, `This meme is already in the gallery: ${page}`, 'DUPLICATE_MEME', {
     link: `<${page}>; rel="duplicate"`,
   });

@@ -1,3 +1,4 @@
+import { memePaths, objectPaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
@@ -5,11 +6,11 @@ import { z } from 'zod';
 import {
   memeImageBodySchema,
   memeImageResponseSchema,
-  memePaths,
   uploadTargetResponseSchema,
 } from '#shared/api/memes.ts';
 import { notFound, unauthorized } from '../http-error.ts';
-import { LOCAL_UPLOAD_ROUTE_PREFIX, type LocalDiskStore } from '../storage/local-disk.ts';
+import { membersOnly } from '../security/session-scope.ts';
+import { type LocalDiskStore } from '../storage/local-disk.ts';
 import { createImageProcessor } from './image-processing.ts';
 import { isServableKey, OBJECTS_PREFIX } from './object-paths.ts';
 import {
@@ -60,7 +61,10 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     memePaths.memeImages,
-    { schema: { body: memeImageBodySchema, response: { 200: memeImageResponseSchema } } },
+    {
+      onRequest: membersOnly(UPLOAD_REQUIRED),
+      schema: { body: memeImageBodySchema, response: { 200: memeImageResponseSchema } },
+    },
     async (request) => {
       if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
       return processUpload(ctx, request.user, request.body.imageUrl);
@@ -106,7 +110,7 @@ function localUploadRoute(ctx: UploadContext, store: LocalDiskStore): FastifyPlu
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.withTypeProvider<ZodTypeProvider>().put(
       // A wildcard, not `:token`: the token is longer than the router's parameter limit.
-      `${LOCAL_UPLOAD_ROUTE_PREFIX}*`,
+      `${objectPaths.localUploadPrefix}*`,
       {
         schema: {
           params: z.object({ '*': z.string().max(1024, 'Invalid upload URL') }),

@@ -2,19 +2,10 @@ import { z } from 'zod';
 import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 
-export const gamePaths = {
-  runs: '/api/game-runs',
-  scores: '/api/game-scores',
-  coins: '/api/coins/add',
-  leaderboard: '/api/leaderboard',
-  winners: '/api/giveaway-winners',
-} as const;
-
 export const PLAYER_NAME_MAX = 32;
 export const LEADERBOARD_DEFAULT_LIMIT = 5;
 export const LEADERBOARD_MAX_LIMIT = 50;
 export const WINNERS_LIMIT = 10;
-export const WEEKLY_PRIZE = '1 SOL';
 
 /** 128 random bits, base64url: the run id is also the bearer secret of one round. */
 export const runIdSchema = z

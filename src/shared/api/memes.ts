@@ -8,18 +8,6 @@ export const MEME_TITLE_MAX = 100;
 export const MEMES_PAGE_DEFAULT = 24;
 export const MEMES_PAGE_MAX = 50;
 
-export const memePaths = {
-  list: '/api/memes',
-  create: '/api/memes',
-  vote: (id: number) => `/api/memes/${id}/vote`,
-  one: (id: number) => `/api/memes/${id}`,
-  report: (id: number) => `/api/memes/${id}/report`,
-  /** The meme's own page: what Share copies, and what a link preview shows. */
-  page: (id: number) => `/memes/${id}`,
-  uploadTarget: '/api/objects/upload',
-  memeImages: '/api/meme-images',
-} as const;
-
 export const memeCategorySchema = z.enum(MEME_CATEGORY_VALUES, {
   error: 'Choose one of the six categories',
 });

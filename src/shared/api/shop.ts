@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { characterKeys } from '#shared/characters.ts';
 
-export const shopPaths = {
-  profile: '/api/user-profile',
-  characters: '/api/user-characters',
-  purchase: (key: string) => `/api/characters/${encodeURIComponent(key)}/purchase`,
-  select: (key: string) => `/api/characters/${encodeURIComponent(key)}/select`,
-} as const;
-
 export const characterKeySchema = z.enum(characterKeys);
 
 /**

@@ -1,6 +1,6 @@
+import { authPaths } from '#shared/api/paths.ts';
 import { useMutation } from '@tanstack/react-query';
 import { authResponseSchema, type LoginBody, type RegisterBody } from '#shared/api/auth.ts';
-import { authPaths } from '#shared/api/auth-paths.ts';
 import { apiJson } from '#client/lib/api-client.ts';
 import { useSetSessionUser } from '#client/lib/session.ts';
 

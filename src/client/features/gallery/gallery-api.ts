@@ -1,3 +1,4 @@
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import {
   useInfiniteQuery,
   useMutation,
@@ -9,7 +10,6 @@ import {
 import {
   createMemeResponseSchema,
   memeImageResponseSchema,
-  memePaths,
   memeSchema,
   memesListSchema,
   nextLink,
@@ -73,7 +73,7 @@ export const memeQueryKey = (id: number, viewer: number | null) =>
 export function useMeme(id: number, viewer: number | null) {
   return useQuery({
     queryKey: memeQueryKey(id, viewer),
-    queryFn: () => apiJson('GET', memePaths.one(id), memeSchema),
+    queryFn: () => apiJson('GET', pathTo(memePaths.one, { id }), memeSchema),
     // A hidden or deleted meme is a 404: asking again will not change that.
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
@@ -82,7 +82,7 @@ export function useMeme(id: number, viewer: number | null) {
 export function useReport() {
   return useMutation({
     mutationFn: ({ memeId, reason }: { memeId: number; reason: ReportReason }) =>
-      apiJson('POST', memePaths.report(memeId), reportResponseSchema, { reason }),
+      apiJson('POST', pathTo(memePaths.report, { id: memeId }), reportResponseSchema, { reason }),
   });
 }
 
@@ -108,7 +108,7 @@ export function useVote() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memeId, voteType }: { memeId: number; voteType: VoteType }) =>
-      apiJson('POST', memePaths.vote(memeId), voteResponseSchema, { voteType }),
+      apiJson('POST', pathTo(memePaths.vote, { id: memeId }), voteResponseSchema, { voteType }),
     onSuccess: (result, { memeId }) => applyVote(queryClient, memeId, result),
   });
 }

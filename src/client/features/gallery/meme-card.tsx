@@ -1,6 +1,7 @@
 import { Share2, ThumbsDown, ThumbsUp } from 'lucide-react';
 import { Link } from 'wouter';
-import { memePaths, type Meme, type VoteType } from '#shared/api/memes.ts';
+import type { Meme, VoteType } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
 import { cn } from '#client/ui/cn.ts';
 import { ReportButton } from './report-button.tsx';
@@ -69,7 +70,7 @@ export function MemeCard(props: MemeActionProps) {
       aria-label={meme.title}
     >
       <Link
-        href={memePaths.page(meme.id)}
+        href={pathTo(memePaths.page, { id: meme.id })}
         // The image lies over a 4:3 box rather than in it: in the flow, a tall image would stretch
         // the box (and its card) past 4:3.
         className="relative block aspect-[4/3] bg-slate-950"

@@ -1,10 +1,11 @@
-import { memePaths, type Meme } from '#shared/api/memes.ts';
+import type { Meme } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 export type ShareResult = 'shared' | 'copied' | 'cancelled' | 'failed';
 
 /** The meme's own page: what a friend opens from a chat, and what a link preview shows. */
 export function memeLink(meme: Pick<Meme, 'id'>, origin = window.location.origin): string {
-  return new URL(memePaths.page(meme.id), origin).toString();
+  return new URL(pathTo(memePaths.page, { id: meme.id }), origin).toString();
 }
 
 /** The device's share sheet when there is one, else the link on the clipboard. */

@@ -1,8 +1,8 @@
+import { gamePaths } from '#shared/api/paths.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   addCoinsResponseSchema,
-  gamePaths,
   gameRunResponseSchema,
   submitScoreResponseSchema,
   type AddCoinsBody,

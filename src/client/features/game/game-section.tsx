@@ -12,6 +12,7 @@ import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts'
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { leaderboardQueryRoot, userProfileQueryKey } from '#client/lib/query-keys.ts';
 import { useSession } from '#client/lib/session.ts';
+import { useSite } from '#client/lib/site-config.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -29,14 +30,16 @@ import type { FinishedRound } from './game-session.ts';
 import { formatFlightTime, useHud, type HudSnapshot } from './hud-store.ts';
 import { NamePromptDialog } from './name-prompt-dialog.tsx';
 
-const FEATURES = [
-  'Dodge cubicles, windows and doors',
-  'Collect coins to spend on characters in the shop',
-  'Speed rises with your score: +1 every tick, +10 per obstacle',
-  'Eleven characters to fly, Pudge included',
-  'Weekly leaderboard with a 1 SOL prize',
-  'Every score is replayed and checked by the server',
-];
+function features(prize: string): string[] {
+  return [
+    'Dodge cubicles, windows and doors',
+    'Collect coins to spend on characters in the shop',
+    'Speed rises with your score: +1 every tick, +10 per obstacle',
+    'Eleven characters to fly, Pudge included',
+    `Weekly leaderboard with a ${prize} prize`,
+    'Every score is replayed and checked by the server',
+  ];
+}
 
 function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0]!;
@@ -323,11 +326,12 @@ function GameTiles({ hud }: { hud: HudSnapshot }) {
 }
 
 function GameFeatures() {
+  const { prize } = useSite().weeklyChallenge;
   return (
     <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
       <h3 className="font-bold text-slate-100">Game Features</h3>
       <ul className="mt-3 space-y-2 text-sm text-slate-300">
-        {FEATURES.map((feature) => (
+        {features(prize).map((feature) => (
           <li key={feature} className="flex gap-2">
             <span className="text-grind-400" aria-hidden>
               ★

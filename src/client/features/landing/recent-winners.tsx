@@ -1,6 +1,7 @@
+import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Trophy } from 'lucide-react';
-import { gamePaths, giveawayWinnersResponseSchema } from '#shared/api/game.ts';
+import { giveawayWinnersResponseSchema } from '#shared/api/game.ts';
 
 export const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';

@@ -1,5 +1,6 @@
+import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
-import { gamePaths, leaderboardResponseSchema, type LeaderboardEntry } from '#shared/api/game.ts';
+import { leaderboardResponseSchema, type LeaderboardEntry } from '#shared/api/game.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { leaderboardQueryKey } from '#client/lib/query-keys.ts';
 

@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react';
 import {
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
-  WEEKLY_PRIZE,
   type LeaderboardEntry,
 } from '#shared/api/game.ts';
 import { countdownParts, nextWeekStartUtc, pad2, relativeDayLabel } from '#shared/time.ts';
@@ -13,6 +12,7 @@ import { cn } from '#client/ui/cn.ts';
 import { Dialog } from '#client/ui/dialog.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
+import { useSite } from '#client/lib/site-config.ts';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 export default function LeaderboardPanel() {
@@ -135,12 +135,13 @@ function LeaderboardSkeleton({ rows }: { rows: number }) {
 
 function WeeklyPrize({ now }: { now: number }) {
   const left = countdownParts(nextWeekStartUtc(now), now);
+  const { prize } = useSite().weeklyChallenge;
   return (
     <div className="mt-5 rounded-xl border border-grind-500/40 bg-gradient-to-br from-grind-500/20 to-grind-700/10 p-4 text-center">
       <p className="text-xs font-semibold tracking-wide text-grind-100 uppercase">
         Weekly Challenge Prize
       </p>
-      <p className="mt-1 text-3xl font-black text-grind-300">{WEEKLY_PRIZE}</p>
+      <p className="mt-1 text-3xl font-black text-grind-300">{prize}</p>
       <p className="text-xs text-slate-300">to the top player of the week</p>
       <p className="mt-2 text-sm text-slate-200" data-testid="weekly-countdown">
         Resets in{' '}

@@ -1,9 +1,9 @@
+import { pathTo, shopPaths } from '#shared/api/paths.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ownedCharactersSchema,
   purchaseResponseSchema,
   selectResponseSchema,
-  shopPaths,
   userProfileSchema,
   type OwnedCharacter,
   type PurchaseResponse,
@@ -36,7 +36,7 @@ export const isUnauthorized = (error: unknown) => error instanceof ApiError && e
 export function usePurchaseCharacter() {
   const queryClient = useQueryClient();
   return useMutation<PurchaseResponse, Error, CharacterKey>({
-    mutationFn: (key) => apiJson('POST', shopPaths.purchase(key), purchaseResponseSchema),
+    mutationFn: (key) => apiJson('POST', pathTo(shopPaths.purchase, { key }), purchaseResponseSchema),
     onSuccess: (answer, key) => {
       // The answer is the new state: the balance and the cards change without another request.
       queryClient.setQueryData(userProfileQueryKey, answer.profile);
@@ -71,7 +71,7 @@ export function usePurchaseCharacter() {
 export function useSelectCharacter() {
   const queryClient = useQueryClient();
   return useMutation<UserProfile, Error, CharacterKey>({
-    mutationFn: (key) => apiJson('POST', shopPaths.select(key), selectResponseSchema),
+    mutationFn: (key) => apiJson('POST', pathTo(shopPaths.select, { key }), selectResponseSchema),
     onSuccess: (profile, key) => {
       queryClient.setQueryData(userProfileQueryKey, profile);
       toast({

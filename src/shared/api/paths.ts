@@ -1,0 +1,73 @@
+/**
+ * Every API route's path, in one place: the server registers these patterns, the client and the
+ * tests fill them (`pathTo`). Kept free of zod so first-load client code can name routes.
+ */
+export const authPaths = {
+  me: '/api/auth/me',
+  login: '/api/auth/login',
+  register: '/api/auth/register',
+  logout: '/api/auth/logout',
+  csrfToken: '/api/csrf-token',
+} as const;
+
+export const sitePaths = {
+  time: '/api/time',
+} as const;
+
+export const shopPaths = {
+  profile: '/api/user-profile',
+  characters: '/api/user-characters',
+  purchase: '/api/characters/:key/purchase',
+  select: '/api/characters/:key/select',
+} as const;
+
+export const gamePaths = {
+  runs: '/api/game-runs',
+  scores: '/api/game-scores',
+  coins: '/api/coins/add',
+  leaderboard: '/api/leaderboard',
+  winners: '/api/giveaway-winners',
+} as const;
+
+export const memePaths = {
+  list: '/api/memes',
+  create: '/api/memes',
+  vote: '/api/memes/:id/vote',
+  one: '/api/memes/:id',
+  report: '/api/memes/:id/report',
+  /** The meme's own page (not an API route): what Share copies, what a link preview shows. */
+  page: '/memes/:id',
+  uploadTarget: '/api/objects/upload',
+  memeImages: '/api/meme-images',
+} as const;
+
+export const objectPaths = {
+  /** The local store's signed upload URLs (`PUT /api/uploads/<token>`). */
+  localUploadPrefix: '/api/uploads/',
+} as const;
+
+/**
+ * Writes the spec's client sends without a CSRF token (still guarded by the origin check).
+ * The client leaves the token off these, the server does not ask for it.
+ */
+export const CSRF_EXEMPT_PATHS: readonly string[] = [
+  authPaths.login,
+  authPaths.register,
+  gamePaths.scores,
+];
+
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** A route pattern with its `:name` parts filled in (each one URL-encoded). */
+export function pathTo<P extends string>(
+  pattern: P,
+  params: Record<ParamNames<P>, string | number>,
+): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String((params as Record<string, string | number>)[name])),
+  );
+}
