@@ -97,7 +97,7 @@ export const memesQueueCommand: MemeAdminCommand = {
         ].join('  '),
       );
       const reasons = Object.entries(entry.reasons)
-        .sort((a, b) => b[1] - a[1])
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
         .map(([reason, n]) => `${REPORT_REASON_LABELS[reason as ReportReason] ?? reason} x${n}`);
       ctx.print(`${' '.repeat(8)}reasons: ${reasons.join(', ')}`);
     }
