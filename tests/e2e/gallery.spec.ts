@@ -3,18 +3,16 @@ import sharp from 'sharp';
 import type { Meme } from '../../src/shared/api/memes.ts';
 import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
 
-let shade = 0;
-/** A small PNG no other test uploads (its colour differs), as a phone's file picker hands it over. */
+/**
+ * A small PNG no other test uploads, as a phone's file picker hands it over: a grid of random
+ * shades, so the server's duplicate check (a perceptual hash) sees a new picture every time.
+ */
 async function pngFile(name = 'standup.png') {
-  shade += 37;
-  const buffer = await sharp({
-    create: {
-      width: 320,
-      height: 240,
-      channels: 3,
-      background: { r: (shade * 3) % 256, g: 120, b: (Date.now() + process.pid) % 256 },
-    },
-  })
+  const cells = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
+  );
+  const buffer = await sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(320, 240, { kernel: 'nearest' })
     .png()
     .toBuffer();
   return { name, mimeType: 'image/png', buffer };
