@@ -31,6 +31,8 @@ import { createObjectStore } from './storage/create-object-store.ts';
 import { s3UploadOrigin } from './storage/s3.ts';
 import { memePageRoute } from './memes/page-route.ts';
 import { memeRoutes } from './memes/routes.ts';
+import { prizeRoutes } from './prize/routes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 
 export interface BuildOptions {
@@ -218,6 +220,7 @@ export async function buildApp(
     await publicReads.register(siteRoutes);
     await publicReads.register(standingsRoutes, { standings, memoryReads });
     await publicReads.register(objectRoutes);
+    await publicReads.register(prizeRoutes, { site });
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async (sessionScope) => {
@@ -227,6 +230,7 @@ export async function buildApp(
     await sessionScope.register(gameRoutes, { standings });
     await sessionScope.register(uploadRoutes);
     await sessionScope.register(memeRoutes);
+    await sessionScope.register(walletRoutes);
   });
   const pages = await registerStaticClient(app, config.clientDistDir, {
     site,

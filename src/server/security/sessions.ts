@@ -19,6 +19,16 @@ export function isSecureRequest(request: FastifyRequest): boolean {
   return origin ? origin.startsWith('https:') : request.protocol === 'https';
 }
 
+/**
+ * A cookie's name as this request sends and reads it: `__Host-` prefixed whenever cookies are
+ * Secure, so the browser takes it only over https, for this host alone and the whole path (a
+ * sibling subdomain or a plain-http page cannot plant one). Plain http (localhost) keeps the
+ * bare name, which browsers would refuse with the prefix.
+ */
+export function cookieName(request: FastifyRequest, base: string): string {
+  return isSecureRequest(request) ? `__Host-${base}` : base;
+}
+
 export async function loadSessionUser(
   db: Kysely<Database>,
   idHash: string,
@@ -34,7 +44,11 @@ export async function loadSessionUser(
     .executeTakeFirst();
   if (!row) return null;
   if (now - row.last_seen_at > TOUCH_INTERVAL_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: now })
+      .where('id_hash', '=', idHash)
+      .execute();
   }
   return { id: row.id, username: row.username };
 }
@@ -54,10 +68,16 @@ export async function startSession(
   const idHash = hashSessionId(id);
   await db
     .insertInto('sessions')
-    .values({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + SESSION_ABSOLUTE_MS })
+    .values({
+      id_hash: idHash,
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + SESSION_ABSOLUTE_MS,
+    })
     .execute();
   request.sessionIdHash = idHash;
-  reply.setCookie(SESSION_COOKIE, id, {
+  reply.setCookie(cookieName(request, SESSION_COOKIE), id, {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),
@@ -68,16 +88,26 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionIdHash) {
-    await request.server.deps.db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    await request.server.deps.db
+      .deleteFrom('sessions')
+      .where('id_hash', '=', request.sessionIdHash)
+      .execute();
   }
   request.sessionIdHash = null;
   request.user = null;
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
+  reply.clearCookie(cookieName(request, SESSION_COOKIE), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(request),
+  });
 }
 
 export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {
   await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]))
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]),
+    )
     .execute();
 }

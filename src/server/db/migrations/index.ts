@@ -5,6 +5,8 @@ import * as m003 from './003-game.ts';
 import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
+import * as m009 from './009-run-pacing.ts';
+import * as m010 from './010-prize-wallets.ts';
 import * as m011 from './011-gallery-community.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
@@ -15,5 +17,7 @@ export const migrations: Record<string, Migration> = {
   '004-gallery': m004,
   '005-winners': m005,
   '006-standings-index': m006,
+  '009-run-pacing': m009,
+  '010-prize-wallets': m010,
   '011-gallery-community': m011,
 };
