@@ -29,6 +29,7 @@ import { pruneSessions } from './security/sessions.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { createObjectStore } from './storage/create-object-store.ts';
 import { s3UploadOrigin } from './storage/s3.ts';
+import { memePageRoute } from './memes/page-route.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { prizeRoutes } from './prize/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -231,10 +232,11 @@ export async function buildApp(
     await sessionScope.register(memeRoutes);
     await sessionScope.register(walletRoutes);
   });
-  await registerStaticClient(app, config.clientDistDir, {
+  const pages = await registerStaticClient(app, config.clientDistDir, {
     site,
     publicOrigin: config.publicOrigin,
     now: clock.now(),
   });
+  if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
   return app;
 }

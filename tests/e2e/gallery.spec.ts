@@ -1,20 +1,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { Meme, MemesPage } from '../../src/shared/api/memes.ts';
+import type { Meme } from '../../src/shared/api/memes.ts';
 import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
 
-let shade = 0;
-/** A small PNG no other test uploads (its colour differs), as a phone's file picker hands it over. */
+/**
+ * A small PNG no other test uploads, as a phone's file picker hands it over: a grid of random
+ * shades, so the server's duplicate check (a perceptual hash) sees a new picture every time.
+ */
 async function pngFile(name = 'standup.png') {
-  shade += 37;
-  const buffer = await sharp({
-    create: {
-      width: 320,
-      height: 240,
-      channels: 3,
-      background: { r: (shade * 3) % 256, g: 120, b: (Date.now() + process.pid) % 256 },
-    },
-  })
+  const cells = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
+  );
+  const buffer = await sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(320, 240, { kernel: 'nearest' })
     .png()
     .toBuffer();
   return { name, mimeType: 'image/png', buffer };
@@ -195,9 +193,11 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await card(page, title).getByRole('button', { name: 'Share' }).click();
   await expect(toastWith(page, 'Link copied to clipboard!')).toBeVisible();
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/objects\/memes\/[0-9a-f]{64}\.png$/);
-  const image = await page.request.get(link);
-  expect(image.headers()['content-type']).toBe('image/png');
+  // The meme's own page, which previews as the meme (tags checked in meme-page.spec.ts).
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/memes\/\d+$/);
+  const shared = await page.request.get(link);
+  expect(shared.headers()['content-type']).toBe('text/html; charset=utf-8');
+  expect(await shared.text()).toContain(`<meta property="og:title" content="${title}" />`);
 });
 
 test('share uses the device share sheet when there is one', async ({ page }) => {
@@ -210,7 +210,7 @@ test('share uses the device share sheet when there is one', async ({ page }) => 
   });
   await page.route('**/api/memes*', (route) =>
     route.fulfill({
-      json: { memes: [fakeMeme(42, 'Shared meme')], nextCursor: null } satisfies MemesPage,
+      json: [fakeMeme(42, 'Shared meme')] satisfies Meme[],
     }),
   );
   await openGallery(page);
@@ -219,7 +219,7 @@ test('share uses the device share sheet when there is one', async ({ page }) => 
     .poll(() => page.evaluate(() => (window as unknown as { shared?: ShareData }).shared))
     .toMatchObject({
       title: 'Shared meme',
-      url: expect.stringMatching(/\/objects\/memes\/0+2\.png$/),
+      url: expect.stringMatching(/\/memes\/42$/),
     });
 });
 
@@ -231,18 +231,19 @@ test('loading shows six skeletons; empty states name the filter; more pages load
   await page.route('**/api/memes*', async (route) => {
     const url = new URL(route.request().url());
     const category = url.searchParams.get('category');
-    if (category === 'overtime') return route.fulfill({ json: { memes: [], nextCursor: null } });
+    if (category === 'overtime') return route.fulfill({ json: [] });
     if (category) {
       return route.fulfill({
-        json: { memes: [fakeMeme(1, 'Only one', 'success')], nextCursor: null },
+        json: [fakeMeme(1, 'Only one', 'success')],
       });
     }
     await held;
-    if (url.searchParams.get('before') === '75') {
-      return route.fulfill({ json: { memes: [fakeMeme(74, 'From page two')], nextCursor: null } });
+    if (url.searchParams.get('cursor') === '75') {
+      return route.fulfill({ json: [fakeMeme(74, 'From page two')] });
     }
     const first = Array.from({ length: 24 }, (_, i) => fakeMeme(99 - i, `Page one #${i + 1}`));
-    return route.fulfill({ json: { memes: first, nextCursor: '75' } });
+    // Spec section 7: the list itself; the next page's address in a Link header (RFC 8288).
+    return route.fulfill({ json: first, headers: { link: '</api/memes?cursor=75>; rel="next"' } });
   });
   await openGallery(page);
   await expect(page.getByTestId('meme-skeleton')).toHaveCount(6);
@@ -258,9 +259,7 @@ test('loading shows six skeletons; empty states name the filter; more pages load
   await expect(gallery(page).getByText('No memes in the Overtime category yet.')).toBeVisible();
 
   await page.unroute('**/api/memes*');
-  await page.route('**/api/memes*', (route) =>
-    route.fulfill({ json: { memes: [], nextCursor: null } }),
-  );
+  await page.route('**/api/memes*', (route) => route.fulfill({ json: [] }));
   await page.reload();
   await expect(gallery(page).getByText('No memes found')).toBeVisible();
   await expect(gallery(page).getByText('Be the first to upload a meme!')).toBeVisible();
@@ -280,9 +279,7 @@ test("every card shows its image in the same 4:3 box, whatever the image's shape
     thumbnailWidth: width,
     thumbnailHeight: height,
   }));
-  await page.route('**/api/memes*', (route) =>
-    route.fulfill({ json: { memes, nextCursor: null } }),
-  );
+  await page.route('**/api/memes*', (route) => route.fulfill({ json: memes }));
   await page.route('**/objects/memes/*-thumb.webp', async (route) => {
     const meme = memes.find((m) => route.request().url().endsWith(m.thumbnailUrl))!;
     const body = await sharp({
@@ -320,9 +317,7 @@ test('failures show the spec toasts', async ({ page }) => {
   await expect(toastWith(page, 'Failed to fetch memes')).toBeVisible();
   await page.unroute('**/api/memes*');
 
-  await page.route('**/api/memes*', (route) =>
-    route.fulfill({ json: { memes: [fakeMeme(7, 'Unvotable')], nextCursor: null } }),
-  );
+  await page.route('**/api/memes*', (route) => route.fulfill({ json: [fakeMeme(7, 'Unvotable')] }));
   await page.route('**/api/memes/*/vote', (route) =>
     route.fulfill({ status: 429, json: { message: 'Too many votes. Please slow down.' } }),
   );

@@ -1,22 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import type { Meme } from '#shared/api/memes.ts';
+import { nextLink, type Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import type { TestClient } from './test-app.ts';
 import { insertMeme } from '#server/memes/repository.ts';
 
-let colour = 0;
-/** A small PNG of a colour no earlier call in this process used, so every upload is new. */
+let picture = 0;
+/**
+ * A small PNG no earlier call in this process drew: a grid of blocks whose shades come from a
+ * seeded generator, so every upload is a new picture to the duplicate check too (plain colours
+ * would all look alike to a perceptual hash).
+ */
 export async function distinctPng(width = 48, height = 32): Promise<Buffer> {
-  colour += 1;
-  return sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: { r: colour % 256, g: Math.floor(colour / 256) % 256, b: 200 },
-    },
-  })
+  picture += 1;
+  let state = (picture * 2654435761) >>> 0;
+  const next = () => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return state >>> 24;
+  };
+  const cells = Array.from({ length: 64 }, () => [next(), next(), next()] as const);
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const cell = cells[Math.floor((y * 8) / height) * 8 + Math.floor((x * 8) / width)]!;
+      pixels.set(cell, (y * width + x) * 3);
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
     .png()
     .toBuffer();
 }
@@ -85,4 +95,28 @@ export async function seedMemes(
     ids.push(row.id);
   }
   return ids;
+}
+
+/** One gallery page as a client written to the spec reads it: the array, and the Link header. */
+export async function listPage(
+  client: TestClient,
+  url: string,
+): Promise<{ memes: Meme[]; next: string | null }> {
+  const res = await client.request('GET', url);
+  if (res.statusCode !== 200) throw new Error(`list: ${res.statusCode} ${res.body}`);
+  const memes = res.json<Meme[]>();
+  if (!Array.isArray(memes)) throw new Error(`list: not an array: ${res.body}`);
+  const link = res.headers.link;
+  return { memes, next: nextLink(typeof link === 'string' ? link : undefined) };
+}
+
+/** Every card of a list, following Link rel="next" from `url` to the last page. */
+export async function allPages(client: TestClient, url: string): Promise<Meme[]> {
+  const memes: Meme[] = [];
+  for (let next: string | null = url; next;) {
+    const page = await listPage(client, next);
+    memes.push(...page.memes);
+    next = page.next;
+  }
+  return memes;
 }

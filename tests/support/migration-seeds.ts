@@ -575,4 +575,70 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       ]);
     },
   },
+  '011-gallery-community': {
+    async seed(db) {
+      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
+      const alice = await userId(db, 'seed_alice');
+      await db
+        .insertInto('memes')
+        .values({
+          user_id: alice,
+          title: 'Seeded: hashed',
+          category: 'office-life',
+          image_key: `memes/${'c'.repeat(64)}.png`,
+          thumbnail_key: `memes/${'c'.repeat(64)}-thumb.webp`,
+          thumbnail_width: 400,
+          thumbnail_height: 300,
+          created_at: T0 + 5000,
+          phash: '0123456789abcdef',
+          image_width: 800,
+          image_height: 600,
+        })
+        .execute();
+      await db
+        .insertInto('meme_reports')
+        .values({
+          meme_id: meme,
+          reporter: 'v:seed',
+          reporter_identity: 'ip:192.0.2.1',
+          reason: 'spam',
+          created_at: T0 + 6000,
+        })
+        .execute();
+      await db
+        .insertInto('meme_decisions')
+        .values({
+          meme_id: meme,
+          meme_title: 'Seeded: Monday standup 🙂',
+          decision: 'dismiss',
+          open_reports: 1,
+          decided_at: T0 + 7000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
+      expect(
+        await db
+          .selectFrom('memes')
+          .select(['phash', 'image_width', 'image_height'])
+          .where('title', '=', 'Seeded: hashed')
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ phash: '0123456789abcdef', image_width: 800, image_height: 600 });
+      expect(
+        await db
+          .selectFrom('meme_reports')
+          .select(['reporter', 'reason', 'decision_id'])
+          .where('meme_id', '=', meme)
+          .execute(),
+      ).toEqual([{ reporter: 'v:seed', reason: 'spam', decision_id: null }]);
+      expect(
+        await db
+          .selectFrom('meme_decisions')
+          .select(['decision', 'open_reports'])
+          .where('meme_id', '=', meme)
+          .execute(),
+      ).toEqual([{ decision: 'dismiss', open_reports: 1 }]);
+    },
+  },
 };

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Route, Router, Switch } from 'wouter';
+import { memePaths } from '#shared/api/paths.ts';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
 import { createQueryClient } from '#client/lib/query-client.ts';
@@ -10,6 +11,9 @@ import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ShopPage } from './pages/shop-page.tsx';
 import { SiteHeader } from './site-header.tsx';
+
+// A meme's own page is a shared link's landing: its code loads only there.
+const MemePage = lazy(() => import('./pages/meme-page.tsx'));
 
 // The dialog (forms, validation, zod) loads the first time someone opens it.
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
@@ -54,6 +58,17 @@ export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) 
               <Switch>
                 <Route path="/" component={HomePage} />
                 <Route path="/shop" component={ShopPage} />
+                <Route path={memePaths.page}>
+                  {(params) =>
+                    /^[1-9][0-9]{0,9}$/.test(params.id) ? (
+                      <Suspense fallback={null}>
+                        <MemePage id={Number(params.id)} />
+                      </Suspense>
+                    ) : (
+                      <NotFoundPage />
+                    )
+                  }
+                </Route>
                 <Route component={NotFoundPage} />
               </Switch>
             </main>

@@ -144,6 +144,16 @@ export async function apiGet<T extends z.ZodType>(url: string, schema: T): Promi
   return schema.parse(await readJson(url, 'throw'));
 }
 
+/** The same read, with the answer's headers (a list's next page comes in its Link header). */
+export async function apiGetWithHeaders<T extends z.ZodType>(
+  url: string,
+  schema: T,
+): Promise<{ data: z.infer<T>; headers: Headers }> {
+  const res = await fetch(url, { credentials: 'include' });
+  await throwIfResNotOk(res);
+  return { data: schema.parse(await res.json()), headers: res.headers };
+}
+
 /**
  * Default reads: GET the query key joined with "/", JSON back unchecked (the first load carries
  * no zod, decision 002); a 401 throws unless told otherwise.

@@ -45,6 +45,11 @@ export interface MemeImagesTable {
   thumbnail_width: number;
   thumbnail_height: number;
   created_at: number;
+  /** Perceptual hash, 16 hex digits (uploads/perceptual-hash.ts). */
+  phash: string | null;
+  /** The display image's size (null before migration 011). */
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export interface MemesTable {
@@ -60,6 +65,36 @@ export interface MemesTable {
   downvotes: Generated<number>;
   /** 0 or 1 (portable boolean). */
   hidden: Generated<number>;
+  created_at: number;
+  phash: string | null;
+  image_width: number | null;
+  image_height: number | null;
+}
+
+export interface MemeReportsTable {
+  meme_id: number;
+  reporter: string;
+  /** What the hiding threshold counts: `u:<id>` for a member, `ip:<address>` for a visitor. */
+  reporter_identity: string;
+  reason: string;
+  created_at: number;
+  decision_id: number | null;
+}
+
+export interface MemeDecisionsTable {
+  id: Generated<number>;
+  meme_id: number;
+  meme_title: string;
+  decision: 'dismiss' | 'hide' | 'delete' | 'unhide';
+  open_reports: number;
+  decided_at: number;
+}
+
+export interface MemeListSnapshotsTable {
+  id: Generated<number>;
+  list_key: string;
+  /** JSON array of meme ids in list order. */
+  meme_ids: string;
   created_at: number;
 }
 
@@ -211,4 +246,7 @@ export interface Database {
   memes: MemesTable;
   meme_votes: MemeVotesTable;
   gallery_state: GalleryStateTable;
+  meme_reports: MemeReportsTable;
+  meme_decisions: MemeDecisionsTable;
+  meme_list_snapshots: MemeListSnapshotsTable;
 }

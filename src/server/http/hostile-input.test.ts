@@ -236,10 +236,10 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(login.statusCode, login.body).toBe(401);
     expect(login.json()).toMatchObject({ message: 'Invalid username or password' });
 
-    const page = await visitor.request('GET', '/api/memes?before=999999999999999');
+    const page = await visitor.request('GET', '/api/memes?cursor=999999999999999');
     expect(page.statusCode, page.body).toBe(400);
     expect(page.json()).toMatchObject({
-      message: 'before must be a cursor from the previous page',
+      message: 'cursor must come from the previous page',
     });
 
     for (const id of ['2147483648', '9007199254740991']) {

@@ -6,7 +6,9 @@ import {
   type AdminCommand,
   type AdminContext,
 } from '../admin/command.ts';
-import { deleteMemeRow, listAllMemes, setMemeHidden } from './repository.ts';
+import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
+import { decide, REPORTS_TO_HIDE, reportQueue, type Decision } from './moderation.ts';
+import { listAllMemes } from './repository.ts';
 
 /** What the gallery's operator commands use of the admin context. */
 export type MemeAdminContext = Pick<AdminContext, 'db' | 'objectStore' | 'now' | 'print'>;
@@ -66,51 +68,107 @@ export const memesListCommand: MemeAdminCommand = {
   },
 };
 
-function visibilityCommand(hidden: boolean): MemeAdminCommand {
-  const name = hidden ? 'memes:hide' : 'memes:unhide';
+export const memesQueueCommand: MemeAdminCommand = {
+  usage: 'memes:queue [--limit 50]',
+  summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
+  async run(ctx, args) {
+    const { values, positionals: rest } = parseOptions(args, ['limit']);
+    positionals(rest, []);
+    const limit = Number(values.limit ?? '50');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+      throw new UsageError('--limit must be a whole number from 1 to 10000');
+    }
+    const queue = await reportQueue(ctx.db, limit);
+    if (queue.length === 0) {
+      ctx.print('No reports waiting.');
+      return 0;
+    }
+    ctx.print(
+      ['id'.padStart(6), 'reports', 'state ', 'first report (UTC)', 'title / reasons'].join('  '),
+    );
+    for (const entry of queue) {
+      ctx.print(
+        [
+          String(entry.id).padStart(6),
+          String(entry.reports).padStart(7),
+          entry.hidden ? 'hidden' : 'shown ',
+          utc(entry.firstReportAt).slice(0, 16).padEnd(18),
+          JSON.stringify(entry.title),
+        ].join('  '),
+      );
+      const reasons = Object.entries(entry.reasons)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([reason, n]) => `${REPORT_REASON_LABELS[reason as ReportReason] ?? reason} x${n}`);
+      ctx.print(`${' '.repeat(8)}reasons: ${reasons.join(', ')}`);
+    }
+    ctx.print('Settle each with memes:dismiss, memes:hide or memes:delete <id>.');
+    return 0;
+  },
+};
+
+const DECISIONS: Record<Decision, { summary: string; done: string }> = {
+  dismiss: {
+    summary: "Settles a meme's reports as unfounded and shows it again; the decision is recorded.",
+    done: 'shown, its reports dismissed',
+  },
+  hide: {
+    summary:
+      'Takes a meme out of the gallery (votes and images kept) and settles its reports; the decision is recorded.',
+    done: 'hidden',
+  },
+  unhide: {
+    summary: 'Puts a hidden meme back into the gallery; the decision is recorded.',
+    done: 'shown',
+  },
+  delete: {
+    summary:
+      'Deletes a meme, its votes, reports and images (unless another meme shares them); the decision is recorded.',
+    done: 'deleted',
+  },
+};
+
+function decisionCommand(decision: Decision): MemeAdminCommand {
+  const name = `memes:${decision}`;
   return {
     usage: `${name} <id>`,
-    summary: hidden
-      ? 'Takes a meme out of the gallery at once (votes and images are kept).'
-      : 'Puts a hidden meme back into the gallery.',
+    summary: DECISIONS[decision].summary,
     async run(ctx, args) {
       const id = memeId(args, `${name} <id>`);
-      if (!(await setMemeHidden(ctx.db, id, hidden))) {
+      const result = await decide(ctx.db, id, decision, ctx.now());
+      if (!result) {
         ctx.print(`No meme #${id}.`);
         return 1;
       }
-      ctx.print(`Meme #${id} is now ${hidden ? 'hidden' : 'shown'}.`);
+      for (const key of result.orphanKeys) await ctx.objectStore.deleteObject(key);
+      const settled =
+        result.settledReports > 0 ? `; ${result.settledReports} report(s) settled` : '';
+      if (decision !== 'delete') {
+        ctx.print(
+          `Meme #${id} is now ${DECISIONS[decision].done}${settled} (decision #${result.decisionId}).`,
+        );
+        return 0;
+      }
+      const kept = 2 - result.orphanKeys.length;
+      ctx.print(
+        `Deleted meme #${id} and ${result.orphanKeys.length} image file(s)` +
+          (kept > 0 ? `; ${kept} kept because other uploads share them` : '') +
+          `${settled} (decision #${result.decisionId}).`,
+      );
       return 0;
     },
   };
 }
 
-export const memesHideCommand = visibilityCommand(true);
-export const memesUnhideCommand = visibilityCommand(false);
-
-export const memesDeleteCommand: MemeAdminCommand = {
-  usage: 'memes:delete <id>',
-  summary: 'Deletes a meme, its votes and its images (unless another meme shares them).',
-  async run(ctx, args) {
-    const id = memeId(args, 'memes:delete <id>');
-    const { deleted, orphanKeys } = await deleteMemeRow(ctx.db, id);
-    if (!deleted) {
-      ctx.print(`No meme #${id}.`);
-      return 1;
-    }
-    for (const key of orphanKeys) await ctx.objectStore.deleteObject(key);
-    const kept = 2 - orphanKeys.length;
-    ctx.print(
-      `Deleted meme #${id} and ${orphanKeys.length} image file(s)` +
-        (kept > 0 ? `; ${kept} kept because other uploads share them.` : '.'),
-    );
-    return 0;
-  },
-};
+export const memesDismissCommand = decisionCommand('dismiss');
+export const memesHideCommand = decisionCommand('hide');
+export const memesUnhideCommand = decisionCommand('unhide');
+export const memesDeleteCommand = decisionCommand('delete');
 
 /** The gallery's operator commands, by name, for the admin CLI's registry. */
 export const memeAdminCommands: Record<string, MemeAdminCommand> = {
   'memes:list': memesListCommand,
+  'memes:queue': memesQueueCommand,
+  'memes:dismiss': memesDismissCommand,
   'memes:hide': memesHideCommand,
   'memes:unhide': memesUnhideCommand,
   'memes:delete': memesDeleteCommand,

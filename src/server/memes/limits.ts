@@ -13,6 +13,8 @@ export const GALLERY_LIMITS = {
   uploadUrlPerMember: { limit: 30, windowMs: 10 * MINUTE },
   processPerMember: { limit: 30, windowMs: 10 * MINUTE },
   postPerMember: { limit: 20, windowMs: 10 * MINUTE },
+  /** Reports per IP: more than anyone honest files in an hour, too few to report-bomb. */
+  reportPerIp: { limit: 20, windowMs: 60 * MINUTE },
 } as const;
 
 export async function enforceRateLimit(

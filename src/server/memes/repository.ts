@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { VoteType } from '#shared/api/memes.ts';
+import type { MemeSort, VoteType } from '#shared/api/memes.ts';
+import { hotRank, TOP_WINDOW_MS } from '#shared/meme-ranking.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { voteTransition } from './vote-rules.ts';
@@ -34,7 +35,7 @@ const memeColumns = [
  * Visible memes newest first, keyed by id: ids only grow, so `id < before` gives the next page
  * without duplicates or gaps however many memes arrive in between.
  */
-export async function listVisibleMemes(
+export async function listNewMemes(
   db: Kysely<Database>,
   opts: { category: string | undefined; limit: number; beforeId: number | undefined },
 ): Promise<MemeRow[]> {
@@ -42,6 +43,131 @@ export async function listVisibleMemes(
   if (opts.category) query = query.where('memes.category', '=', opts.category);
   if (opts.beforeId !== undefined) query = query.where('memes.id', '<', opts.beforeId);
   return query.orderBy('memes.id', 'desc').limit(opts.limit).select(memeColumns).execute();
+}
+
+/** The visible memes among `ids`, in the order of `ids`. */
+export async function visibleMemesByIds(db: Kysely<Database>, ids: number[]): Promise<MemeRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('memes')
+    .where('memes.hidden', '=', 0)
+    .where('memes.id', 'in', ids)
+    .select(memeColumns)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** One visible meme (with its display image's size), or undefined when hidden or gone. */
+export async function findVisibleMeme(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('memes')
+    .where('memes.hidden', '=', 0)
+    .where('memes.id', '=', id)
+    .select([...memeColumns, 'memes.image_width', 'memes.image_height'])
+    .executeTakeFirst();
+}
+
+/**
+ * The order of a Top or Hot list at `now`, at most `max` ids. Top: the week's memes by score,
+ * then up votes, then newest. Hot: Lemmy's rank (see meme-ranking.ts) over the `candidates`
+ * newest memes, ranked here since SQLite has no portable log10/pow; older memes rank near 0
+ * anyway (a day-old meme needs ~1000 points to match a new one).
+ */
+export async function rankedMemeIds(
+  db: Kysely<Database>,
+  opts: { sort: Exclude<MemeSort, 'new'>; category: string | undefined; now: number; max: number },
+  candidates = 5000,
+): Promise<number[]> {
+  let query = db.selectFrom('memes').where('memes.hidden', '=', 0);
+  if (opts.category) query = query.where('memes.category', '=', opts.category);
+  if (opts.sort === 'top') {
+    const rows = await query
+      .where('memes.created_at', '>=', opts.now - TOP_WINDOW_MS)
+      .select('memes.id')
+      .orderBy(sql`memes.upvotes - memes.downvotes`, 'desc')
+      .orderBy('memes.upvotes', 'desc')
+      .orderBy('memes.id', 'desc')
+      .limit(opts.max)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+  const rows = await query
+    .select(['memes.id', 'memes.upvotes', 'memes.downvotes', 'memes.created_at'])
+    .orderBy('memes.id', 'desc')
+    .limit(candidates)
+    .execute();
+  return rows
+    .map((r) => ({ id: r.id, rank: hotRank(r.upvotes, r.downvotes, opts.now - r.created_at) }))
+    .sort((a, b) => b.rank - a.rank || b.id - a.id)
+    .slice(0, opts.max)
+    .map((r) => r.id);
+}
+
+/** The newest snapshot of a list made at or after `notBefore`. */
+export async function recentListSnapshot(
+  db: Kysely<Database>,
+  listKey: string,
+  notBefore: number,
+): Promise<{ id: number; memeIds: number[] } | undefined> {
+  const row = await db
+    .selectFrom('meme_list_snapshots')
+    .select(['id', 'meme_ids'])
+    .where('list_key', '=', listKey)
+    .where('created_at', '>=', notBefore)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { id: row.id, memeIds: JSON.parse(row.meme_ids) as number[] };
+}
+
+/** A snapshot by id, if it belongs to this list and is not older than `notBefore`. */
+export async function listSnapshot(
+  db: Kysely<Database>,
+  id: number,
+  listKey: string,
+  notBefore: number,
+): Promise<number[] | undefined> {
+  const row = await db
+    .selectFrom('meme_list_snapshots')
+    .select('meme_ids')
+    .where('id', '=', id)
+    .where('list_key', '=', listKey)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+  return row && (JSON.parse(row.meme_ids) as number[]);
+}
+
+/** Stores a list's order; snapshots older than `expireBefore` go in the same step. */
+export async function insertListSnapshot(
+  db: Kysely<Database>,
+  snapshot: { listKey: string; memeIds: number[]; now: number; expireBefore: number },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('meme_list_snapshots')
+      .where('created_at', '<', snapshot.expireBefore)
+      .execute();
+    const row = await trx
+      .insertInto('meme_list_snapshots')
+      .values({
+        list_key: snapshot.listKey,
+        meme_ids: JSON.stringify(snapshot.memeIds),
+        created_at: snapshot.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+}
+
+/** Every meme's perceptual hash (memes from before hashes have none). */
+export async function memeHashes(db: Kysely<Database>) {
+  return db
+    .selectFrom('memes')
+    .select(['id', 'phash', 'hidden'])
+    .where('phash', 'is not', null)
+    .execute() as Promise<{ id: number; phash: string; hidden: number }[]>;
 }
 
 /** One voter's votes on the given memes. */
@@ -76,7 +202,9 @@ export async function galleryVersion(db: Kysely<Database>): Promise<number> {
   return rows[0]!.version;
 }
 
-async function bumpGalleryVersion(db: Kysely<Database> | Transaction<Database>): Promise<void> {
+export async function bumpGalleryVersion(
+  db: Kysely<Database> | Transaction<Database>,
+): Promise<void> {
   await db
     .updateTable('gallery_state')
     .set({ version: sql`version + 1` })
@@ -94,6 +222,9 @@ export async function insertMeme(
     thumbnailKey: string;
     thumbnailWidth: number;
     thumbnailHeight: number;
+    phash?: string | null;
+    imageWidth?: number | null;
+    imageHeight?: number | null;
     now: number;
   },
 ): Promise<MemeRow> {
@@ -107,6 +238,9 @@ export async function insertMeme(
       thumbnail_key: meme.thumbnailKey,
       thumbnail_width: meme.thumbnailWidth,
       thumbnail_height: meme.thumbnailHeight,
+      phash: meme.phash ?? null,
+      image_width: meme.imageWidth ?? null,
+      image_height: meme.imageHeight ?? null,
       created_at: meme.now,
     })
     .returning([

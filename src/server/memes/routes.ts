@@ -5,15 +5,20 @@ import {
   createMemeResponseSchema,
   listMemesQuerySchema,
   memeIdParamsSchema,
-  memesPageSchema,
-  type MemesPage,
+  memeSchema,
+  memesListSchema,
+  type Meme,
+  reportBodySchema,
+  reportResponseSchema,
   voteBodySchema,
   voteResponseSchema,
 } from '#shared/api/memes.ts';
 import { unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
+import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
+import { fileReport } from './moderation.ts';
 import { MemePageCache } from './page-cache.ts';
-import { createMeme, listMemesJson, vote, type Gallery } from './service.ts';
+import { createMeme, getMeme, listMemesJson, nextPageLink, vote, type Gallery } from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
 
 const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
@@ -23,14 +28,31 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     memePaths.list,
-    { schema: { querystring: listMemesQuerySchema, response: { 200: memesPageSchema } } },
+    { schema: { querystring: listMemesQuerySchema, response: { 200: memesListSchema } } },
     async (request, reply) => {
       // Each answer carries the caller's own votes, so no shared cache may keep it.
       reply.header('cache-control', 'private, no-cache');
-      // Already checked against memesPageSchema when the page was made (see listMemesJson);
+      const { json, nextCursor } = await listMemesJson(
+        gallery,
+        request.query,
+        currentVoter(request),
+      );
+      // Spec section 7: the body is the list itself; the next page's address is a Link (RFC 8288).
+      if (nextCursor !== null) {
+        reply.header('link', `<${nextPageLink(request.query, nextCursor)}>; rel="next"`);
+      }
+      // Already checked against memesListSchema when the page was made (see listMemesJson);
       // the JSON is sent as it is.
-      const json = await listMemesJson(gallery, request.query, currentVoter(request));
-      return reply.type('application/json; charset=utf-8').send(json as unknown as MemesPage);
+      return reply.type('application/json; charset=utf-8').send(json as unknown as Meme[]);
+    },
+  );
+
+  app.get(
+    memePaths.one,
+    { schema: { params: memeIdParamsSchema, response: { 200: memeSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-cache');
+      return getMeme(app.deps, request.params.id, currentVoter(request));
     },
   );
 
@@ -63,5 +85,35 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
         voteType: request.body.voteType,
         ip: request.ip,
       }),
+  );
+
+  app.post(
+    memePaths.report,
+    {
+      schema: {
+        params: memeIdParamsSchema,
+        body: reportBodySchema,
+        response: { 200: reportResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(
+        app.deps,
+        `report:ip:${request.ip}`,
+        GALLERY_LIMITS.reportPerIp,
+        'Too many reports. Please try again later.',
+      );
+      const reporter = voterForVote(request, reply);
+      await fileReport(app.deps.db, {
+        memeId: request.params.id,
+        reporter,
+        // A visitor counts by address towards the hiding threshold (moderation.ts).
+        reporterIdentity: request.user ? reporter : `ip:${request.ip}`,
+        reason: request.body.reason,
+        now: app.deps.clock.now(),
+      });
+      gallery.cache.forgetVersionRead();
+      return { message: 'Thanks, the moderators will take a look.' };
+    },
   );
 };

@@ -1,5 +1,7 @@
+import { memePaths } from '#shared/api/paths.ts';
 import {
-  memesPageSchema,
+  MEMES_PAGE_DEFAULT,
+  memesListSchema,
   type CreateMemeBody,
   type ListMemesParams,
   type Meme,
@@ -11,15 +13,23 @@ import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts'
 import { takeMemeImage } from '../uploads/repository.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
 import type { MemePageCache } from './page-cache.ts';
+import type { CachedPage } from './page-cache.ts';
 import {
   castVote,
+  findVisibleMeme,
   galleryVersion,
+  insertListSnapshot,
   insertMeme,
-  listVisibleMemes,
+  listNewMemes,
+  listSnapshot,
+  rankedMemeIds,
+  recentListSnapshot,
+  visibleMemesByIds,
   votesOf,
   type MemeRow,
   type VoteResult,
 } from './repository.ts';
+import { claimUploadSlot } from './upload-slots.ts';
 
 export function toMeme(row: MemeRow): Meme {
   return {
@@ -43,44 +53,121 @@ export interface Gallery {
 }
 
 /**
- * A page of the gallery as JSON (text, or the cached page's bytes). The page itself comes from
- * the cache when the gallery has not changed (see MemePageCache), checked against the shared
- * contract when it is made; the caller's own votes are read per request and laid over it.
+ * Top and Hot pages come from a snapshot of the list's order (meme_list_snapshots): taken by
+ * the first page, shared by every first page for a minute, and read by the pages after it for
+ * six hours. Votes and the passing hours reorder the live ranking, but never the snapshot a
+ * reader is paging through, so no card repeats or goes missing; the cards still show today's
+ * counts, and a meme hidden since is left out.
+ */
+export const SNAPSHOT_REUSE_MS = 60_000;
+export const SNAPSHOT_TTL_MS = 6 * 3_600_000;
+/** Top and Hot show at most this many cards (42 pages of the default size). */
+export const SNAPSHOT_MAX = 1000;
+
+const badCursor = () => new HttpError(400, 'cursor must come from the previous page', 'VALIDATION');
+
+/** The address of the page after this one: what the Link header's rel="next" carries. */
+export function nextPageLink(query: ListMemesParams, cursor: string): string {
+  const params = new URLSearchParams();
+  if (query.category && query.category !== 'all') params.set('category', query.category);
+  if (query.sort !== 'new') params.set('sort', query.sort);
+  if (query.limit !== MEMES_PAGE_DEFAULT) params.set('limit', String(query.limit));
+  params.set('cursor', cursor);
+  return `${memePaths.list}?${params.toString()}`;
+}
+
+async function loadPage(
+  deps: AppDeps,
+  { category: filter, sort, limit, cursor }: ListMemesParams,
+): Promise<CachedPage> {
+  const category = filter === 'all' ? undefined : filter;
+  const page = (rows: MemeRow[], nextCursor: string | null): CachedPage => ({
+    memes: memesListSchema.parse(rows.map(toMeme)),
+    nextCursor,
+    json: null,
+  });
+  if (sort === 'new') {
+    if (cursor?.includes('-')) throw badCursor();
+    // One extra row says whether another page follows, without a count.
+    const rows = await listNewMemes(deps.db, {
+      category,
+      limit: limit + 1,
+      beforeId: cursor === undefined ? undefined : Number(cursor),
+    });
+    const shown = rows.slice(0, limit);
+    return page(shown, rows.length > limit ? String(shown[shown.length - 1]!.id) : null);
+  }
+  const listKey = `${sort}:${category ?? 'all'}`;
+  const now = deps.clock.now();
+  let snapshot: { id: number; memeIds: number[] } | undefined;
+  let offset = 0;
+  if (cursor === undefined) {
+    snapshot = await recentListSnapshot(deps.db, listKey, now - SNAPSHOT_REUSE_MS);
+    if (!snapshot) {
+      const memeIds = await rankedMemeIds(deps.db, { sort, category, now, max: SNAPSHOT_MAX });
+      const id = await insertListSnapshot(deps.db, {
+        listKey,
+        memeIds,
+        now,
+        expireBefore: now - SNAPSHOT_TTL_MS,
+      });
+      snapshot = { id, memeIds };
+    }
+  } else {
+    const [idText, offsetText] = cursor.split('-');
+    if (offsetText === undefined) throw badCursor();
+    const memeIds = await listSnapshot(deps.db, Number(idText), listKey, now - SNAPSHOT_TTL_MS);
+    if (!memeIds) {
+      throw new HttpError(
+        400,
+        'This list has changed since it was loaded. Please reload the gallery.',
+        'CURSOR_EXPIRED',
+      );
+    }
+    snapshot = { id: Number(idText), memeIds };
+    offset = Number(offsetText);
+  }
+  const end = offset + limit;
+  const rows = await visibleMemesByIds(deps.db, snapshot.memeIds.slice(offset, end));
+  return page(rows, end < snapshot.memeIds.length ? `${snapshot.id}-${end}` : null);
+}
+
+/**
+ * A page of the gallery: the memes as JSON (text, or the cached page's bytes) and the cursor of
+ * the page after it. The page comes from the cache when the gallery has not changed (see
+ * MemePageCache), checked against the shared contract when it is made; the caller's own votes
+ * are read per request and laid over it.
  */
 export async function listMemesJson(
   { deps, cache }: Gallery,
-  { category, limit, before }: ListMemesParams,
+  query: ListMemesParams,
   voter: string | null,
-): Promise<string | Buffer> {
-  const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
+): Promise<{ json: string | Buffer; nextCursor: string | null }> {
+  const key = `${query.sort}:${query.category ?? 'all'}:${query.limit}:${query.cursor ?? ''}`;
   const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
-  const page = await cache.page(key, version, async () => {
-    // One extra row says whether another page follows, without a count.
-    const rows = await listVisibleMemes(deps.db, {
-      category: category === 'all' ? undefined : category,
-      limit: limit + 1,
-      beforeId: before === undefined ? undefined : Number(before),
-    });
-    const memes = rows.slice(0, limit).map(toMeme);
-    const parsed = memesPageSchema.parse({
-      memes,
-      nextCursor: rows.length > limit ? String(memes[memes.length - 1]!.id) : null,
-    });
-    return { ...parsed, json: null };
-  });
+  const page = await cache.page(key, version, () => loadPage(deps, query));
   const ids = page.memes.map((m) => m.id);
   const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
   if (votes === null || votes.size === 0) {
-    page.json ??= Buffer.from(JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor }));
-    return page.json;
+    page.json ??= Buffer.from(JSON.stringify(page.memes));
+    return { json: page.json, nextCursor: page.nextCursor };
   }
-  return JSON.stringify({
-    memes: page.memes.map((m) => {
+  const json = JSON.stringify(
+    page.memes.map((m) => {
       const myVote = votes.get(m.id);
       return myVote ? { ...m, myVote } : m;
     }),
-    nextCursor: page.nextCursor,
-  });
+  );
+  return { json, nextCursor: page.nextCursor };
+}
+
+/** One visible meme with the caller's vote; 404 when it is hidden or gone. */
+export async function getMeme(deps: AppDeps, id: number, voter: string | null): Promise<Meme> {
+  const row = await findVisibleMeme(deps.db, id);
+  if (!row) throw notFound('Meme not found');
+  const meme = toMeme(row);
+  if (voter !== null) meme.myVote = (await votesOf(deps.db, voter, [id])).get(id) ?? null;
+  return meme;
 }
 
 /**
@@ -101,7 +188,9 @@ export async function createMeme(
   const imageKey = keyFromObjectPath(body.imageUrl);
   if (!imageKey)
     throw new HttpError(400, 'imageUrl must be an uploaded image', 'IMAGE_NOT_AVAILABLE');
+  const now = deps.clock.now();
   const meme = await deps.db.transaction().execute(async (trx) => {
+    await claimUploadSlot(trx, user.id, now);
     const image = await takeMemeImage(trx, user.id, imageKey);
     if (!image) {
       throw new HttpError(
@@ -118,7 +207,10 @@ export async function createMeme(
       thumbnailKey: image.thumbnail_key,
       thumbnailWidth: image.thumbnail_width,
       thumbnailHeight: image.thumbnail_height,
-      now: deps.clock.now(),
+      phash: image.phash,
+      imageWidth: image.image_width,
+      imageHeight: image.image_height,
+      now,
     });
     return toMeme(row);
   });

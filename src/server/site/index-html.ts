@@ -4,7 +4,7 @@ import { brandAssets, siteTitle, type SiteConfig } from '#shared/site.ts';
 /** index.html marks the tags the server rewrites from the site config (the defaults stay for dev). */
 const META_BLOCK = /<!-- site-meta -->[\s\S]*?<!-- \/site-meta -->/;
 
-function escapeAttribute(value: string): string {
+export function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/"/g, '&quot;')
@@ -60,10 +60,10 @@ export function renderIndexHtml(
     ['name', 'twitter:image:alt', imageAlt],
   ];
   const block = [
-    `<title>${escapeAttribute(title)}</title>`,
+    `<title>${escapeHtml(title)}</title>`,
     ...meta.map(
       ([attribute, key, content]) =>
-        `<meta ${attribute}="${key}" content="${escapeAttribute(content)}" />`,
+        `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`,
     ),
     `<script id="site-config" type="application/json">${jsonForScript(site)}</script>`,
     // What the server rendered the pages with (shared/page-labels.ts): the browser's first

@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { FairQueue } from './fair-queue.ts';
+import { perceptualHash } from './perceptual-hash.ts';
 
 /**
  * The one place untrusted image bytes are interpreted. The type is decided by the bytes (magic
@@ -38,6 +39,8 @@ export type ImageKind = 'jpeg' | 'png' | 'gif';
 
 export interface ProcessedImage {
   kind: ImageKind;
+  /** Perceptual hash of the (first frame of the) picture, for catching reposts. */
+  phash: string;
   display: {
     buffer: Buffer;
     contentType: 'image/jpeg' | 'image/png' | 'image/gif';
@@ -202,13 +205,16 @@ export async function processImage(
       .webp({ quality: 78 })
       .timeout(timeout);
 
-    const [displayOut, thumbOut] = await Promise.all([
+    const [displayOut, thumbOut, phash] = await Promise.all([
       encoded.toBuffer({ resolveWithObject: true }),
       thumbnail.toBuffer({ resolveWithObject: true }),
+      // Only once the header checks above have passed, under the same decode limits.
+      perceptualHash(input, inputOptions),
     ]);
     const displayFrames = animated ? (displayOut.info.pages ?? frames) : 1;
     return {
       kind,
+      phash,
       display: {
         buffer: displayOut.data,
         ...FORMATS[kind],

@@ -49,6 +49,9 @@ export async function insertMemeImage(
     thumbnailKey: string;
     thumbnailWidth: number;
     thumbnailHeight: number;
+    phash: string;
+    imageWidth: number;
+    imageHeight: number;
     now: number;
   },
 ): Promise<void> {
@@ -60,6 +63,9 @@ export async function insertMemeImage(
       thumbnail_key: image.thumbnailKey,
       thumbnail_width: image.thumbnailWidth,
       thumbnail_height: image.thumbnailHeight,
+      phash: image.phash,
+      image_width: image.imageWidth,
+      image_height: image.imageHeight,
       created_at: image.now,
     })
     .execute();
@@ -72,7 +78,15 @@ export async function insertMemeImage(
 export async function takeMemeImage(trx: Transaction<Database>, userId: number, imageKey: string) {
   const candidate = await trx
     .selectFrom('meme_images')
-    .select(['id', 'thumbnail_key', 'thumbnail_width', 'thumbnail_height'])
+    .select([
+      'id',
+      'thumbnail_key',
+      'thumbnail_width',
+      'thumbnail_height',
+      'phash',
+      'image_width',
+      'image_height',
+    ])
     .where('user_id', '=', userId)
     .where('image_key', '=', imageKey)
     .orderBy('id')

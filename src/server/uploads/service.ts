@@ -4,6 +4,8 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from '../memes/limits.ts';
 import { isObjectReferenced } from '../memes/repository.ts';
+import { claimUploadSlot } from '../memes/upload-slots.ts';
+import { findSamePicture } from './duplicates.ts';
 import type { LocalDiskStore } from '../storage/local-disk.ts';
 import {
   contentAddressedKey,
@@ -141,6 +143,7 @@ export async function processUpload(
     GALLERY_LIMITS.processPerMember,
     'Too many uploads. Please try again later.',
   );
+  await claimUploadSlot(deps.db, user.id, deps.clock.now(), true);
   const key = store.keyFromUploadURL(imageUrl);
   if (!key || !isUploadKey(key)) {
     throw new HttpError(400, 'imageUrl is not an upload URL of this site', 'BAD_UPLOAD_URL');
@@ -187,7 +190,12 @@ export async function processUpload(
       throw new HttpError(error.status, error.message, error.code);
     throw error;
   }
-  const { display, thumbnail } = processed;
+  const { display, thumbnail, phash } = processed;
+  const same = await findSamePicture(deps.db, phash);
+  if (same) {
+    await store.deleteObject(key);
+    throw same;
+  }
   const imageKey = contentAddressedKey('memes', display.buffer, display.ext);
   const thumbnailKey = contentAddressedKey('memes', thumbnail.buffer, thumbnail.ext, 'thumb');
   await Promise.all([
@@ -200,6 +208,9 @@ export async function processUpload(
     thumbnailKey,
     thumbnailWidth: thumbnail.width,
     thumbnailHeight: thumbnail.height,
+    phash,
+    imageWidth: display.width,
+    imageHeight: display.height,
     now: deps.clock.now(),
   });
   await store.deleteObject(key);

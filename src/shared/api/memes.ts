@@ -37,36 +37,62 @@ export const memeSchema = z.object({
 });
 export type Meme = z.infer<typeof memeSchema>;
 
-/** A meme id as a positive integer; the cursor is the id of the last meme of the page before. */
-const positiveIdText = z
+/**
+ * The gallery's orders (decision 014): New is newest first; Top is the last seven days by score
+ * (up minus down votes); Hot is Lemmy's rank of score and age (src/shared/meme-ranking.ts).
+ */
+export const MEME_SORTS = ['new', 'top', 'hot'] as const;
+export type MemeSort = (typeof MEME_SORTS)[number];
+export const MEME_SORT_LABELS: Record<MemeSort, string> = {
+  new: 'New',
+  top: 'Top of the week',
+  hot: 'Hot',
+};
+
+/**
+ * Opaque to clients: the next page's whole address comes in the Link header. New pages by the
+ * last id shown; Top and Hot by a snapshot of the order and an offset into it.
+ */
+const CURSOR_MESSAGE = 'cursor must come from the previous page';
+const cursorText = z
   .string()
-  .regex(/^[1-9][0-9]{0,9}$/, 'before must be a cursor from the previous page')
-  .refine((id) => Number(id) <= MAX_ROW_ID, 'before must be a cursor from the previous page');
+  .regex(/^[1-9][0-9]{0,9}(?:-[0-9]{1,4})?$/, CURSOR_MESSAGE)
+  .refine((cursor) => Number(cursor.split('-')[0]) <= MAX_ROW_ID, CURSOR_MESSAGE);
 
 export const listMemesQuerySchema = z.object({
   category: z
     .enum([ALL_CATEGORIES, ...MEME_CATEGORY_VALUES], { error: 'Unknown category' })
     .optional(),
+  sort: z.enum(MEME_SORTS, { error: 'sort must be new, top or hot' }).default('new'),
   limit: z.coerce
     .number({ error: `limit must be a number from 1 to ${MEMES_PAGE_MAX}` })
     .int(`limit must be a number from 1 to ${MEMES_PAGE_MAX}`)
     .min(1, `limit must be a number from 1 to ${MEMES_PAGE_MAX}`)
     .max(MEMES_PAGE_MAX, `limit must be a number from 1 to ${MEMES_PAGE_MAX}`)
     .default(MEMES_PAGE_DEFAULT),
-  before: positiveIdText.optional(),
+  cursor: cursorText.optional(),
 });
 export type ListMemesQuery = z.input<typeof listMemesQuerySchema>;
 export type ListMemesParams = z.output<typeof listMemesQuerySchema>;
 
 /**
- * Newest first; `nextCursor` goes back as `before` for the next page and is null on the last.
- * A page, not the bare list of spec section 7: see docs/decisions (memes page shape).
+ * Spec section 7: `GET /api/memes` answers a list of memes. The next page's address travels in
+ * a `Link: <...>; rel="next"` header (RFC 8288), absent on the last page.
  */
-export const memesPageSchema = z.object({
-  memes: z.array(memeSchema),
-  nextCursor: z.string().nullable(),
-});
-export type MemesPage = z.infer<typeof memesPageSchema>;
+export const memesListSchema = z.array(memeSchema);
+
+/** The `rel="next"` target of a Link header, or null (RFC 8288, as far as this API uses it). */
+export function nextLink(header: string | null | undefined): string | null {
+  for (const link of header?.split(/,(?=\s*<)/) ?? []) {
+    const [target, ...params] = link.split(';');
+    const url = /^\s*<([^>]*)>\s*$/.exec(target ?? '')?.[1];
+    const rel = params
+      .map((p) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(p)?.[1])
+      .find((value) => value !== undefined);
+    if (url !== undefined && rel?.toLowerCase().split(/\s+/).includes('next')) return url;
+  }
+  return null;
+}
 
 export const memeIdParamsSchema = z.object({
   id: z.coerce
@@ -92,6 +118,22 @@ export const createMemeResponseSchema = z.object({ meme: memeSchema });
 
 export const voteBodySchema = z.object({ voteType: voteTypeSchema });
 export type VoteBody = z.infer<typeof voteBodySchema>;
+
+/** Spec-free addition (decision 014): why a meme is reported, from a short list. */
+export const REPORT_REASONS = ['spam', 'hateful', 'sexual', 'violent', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: 'Spam or advertising',
+  hateful: 'Hateful or harassing',
+  sexual: 'Sexual content',
+  violent: 'Violence or gore',
+  other: 'Something else',
+};
+export const reportBodySchema = z.object({
+  reason: z.enum(REPORT_REASONS, { error: 'Choose a reason from the list' }),
+});
+export type ReportBody = z.infer<typeof reportBodySchema>;
+export const reportResponseSchema = z.object({ message: z.string() });
 
 export const voteResponseSchema = z.object({
   upvotes: z.number().int().nonnegative(),

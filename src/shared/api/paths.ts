@@ -46,6 +46,10 @@ export const memePaths = {
   list: '/api/memes',
   create: '/api/memes',
   vote: '/api/memes/:id/vote',
+  one: '/api/memes/:id',
+  report: '/api/memes/:id/report',
+  /** The meme's own page (not an API route): what Share copies, what a link preview shows. */
+  page: '/memes/:id',
   uploadTarget: '/api/objects/upload',
   memeImages: '/api/meme-images',
 } as const;

@@ -2,6 +2,7 @@ import { memePaths, pathTo } from '#shared/api/paths.ts';
 import {
   useInfiniteQuery,
   useMutation,
+  useQuery,
   useQueryClient,
   type InfiniteData,
   type QueryClient,
@@ -9,56 +10,93 @@ import {
 import {
   createMemeResponseSchema,
   memeImageResponseSchema,
-  memesPageSchema,
+  memeSchema,
+  memesListSchema,
+  nextLink,
+  reportResponseSchema,
   uploadTargetResponseSchema,
   voteResponseSchema,
   type CreateMemeBody,
-  type MemesPage,
+  type Meme,
+  type MemeSort,
+  type ReportReason,
   type VoteResponse,
   type VoteType,
 } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
-import { apiGet, apiJson, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError, apiGet, apiGetWithHeaders, apiJson, apiRequest } from '#client/lib/api-client.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;
 
 /** Per viewer too: a member's list carries their own votes, a visitor's theirs. */
-export const memesQueryKey = (category: CategoryFilter, viewer: number | null) =>
-  [...memesQueryRoot, category, viewer ?? 'visitor'] as const;
+export const memesQueryKey = (category: CategoryFilter, sort: MemeSort, viewer: number | null) =>
+  [...memesQueryRoot, category, sort, viewer ?? 'visitor'] as const;
 
-export async function fetchMemesPage(
-  category: CategoryFilter,
-  before: string | null,
-): Promise<MemesPage> {
-  const params = new URLSearchParams();
-  if (category !== 'all') params.set('category', category);
-  if (before) params.set('before', before);
-  const query = params.toString();
-  return apiGet(query ? `${memePaths.list}?${query}` : memePaths.list, memesPageSchema);
+/** One page: the memes, and the next page's address from the Link header (null on the last). */
+export interface MemesPage {
+  memes: Meme[];
+  next: string | null;
 }
 
-export function useMemes(category: CategoryFilter, viewer: number | null) {
+/** The first page's address; later pages' come from the server. */
+export function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
+  const params = new URLSearchParams();
+  if (category !== 'all') params.set('category', category);
+  if (sort !== 'new') params.set('sort', sort);
+  const query = params.toString();
+  return query ? `${memePaths.list}?${query}` : memePaths.list;
+}
+
+export async function fetchMemesPage(url: string): Promise<MemesPage> {
+  const { data, headers } = await apiGetWithHeaders(url, memesListSchema);
+  return { memes: data, next: nextLink(headers.get('link')) };
+}
+
+export function useMemes(category: CategoryFilter, sort: MemeSort, viewer: number | null) {
   return useInfiniteQuery({
-    queryKey: memesQueryKey(category, viewer),
-    queryFn: ({ pageParam }) => fetchMemesPage(category, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    queryKey: memesQueryKey(category, sort, viewer),
+    queryFn: ({ pageParam }) => fetchMemesPage(pageParam),
+    initialPageParam: firstPageUrl(category, sort),
+    getNextPageParam: (last) => last.next,
   });
 }
 
-/** Writes a vote's answer into every cached page showing that meme. */
+/** The meme of a permalink page; per viewer, for their own vote. */
+export const memeQueryKey = (id: number, viewer: number | null) =>
+  [...memesQueryRoot, 'one', id, viewer ?? 'visitor'] as const;
+
+export function useMeme(id: number, viewer: number | null) {
+  return useQuery({
+    queryKey: memeQueryKey(id, viewer),
+    queryFn: () => apiGet(pathTo(memePaths.one, { id }), memeSchema),
+    // A hidden or deleted meme is a 404: asking again will not change that.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+}
+
+export function useReport() {
+  return useMutation({
+    mutationFn: ({ memeId, reason }: { memeId: number; reason: ReportReason }) =>
+      apiJson('POST', pathTo(memePaths.report, { id: memeId }), reportResponseSchema, { reason }),
+  });
+}
+
+/** Writes a vote's answer into every cached page, and the permalink page, showing that meme. */
 export function applyVote(queryClient: QueryClient, memeId: number, result: VoteResponse): void {
-  queryClient.setQueriesData<InfiniteData<MemesPage>>({ queryKey: memesQueryRoot }, (data) =>
-    data
-      ? {
-          ...data,
-          pages: data.pages.map((page) => ({
-            ...page,
-            memes: page.memes.map((m) => (m.id === memeId ? { ...m, ...result } : m)),
-          })),
-        }
-      : data,
+  queryClient.setQueriesData<InfiniteData<MemesPage> | Meme>(
+    { queryKey: memesQueryRoot },
+    (data) => {
+      if (!data) return data;
+      if (!('pages' in data)) return data.id === memeId ? { ...data, ...result } : data;
+      return {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          memes: page.memes.map((m) => (m.id === memeId ? { ...m, ...result } : m)),
+        })),
+      };
+    },
   );
 }
 

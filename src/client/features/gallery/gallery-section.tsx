@@ -1,17 +1,20 @@
 import { LogIn } from 'lucide-react';
 import { useState } from 'react';
+import type { MemeSort } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { useSession } from '#client/lib/session.ts';
 import { Button } from '#client/ui/button.tsx';
 import { CategoryFilterButtons } from './category-filter.tsx';
 import { MemeGrid } from './meme-grid.tsx';
+import { SortButtons } from './sort-buttons.tsx';
 import { UploadForm } from './upload-form.tsx';
 
 /** The community meme gallery (spec section 2): upload, filter, browse, vote and share. */
 export default function GallerySection() {
   const { user, isLoading } = useSession();
   const [category, setCategory] = useState<CategoryFilter>('all');
+  const [sort, setSort] = useState<MemeSort>('new');
 
   return (
     <section
@@ -42,11 +45,12 @@ export default function GallerySection() {
           )}
         </div>
 
-        <div className="mt-10">
+        <div className="mt-10 space-y-4">
+          <SortButtons value={sort} onChange={setSort} />
           <CategoryFilterButtons value={category} onChange={setCategory} />
         </div>
         <div className="mt-8">
-          <MemeGrid category={category} viewer={user?.id ?? null} />
+          <MemeGrid category={category} sort={sort} viewer={user?.id ?? null} />
         </div>
       </div>
     </section>

@@ -1,19 +1,20 @@
 import { Share2, ThumbsDown, ThumbsUp } from 'lucide-react';
+import { Link } from 'wouter';
 import type { Meme, VoteType } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
 import { cn } from '#client/ui/cn.ts';
+import { ReportButton } from './report-button.tsx';
 
-export function MemeCard({
-  meme,
-  onVote,
-  onShare,
-  voting,
-}: {
+type MemeActionProps = {
   meme: Meme;
   onVote: (voteType: VoteType) => void;
   onShare: () => void;
   voting: boolean;
-}) {
+};
+
+/** Vote, report and share: the same buttons on a card and on the meme's own page. */
+export function MemeActions({ meme, onVote, onShare, voting }: MemeActionProps) {
   const voteButton = (type: VoteType) => {
     const up = type === 'up';
     const chosen = meme.myVote === type;
@@ -44,19 +45,36 @@ export function MemeCard({
   };
 
   return (
+    <div className="mt-auto flex items-center gap-2">
+      {voteButton('up')}
+      {voteButton('down')}
+      <ReportButton memeId={meme.id} title={meme.title} className="ml-auto" />
+      <button
+        type="button"
+        onClick={onShare}
+        aria-label="Share"
+        className="inline-flex h-9 w-9 items-center justify-center rounded-lg border border-slate-700 text-slate-300 hover:bg-slate-800"
+      >
+        <Share2 className="h-4 w-4" aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+export function MemeCard(props: MemeActionProps) {
+  const { meme } = props;
+  return (
     <article
       className="flex flex-col overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
       data-testid="meme-card"
       aria-label={meme.title}
     >
-      <a
-        href={meme.imageUrl}
-        target="_blank"
-        rel="noopener"
+      <Link
+        href={pathTo(memePaths.page, { id: meme.id })}
         // The image lies over a 4:3 box rather than in it: in the flow, a tall image would stretch
         // the box (and its card) past 4:3.
         className="relative block aspect-[4/3] bg-slate-950"
-        aria-label={`Open "${meme.title}" full size`}
+        aria-label={`Open "${meme.title}"`}
       >
         <img
           src={meme.thumbnailUrl}
@@ -67,7 +85,7 @@ export function MemeCard({
           decoding="async"
           className="absolute inset-0 h-full w-full object-contain"
         />
-      </a>
+      </Link>
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="min-w-0">
           <h3 className="line-clamp-2 font-semibold break-words text-slate-100">{meme.title}</h3>
@@ -75,18 +93,7 @@ export function MemeCard({
             {categoryLabel(meme.category)}
           </span>
         </div>
-        <div className="mt-auto flex items-center gap-2">
-          {voteButton('up')}
-          {voteButton('down')}
-          <button
-            type="button"
-            onClick={onShare}
-            aria-label="Share"
-            className="ml-auto inline-flex h-9 w-9 items-center justify-center rounded-lg border border-slate-700 text-slate-300 hover:bg-slate-800"
-          >
-            <Share2 className="h-4 w-4" aria-hidden />
-          </button>
-        </div>
+        <MemeActions {...props} />
       </div>
     </article>
   );

@@ -1,54 +1,31 @@
 import { useEffect } from 'react';
-import type { Meme, VoteType } from '#shared/api/memes.ts';
+import type { MemeSort } from '#shared/api/memes.ts';
 import { categoryLabel, type CategoryFilter } from '#shared/categories.ts';
-import { errorMessage } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
-import { useMemes, useVote } from './gallery-api.ts';
+import { useMemes } from './gallery-api.ts';
 import { MemeCard, MemeCardSkeleton } from './meme-card.tsx';
-import { shareMeme } from './share-meme.ts';
+import { useMemeActions } from './use-meme-actions.ts';
 
 /** Spec section 9: six skeleton cards while the first page loads. */
 const SKELETON_CARDS = 6;
 
 export function MemeGrid({
   category,
+  sort,
   viewer,
 }: {
   category: CategoryFilter;
+  sort: MemeSort;
   viewer: number | null;
 }) {
-  const memes = useMemes(category, viewer);
-  const vote = useVote();
+  const memes = useMemes(category, sort, viewer);
+  const actions = useMemeActions();
   const { isError, errorUpdatedAt } = memes;
 
   useEffect(() => {
     if (isError) toast({ title: 'Failed to fetch memes', variant: 'destructive' });
   }, [isError, errorUpdatedAt]);
-
-  const onVote = (meme: Meme, voteType: VoteType) =>
-    vote.mutate(
-      { memeId: meme.id, voteType },
-      {
-        onError: (error) =>
-          toast({
-            title: 'Failed to vote on meme',
-            description: errorMessage(error),
-            variant: 'destructive',
-          }),
-      },
-    );
-
-  const onShare = async (meme: Meme) => {
-    const result = await shareMeme(meme);
-    if (result === 'copied') toast({ title: 'Link copied to clipboard!' });
-    if (result === 'failed')
-      toast({
-        title: 'Failed to copy',
-        description: 'Please copy manually',
-        variant: 'destructive',
-      });
-  };
 
   if (memes.isPending) {
     return (
@@ -89,13 +66,7 @@ export function MemeGrid({
     <>
       <div className={gridClasses}>
         {list.map((meme) => (
-          <MemeCard
-            key={meme.id}
-            meme={meme}
-            voting={vote.isPending && vote.variables?.memeId === meme.id}
-            onVote={(voteType) => onVote(meme, voteType)}
-            onShare={() => void onShare(meme)}
-          />
+          <MemeCard key={meme.id} {...actions.propsFor(meme)} />
         ))}
       </div>
       {memes.hasNextPage ? (

@@ -1,14 +1,15 @@
 import type { Meme } from '#shared/api/memes.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 export type ShareResult = 'shared' | 'copied' | 'cancelled' | 'failed';
 
-/** The meme's own image address: what a friend opens from a chat. */
-export function memeLink(meme: Pick<Meme, 'imageUrl'>, origin = window.location.origin): string {
-  return new URL(meme.imageUrl, origin).toString();
+/** The meme's own page: what a friend opens from a chat, and what a link preview shows. */
+export function memeLink(meme: Pick<Meme, 'id'>, origin = window.location.origin): string {
+  return new URL(pathTo(memePaths.page, { id: meme.id }), origin).toString();
 }
 
 /** The device's share sheet when there is one, else the link on the clipboard. */
-export async function shareMeme(meme: Pick<Meme, 'title' | 'imageUrl'>): Promise<ShareResult> {
+export async function shareMeme(meme: Pick<Meme, 'id' | 'title'>): Promise<ShareResult> {
   const url = memeLink(meme);
   if (typeof navigator.share === 'function') {
     try {

@@ -7,6 +7,7 @@ import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
 import * as m009 from './009-run-pacing.ts';
 import * as m010 from './010-prize-wallets.ts';
+import * as m011 from './011-gallery-community.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-standings-index': m006,
   '009-run-pacing': m009,
   '010-prize-wallets': m010,
+  '011-gallery-community': m011,
 };

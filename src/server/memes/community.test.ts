@@ -1,0 +1,310 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Meme } from '#shared/api/memes.ts';
+import { hotRank } from '#shared/meme-ranking.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+import { allPages, listPage, postMeme, processedImage, seedMemes } from '#test-support/gallery.ts';
+import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
+import { REPORTS_TO_HIDE } from './moderation.ts';
+import { castVote } from './repository.ts';
+import { SNAPSHOT_TTL_MS } from './service.ts';
+import { NEW_ACCOUNT_MEMES, NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-memes-'));
+const distDir = path.join(dir, 'dist');
+beforeAll(() => {
+  fs.mkdirSync(distDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(distDir, 'index.html'),
+    '<!doctype html><html><head><meta charset="UTF-8" /><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
+  );
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe.each(databaseKinds)('gallery community features on %s', (kind) => {
+  let t: TestApp;
+  let member: TestClient;
+  let memberId: number;
+
+  beforeEach(async () => {
+    t = await createTestApp(kind, {
+      clientDistDir: distDir,
+      publicOrigin: 'https://grind.example',
+    });
+    member = new TestClient(t.app);
+    memberId = (await member.register(uniqueName('crowd'))).id;
+  });
+  afterEach(async () => t?.close());
+
+  let voters = 0;
+  /** New voters' votes, as other nodes would cast them. */
+  const votes = async (id: number, up: number, down = 0) => {
+    for (let i = 0; i < up + down; i++) {
+      await castVote(t.app.deps.db, {
+        memeId: id,
+        voter: `v:voter-${++voters}`,
+        voteType: i < up ? 'up' : 'down',
+        now: t.clock.now(),
+      });
+    }
+  };
+
+  describe('the list contract (spec section 7)', () => {
+    it('answers a JSON array, with the next page in a Link header and none on the last page', async () => {
+      await seedMemes(t.app, 5, { userId: memberId });
+      const res = await new TestClient(t.app).request('GET', '/api/memes?limit=2&category=all');
+      expect(res.statusCode).toBe(200);
+      const body = res.json<Meme[]>();
+      expect(Array.isArray(body)).toBe(true);
+      expect(body.map((m) => m.title)).toEqual(['Seeded meme 5', 'Seeded meme 4']);
+      expect(res.headers.link).toBe(`</api/memes?limit=2&cursor=${body[1]!.id}>; rel="next"`);
+      const last = await new TestClient(t.app).request('GET', '/api/memes?limit=5');
+      expect(last.headers.link).toBeUndefined();
+    });
+  });
+
+  describe('sorting', () => {
+    it('ranks Top of the week by score, only the last seven days, with the category filter', async () => {
+      const [old] = await seedMemes(t.app, 1, { userId: memberId, category: () => 'overtime' });
+      await votes(old!, 9);
+      t.clock.advance(8 * 24 * 3_600_000);
+      const [a, b, c, d] = await seedMemes(t.app, 4, {
+        userId: memberId,
+        category: (i) => (i === 3 ? 'coffee-culture' : 'overtime'),
+      });
+      await votes(a!, 1);
+      await votes(b!, 3, 1);
+      await votes(c!, 0, 2);
+      await votes(d!, 5);
+      const visitor = new TestClient(t.app);
+      const ids = (memes: Meme[]) => memes.map((m) => m.id);
+      expect(ids(await allPages(visitor, '/api/memes?sort=top&limit=2'))).toEqual([d, b, a, c]);
+      expect(ids(await allPages(visitor, '/api/memes?sort=top&category=overtime'))).toEqual([
+        b,
+        a,
+        c,
+      ]);
+    });
+
+    it("ranks Hot by Lemmy's formula: a fresh meme outranks an older one with more votes", async () => {
+      const [older] = await seedMemes(t.app, 1, { userId: memberId });
+      await votes(older!, 6);
+      t.clock.advance(10 * 3_600_000);
+      const [fresh, flop] = await seedMemes(t.app, 2, { userId: memberId });
+      await votes(flop!, 0, 4);
+      // 10 hours at +6 against new at 0: log10(9)/12^1.8 = 0.011 < log10(3)/2^1.8 = 0.137.
+      expect(hotRank(6, 0, 10 * 3_600_000)).toBeLessThan(hotRank(0, 0, 0));
+      const page = await listPage(new TestClient(t.app), '/api/memes?sort=hot');
+      expect(page.memes.map((m) => m.id)).toEqual([fresh, older, flop]);
+    });
+
+    it.each(['top', 'hot'] as const)(
+      'pages %s from a snapshot: votes and time between pages never repeat or skip a card',
+      async (sort) => {
+        const ids = await seedMemes(t.app, 30, { userId: memberId });
+        for (const [i, id] of ids.entries()) await votes(id, i % 7);
+        const visitor = new TestClient(t.app);
+        const first = await listPage(visitor, `/api/memes?sort=${sort}&limit=10`);
+        expect(first.next).toMatch(
+          new RegExp(`^/api/memes\\?sort=${sort}&limit=10&cursor=\\d+-10$`),
+        );
+        // While the visitor reads page one, the last cards get many votes and hours pass.
+        for (const id of ids.slice(0, 5)) await votes(id, 20);
+        t.clock.advance(5 * 3_600_000);
+        const seen = [...first.memes];
+        for (let next = first.next; next;) {
+          const page = await listPage(visitor, next);
+          seen.push(...page.memes);
+          next = page.next;
+        }
+        expect(seen).toHaveLength(30);
+        expect(new Set(seen.map((m) => m.id)).size).toBe(30);
+        // The cards show today's counts, though the order is the snapshot's.
+        expect(seen.find((m) => m.id === ids[0])!.upvotes).toBe(20);
+        // A new reader sees the new order (the snapshot is shared for a minute only).
+        t.clock.advance(61_000);
+        const fresh = await listPage(new TestClient(t.app), `/api/memes?sort=${sort}&limit=5`);
+        expect(fresh.memes.map((m) => m.id)).toEqual([...ids.slice(0, 5)].reverse());
+        // An expired snapshot's cursor is refused with a clear message.
+        // (The node's page cache may serve its copy once more while it reloads.)
+        t.clock.advance(SNAPSHOT_TTL_MS);
+        await expect
+          .poll(async () => (await visitor.request('GET', first.next!)).json(), { timeout: 2000 })
+          .toMatchObject({ code: 'CURSOR_EXPIRED' });
+      },
+    );
+  });
+
+  describe('reports and the moderation queue', () => {
+    it('hides a meme after three distinct reporters, queues it, and records each decision', async () => {
+      expect(REPORTS_TO_HIDE).toBe(3);
+      const meme = await postMeme(t.app, member, { title: 'Reported <b>meme</b>' });
+      const report = (client: TestClient, reason: string) =>
+        client.request('POST', `/api/memes/${meme.id}/report`, { body: { reason } });
+
+      const first = new TestClient(t.app, '192.0.2.10');
+      expect((await report(first, 'spam')).statusCode).toBe(200);
+      expect(await report(first, 'spam')).toMatchObject({ statusCode: 409 });
+      // The same visitor with a fresh cookie is still one reporter (visitors count by address).
+      expect((await report(new TestClient(t.app, '192.0.2.10'), 'hateful')).statusCode).toBe(409);
+      expect((await report(new TestClient(t.app), 'bogus')).statusCode).toBe(400);
+      expect((await report(member, 'hateful')).statusCode).toBe(200);
+      const visitor = new TestClient(t.app);
+      expect((await listPage(visitor, '/api/memes')).memes.map((m) => m.id)).toEqual([meme.id]);
+      expect((await report(new TestClient(t.app, '192.0.2.11'), 'other')).statusCode).toBe(200);
+      // Three distinct reporters: hidden at once, from the list, its API and its page.
+      expect((await listPage(visitor, '/api/memes')).memes).toEqual([]);
+      expect((await visitor.request('GET', `/api/memes/${meme.id}`)).statusCode).toBe(404);
+      expect((await report(new TestClient(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(404);
+
+      const output: string[] = [];
+      const ctx: MemeAdminContext = {
+        db: t.app.deps.db,
+        objectStore: t.app.deps.objectStore!,
+        now: () => t.clock.now(),
+        print: (line) => output.push(line),
+      };
+      const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
+      expect(await run('memes:queue')).toBe(0);
+      expect(output[1]).toMatch(
+        new RegExp(`^\\s+${meme.id}\\s+3  hidden .*"Reported <b>meme</b>"$`),
+      );
+      expect(output[2]).toBe(
+        '        reasons: Hateful or harassing x1, Something else x1, Spam or advertising x1',
+      );
+
+      output.length = 0;
+      expect(await run('memes:dismiss', String(meme.id))).toBe(0);
+      expect(output[0]).toMatch(/is now shown, its reports dismissed; 3 report\(s\) settled/);
+      expect((await listPage(visitor, '/api/memes')).memes.map((m) => m.id)).toEqual([meme.id]);
+      output.length = 0;
+      await run('memes:queue');
+      expect(output).toEqual(['No reports waiting.']);
+
+      // New reports after a dismissal count afresh.
+      expect((await report(new TestClient(t.app, '192.0.2.13'), 'sexual')).statusCode).toBe(200);
+      expect(await run('memes:hide', String(meme.id))).toBe(0);
+      expect((await listPage(visitor, '/api/memes')).memes).toEqual([]);
+      expect(await run('memes:delete', String(meme.id))).toBe(0);
+      expect(await run('memes:delete', String(meme.id))).toBe(1);
+
+      const decisions = await t.app.deps.db
+        .selectFrom('meme_decisions')
+        .select(['meme_id', 'meme_title', 'decision', 'open_reports'])
+        .orderBy('id')
+        .execute();
+      expect(decisions).toEqual([
+        { meme_id: meme.id, meme_title: meme.title, decision: 'dismiss', open_reports: 3 },
+        { meme_id: meme.id, meme_title: meme.title, decision: 'hide', open_reports: 1 },
+        { meme_id: meme.id, meme_title: meme.title, decision: 'delete', open_reports: 0 },
+      ]);
+    });
+
+    it('limits reports per address and says when to come back', async () => {
+      const ids = await seedMemes(t.app, 21, { userId: memberId });
+      const statuses: number[] = [];
+      for (const id of ids) {
+        const res = await new TestClient(t.app, '192.0.2.50').request(
+          'POST',
+          `/api/memes/${id}/report`,
+          { body: { reason: 'spam' } },
+        );
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+      expect(statuses.at(-1)).toBe(429);
+    });
+  });
+
+  describe('upload slots', () => {
+    it(`lets a new account post ${NEW_ACCOUNT_MEMES} memes on its first day, then says when it may post more`, async () => {
+      for (let i = 0; i < NEW_ACCOUNT_MEMES; i++) await postMeme(t.app, member);
+      const ready = await processedImage(t.app, member).catch((error: Error) => error);
+      expect(ready).toBeInstanceOf(Error);
+      expect((ready as Error).message).toContain('process: 429');
+      expect((ready as Error).message).toContain(
+        `New accounts can post ${NEW_ACCOUNT_MEMES} memes on their first day. You can post more from `,
+      );
+      t.clock.advance(NEW_ACCOUNT_PERIOD_MS);
+      await postMeme(t.app, member);
+    });
+
+    it('refuses the post itself too, with Retry-After, when slots ran out after processing', async () => {
+      const images = [];
+      for (let i = 0; i <= NEW_ACCOUNT_MEMES; i++) images.push(await processedImage(t.app, member));
+      const statuses = [];
+      for (const imageUrl of images) {
+        const res = await member.request('POST', '/api/memes', {
+          body: { title: 'Slot', category: 'overtime', imageUrl },
+        });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) {
+          const wait = Number(res.headers['retry-after']);
+          expect(wait).toBeGreaterThan(0);
+          expect(wait).toBeLessThanOrEqual(NEW_ACCOUNT_PERIOD_MS / 1000);
+        }
+      }
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    });
+  });
+
+  describe('the meme page', () => {
+    it("carries the meme's card tags, escaped and absolute, and is a 404 once hidden", async () => {
+      const meme = await postMeme(t.app, member, { title: 'Boss says "<script>" & leaves' });
+      // As a preview bot fetches it: plain HTML, no script run.
+      const res = await t.app.inject({ method: 'GET', url: `/memes/${meme.id}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      const html = res.body;
+      const escaped = 'Boss says &quot;&lt;script&gt;&quot; &amp; leaves';
+      expect(html).not.toContain('<script>"');
+      expect(html).toContain(`<meta property="og:title" content="${escaped}" />`);
+      expect(html).toContain(
+        `<meta property="og:url" content="https://grind.example/memes/${meme.id}" />`,
+      );
+      expect(html).toContain(
+        `<meta property="og:image" content="https://grind.example${meme.imageUrl}" />`,
+      );
+      expect(html).toContain('<meta property="og:image:width" content="48" />');
+      expect(html).toContain('<meta property="og:image:height" content="32" />');
+      expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+      expect(html).toContain(`<h1>${escaped}</h1>`);
+      // The site's own tags are replaced, not doubled.
+      expect(html.match(/property="og:title"/g)).toHaveLength(1);
+      expect(html.match(/<title>/g)).toHaveLength(1);
+
+      await t.app.deps.db
+        .updateTable('memes')
+        .set({ hidden: 1 })
+        .where('id', '=', meme.id)
+        .execute();
+      const gone = await t.app.inject({ method: 'GET', url: `/memes/${meme.id}` });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.body).not.toContain(escaped);
+      expect(gone.body).not.toContain(`/memes/${meme.id}"`);
+      for (const url of ['/memes/999999', '/memes/abc', '/memes/99999999999']) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      }
+    });
+
+    it("takes the request's own origin when PUBLIC_ORIGIN is not set", async () => {
+      await t.close();
+      t = await createTestApp(kind, { clientDistDir: distDir, publicOrigin: undefined });
+      member = new TestClient(t.app);
+      await member.register(uniqueName('origin'));
+      const meme = await postMeme(t.app, member);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/memes/${meme.id}`,
+        headers: { host: 'memes.test:8080' },
+      });
+      expect(res.body).toContain(
+        `<meta property="og:url" content="http://memes.test:8080/memes/${meme.id}" />`,
+      );
+    });
+  });
+});
