@@ -15,7 +15,6 @@ import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes
 import { errorHandler } from './http/error-handler.ts';
 import { HttpError } from './http-error.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { MemoryReads } from './http/memory-reads.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
@@ -87,12 +86,9 @@ export async function buildApp(
     throw error;
   }
   const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
-  const pageReadDb =
-    config.database.kind === 'postgres' ? createDatabase(config.database, { poolSize: 1 }) : db;
   const deps: AppDeps = {
     config,
     db,
-    pageReadDb,
     clock,
     secret,
     rateLimiter: config.redisUrl
@@ -126,7 +122,6 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await deps.rateLimiter.close();
     await deps.objectStore?.close?.();
-    if (pageReadDb !== db) await pageReadDb.destroy();
     await db.destroy();
   });
 
@@ -183,21 +178,13 @@ export async function buildApp(
     return { status: 'ready' };
   });
 
-  // Routine reads are logged at debug (http/request-log.ts); the memory reads write no log line.
-  const routineReadsLogged = app.log.level === 'debug' || app.log.level === 'trace';
-  const memoryReads = new MemoryReads({
-    headers: headers.api,
-    requestId,
-    isOn: () => !draining && !routineReadsLogged,
-  });
-  memoryReads.install(app.server);
   const standings = createStandingsCache(clock);
   // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
   // (a member's leaderboard read was a session query), so they can change nothing.
   await app.register(async (publicReads) => {
     allowReadsOnly(publicReads);
     await publicReads.register(siteRoutes);
-    await publicReads.register(standingsRoutes, { standings, memoryReads });
+    await publicReads.register(standingsRoutes, { standings });
     await publicReads.register(objectRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.

@@ -9,12 +9,6 @@ import type { ObjectStore } from './storage/object-store.ts';
 export interface AppDeps {
   config: AppConfig;
   db: Kysely<Database>;
-  /**
-   * A PostgreSQL connection kept apart for the one-row read every gallery page makes (its
-   * version): behind writes queued in the main pool it waited tens of milliseconds under load.
-   * The main database itself on SQLite.
-   */
-  pageReadDb: Kysely<Database>;
   clock: Clock;
   /** Signs CSRF tokens and upload URLs; shared by every node of one site. */
   secret: string;

@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { VoteType } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
@@ -60,30 +60,6 @@ export async function votesOf(
   return new Map(rows.map((r) => [r.meme_id, r.vote_type]));
 }
 
-const versionQueries = new WeakMap<Kysely<Database>, CompiledQuery<{ version: number }>>();
-
-/**
- * The gallery version (see gallery_state in migration 004). Read on every page request, so the
- * query is built and compiled once per database.
- */
-export async function galleryVersion(db: Kysely<Database>): Promise<number> {
-  let query = versionQueries.get(db);
-  if (!query) {
-    query = db.selectFrom('gallery_state').select('version').where('id', '=', 1).compile();
-    versionQueries.set(db, query);
-  }
-  const { rows } = await db.executeQuery(query);
-  return rows[0]!.version;
-}
-
-async function bumpGalleryVersion(db: Kysely<Database> | Transaction<Database>): Promise<void> {
-  await db
-    .updateTable('gallery_state')
-    .set({ version: sql`version + 1` })
-    .where('id', '=', 1)
-    .execute();
-}
-
 export async function insertMeme(
   db: Kysely<Database> | Transaction<Database>,
   meme: {
@@ -122,7 +98,6 @@ export async function insertMeme(
       'created_at',
     ])
     .executeTakeFirstOrThrow();
-  await bumpGalleryVersion(db);
   return row;
 }
 
@@ -217,7 +192,6 @@ export async function setMemeHidden(
       .where('id', '=', id)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
-    await bumpGalleryVersion(trx);
     return true;
   });
 }
@@ -259,7 +233,6 @@ export async function deleteMemeRow(
       .returning(['image_key', 'thumbnail_key'])
       .executeTakeFirst();
     if (!meme) return { deleted: false, orphanKeys: [] };
-    await bumpGalleryVersion(trx);
     const orphanKeys: string[] = [];
     for (const key of [meme.image_key, meme.thumbnail_key]) {
       if (!(await isObjectReferenced(trx, key))) orphanKeys.push(key);

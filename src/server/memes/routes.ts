@@ -12,24 +12,29 @@ import {
 } from '#shared/api/memes.ts';
 import { unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
-import { MemePageCache } from './page-cache.ts';
-import { createMeme, listMemesJson, vote, type Gallery } from './service.ts';
+import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
+import { createMeme, listMemesJson, vote, type CachedPage, type Gallery } from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
 
 const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const gallery: Gallery = { deps: app.deps, cache: new MemePageCache(() => app.deps.clock.now()) };
+  const gallery: Gallery = {
+    deps: app.deps,
+    cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
+  };
 
   app.get(
     memePaths.list,
     { schema: { querystring: listMemesQuerySchema, response: { 200: memesPageSchema } } },
     async (request, reply) => {
-      // Each answer carries the caller's own votes, so no shared cache may keep it.
-      reply.header('cache-control', 'private, no-cache');
+      const voter = currentVoter(request);
+      // A caller who has voted gets their own votes in the answer: that one is theirs alone.
+      if (voter === null) sharedReadHeaders(reply).header('vary', 'cookie');
+      else reply.header('cache-control', 'private, no-cache');
       // Already checked against memesPageSchema when the page was made (see listMemesJson);
       // the JSON is sent as it is.
-      const json = await listMemesJson(gallery, request.query, currentVoter(request));
+      const json = await listMemesJson(gallery, request.query, voter);
       return reply.type('application/json; charset=utf-8').send(json as unknown as MemesPage);
     },
   );

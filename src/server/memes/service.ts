@@ -10,10 +10,9 @@ import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
 import { takeMemeImage } from '../uploads/repository.ts';
 import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
-import type { MemePageCache } from './page-cache.ts';
+import type { ReadCache } from '../http/read-cache.ts';
 import {
   castVote,
-  galleryVersion,
   insertMeme,
   listVisibleMemes,
   votesOf,
@@ -37,24 +36,31 @@ export function toMeme(row: MemeRow): Meme {
   };
 }
 
+/** A gallery page as every reader without votes sees it, and as its JSON text. */
+export interface CachedPage {
+  /** Every meme with `myVote: null`; a caller's own votes are laid over per request. */
+  memes: Meme[];
+  nextCursor: string | null;
+  json: string;
+}
+
 export interface Gallery {
   deps: AppDeps;
-  cache: MemePageCache;
+  /** Pages by their query's normalised key (the one read-cache rule, http/read-cache.ts). */
+  cache: ReadCache<CachedPage>;
 }
 
 /**
- * A page of the gallery as JSON (text, or the cached page's bytes). The page itself comes from
- * the cache when the gallery has not changed (see MemePageCache), checked against the shared
- * contract when it is made; the caller's own votes are read per request and laid over it.
+ * A page of the gallery as JSON text: the page from the read cache, checked against the shared
+ * contract when it was made; the caller's own votes are read per request and laid over it.
  */
 export async function listMemesJson(
   { deps, cache }: Gallery,
   { category, limit, before }: ListMemesParams,
   voter: string | null,
-): Promise<string | Buffer> {
+): Promise<string> {
   const key = `${category ?? 'all'}:${limit}:${before ?? ''}`;
-  const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
-  const page = await cache.page(key, version, async () => {
+  const page = await cache.get(key, async () => {
     // One extra row says whether another page follows, without a count.
     const rows = await listVisibleMemes(deps.db, {
       category: category === 'all' ? undefined : category,
@@ -66,14 +72,10 @@ export async function listMemesJson(
       memes,
       nextCursor: rows.length > limit ? String(memes[memes.length - 1]!.id) : null,
     });
-    return { ...parsed, json: null };
+    return { ...parsed, json: JSON.stringify(parsed) };
   });
-  const ids = page.memes.map((m) => m.id);
-  const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
-  if (votes === null || votes.size === 0) {
-    page.json ??= Buffer.from(JSON.stringify({ memes: page.memes, nextCursor: page.nextCursor }));
-    return page.json;
-  }
+  const votes = voter === null ? null : await votesOf(deps.db, voter, page.memes.map((m) => m.id));
+  if (votes === null || votes.size === 0) return page.json;
   return JSON.stringify({
     memes: page.memes.map((m) => {
       const myVote = votes.get(m.id);
@@ -83,10 +85,7 @@ export async function listMemesJson(
   });
 }
 
-/**
- * Posts a meme. The gallery version moves with it, so a version read this node started before
- * the post is not shared with the requests after it (they must see the new meme).
- */
+/** Posts a meme; this node's cached pages are dropped, so its readers see it at once. */
 export async function createMeme(
   { deps, cache }: Gallery,
   user: SessionUser,
@@ -122,7 +121,7 @@ export async function createMeme(
     });
     return toMeme(row);
   });
-  cache.forgetVersionRead();
+  cache.clear();
   return meme;
 }
 
@@ -138,6 +137,6 @@ export async function vote(
   );
   const result = await castVote(deps.db, { ...opts, now: deps.clock.now() });
   if (!result) throw notFound('Meme not found');
-  cache.applyCounts(opts.memeId, result.upvotes, result.downvotes);
+  cache.clear();
   return result;
 }

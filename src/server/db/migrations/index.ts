@@ -5,6 +5,7 @@ import * as m003 from './003-game.ts';
 import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
+import * as m008 from './008-drop-gallery-state.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-gallery': m004,
   '005-winners': m005,
   '006-standings-index': m006,
+  '008-drop-gallery-state': m008,
 };
