@@ -9,7 +9,8 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
 import { takeMemeImage } from '../uploads/repository.ts';
-import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
+import { GALLERY_LIMITS } from './limits.ts';
 import type { ReadCache } from '../http/read-cache.ts';
 import {
   castVote,
@@ -74,7 +75,14 @@ export async function listMemesJson(
     });
     return { ...parsed, json: JSON.stringify(parsed) };
   });
-  const votes = voter === null ? null : await votesOf(deps.db, voter, page.memes.map((m) => m.id));
+  const votes =
+    voter === null
+      ? null
+      : await votesOf(
+          deps.db,
+          voter,
+          page.memes.map((m) => m.id),
+        );
   if (votes === null || votes.size === 0) return page.json;
   return JSON.stringify({
     memes: page.memes.map((m) => {
@@ -92,7 +100,7 @@ export async function createMeme(
   body: CreateMemeBody,
 ): Promise<Meme> {
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `meme-post:user:${user.id}`,
     GALLERY_LIMITS.postPerMember,
     'Too many memes at once. Please try again later.',
@@ -130,7 +138,7 @@ export async function vote(
   opts: { memeId: number; voter: string; voteType: VoteType; ip: string },
 ): Promise<VoteResult> {
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `vote:ip:${opts.ip}`,
     GALLERY_LIMITS.votePerIp,
     'Too many votes. Please slow down.',
