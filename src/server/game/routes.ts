@@ -33,7 +33,6 @@ import { warmUpReplay } from './warm-up.ts';
  * default, so the two routes that carry one get room for it and nothing more.
  */
 const RUN_BODY_LIMIT = 128 * 1024;
-const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /** A week's standings as cached per node: the JSON text, checked against the schema once. */
 interface Standings {
   json: string;
@@ -53,13 +52,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 ) => {
   warmUpReplay();
 
-  const prune = setInterval(() => {
-    pruneUnverifiedRuns(app.deps.db, app.deps.clock.now() - RUN_TTL_MS).catch((err: unknown) =>
-      app.log.warn({ err }, 'pruning game runs failed'),
-    );
-  }, PRUNE_INTERVAL_MS);
-  prune.unref();
-  app.addHook('onClose', async () => clearInterval(prune));
+  app.maintenance.add('game runs', (now) => pruneUnverifiedRuns(app.deps.db, now - RUN_TTL_MS));
 
   app.post(
     gamePaths.runs,
@@ -129,4 +122,3 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
     },
   );
 };
-
