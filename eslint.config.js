@@ -69,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/server/db/**'],
+    files: ['src/server/db/**', 'tests/support/migration-seeds.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -1,35 +1,41 @@
 /**
- * `npm start`: builds the client when it is missing or older than its sources, then serves the
- * whole site (migrations run as the server starts).
+ * `npm start`: builds the client and the server's page renderer when either is missing or older
+ * than their sources, then serves the whole site (migrations run as the server starts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildSite, DEFAULT_CLIENT_OUT_DIR, serverOutDirFor } from './build-site.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const builtIndex = path.join(root, 'dist/client/index.html');
+const builtFiles = [
+  path.join(DEFAULT_CLIENT_OUT_DIR, 'index.html'),
+  path.join(serverOutDirFor(DEFAULT_CLIENT_OUT_DIR), 'entry-server.js'),
+];
 const sourceDirs = ['src/client', 'src/shared', 'public'].map((dir) => path.join(root, dir));
-const sourceFiles = ['vite.config.ts'].map((file) => path.join(root, file));
+const sourceFiles = ['vite.config.ts', 'scripts/build-site.ts'].map((file) =>
+  path.join(root, file),
+);
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
 }
 
-function clientIsStale(): boolean {
-  const built = fs.statSync(builtIndex, { throwIfNoEntry: false });
-  if (!built) return true;
+function buildIsStale(): boolean {
+  const built = builtFiles.map((file) => fs.statSync(file, { throwIfNoEntry: false }));
+  if (built.some((stat) => !stat)) return true;
   const newestSource = Math.max(...[...sourceDirs, ...sourceFiles].map(newestMtime));
-  return newestSource > built.mtimeMs;
+  return built.some((stat) => newestSource > stat!.mtimeMs);
 }
 
-if (clientIsStale()) {
+if (buildIsStale()) {
   console.log('Building the client...');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  await buildSite();
 }
 
 await import('../src/server/main.ts');

@@ -10,7 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -25,7 +25,6 @@ import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { pruneSessions } from './security/sessions.ts';
 import { shopRoutes } from './shop/routes.ts';
-import { renderIndexHtml } from './site/index-html.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
@@ -79,9 +78,11 @@ export async function buildApp(
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
   });
-  await registerStaticClient(app, config.clientDistDir, (html) =>
-    renderIndexHtml(html, site, config.publicOrigin),
-  );
+  await registerStaticClient(app, config.clientDistDir, {
+    site,
+    publicOrigin: config.publicOrigin,
+    now: clock.now(),
+  });
   return app;
 }
 
@@ -103,11 +104,23 @@ function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerO
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     logController: new RequestLog(),
-    trustProxy: config.trustProxy,
-    genReqId: requestIdGenerator(config.trustProxy),
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    genReqId: requestIdGenerator(config.trustProxy !== false),
     bodyLimit: 64 * 1024,
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.
     // Two minutes carry a 5 MB image at 45 KB/s (docs/deployment.md).
     requestTimeout: REQUEST_TIMEOUT_MS,
   };
+}
+
+/**
+ * Fastify's own hop-count option trusts nobody (it cannot tell a proxy from a client), so a hop
+ * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
+ * entries of X-Forwarded-For are proxies, the next one to the left is the client.
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

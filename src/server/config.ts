@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -38,7 +39,7 @@ const envSchema = z.object({
       .transform((u) => new URL(u).origin)
       .optional(),
   ),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: optionalString,
   REDIS_URL: optionalString.pipe(
     z
       .string()
@@ -71,7 +72,12 @@ export interface AppConfig {
   /** Undefined means: generate one and keep it in the data folder (see secrets.ts). */
   sessionSecret: string | undefined;
   publicOrigin: string | undefined;
-  trustProxy: boolean;
+  /**
+   * Which peers may report the client's address in X-Forwarded-For: none (false), the nearest
+   * N hops, or the listed addresses/CIDRs. Never "every hop": a proxy appends to what the client
+   * sent, so trusting all of it lets the client choose its own address (see parseTrustProxy).
+   */
+  trustProxy: TrustProxy;
   redisUrl: string | undefined;
   siteConfigFile: string | undefined;
   logLevel: string;
@@ -80,6 +86,47 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for address ranges (Fastify hands TRUST_PROXY lists to proxy-addr). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * TRUST_PROXY: unset/false/0 trusts nobody; a whole number N trusts the nearest N proxies (the
+ * client is the Nth address from the right of X-Forwarded-For); a comma-separated list trusts
+ * those proxy addresses/CIDRs. `true` means one hop: the one reverse proxy docs/deployment.md
+ * sets up, which appends the address it saw to whatever the client sent, so only the last
+ * entry is not the client's own word (docs/decisions/010-hostile-audit-fixes.md).
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError(`Invalid TRUST_PROXY: at most 10 proxy hops (got ${JSON.stringify(raw)})`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isAddressOrCidr(e));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `Invalid TRUST_PROXY: expected false, true (one proxy), a hop count, or proxy addresses/CIDRs separated by commas (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return entries;
+}
 
 /** Turns the environment into a typed config; a bad value throws one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
@@ -114,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       : undefined,
     sessionSecret: e.SESSION_SECRET,
     publicOrigin: e.PUBLIC_ORIGIN,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL,
     siteConfigFile: e.SITE_CONFIG,
     logLevel: e.LOG_LEVEL,

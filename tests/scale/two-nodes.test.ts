@@ -350,14 +350,19 @@ describe.skipIf(!adminUrl).each([
       statuses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    // 10 per username per window: one node alone would have allowed 10 more.
+    // 10 per username and address per window: one node alone would have allowed 10 more.
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
     const rightPassword = await attacker.fetch(a.origin, 'POST', '/api/auth/login', {
       json: { username: target, password: 'password123' },
     });
     expect(rightPassword.status).toBe(429);
+    // The owner, from their own address, is not locked out by someone else's guesses.
+    const ownerLogin = await owner.fetch(b.origin, 'POST', '/api/auth/login', {
+      json: { username: target, password: 'password123' },
+    });
+    expect(ownerLogin.status).toBe(200);
 
-    const key = `login:user:${target.toLowerCase()}`;
+    const key = `login:user:${target.toLowerCase()}:${attacker.clientIp}`;
     const sqlRow = await db
       .selectFrom('rate_limits')
       .select('count')

@@ -24,6 +24,7 @@ export class SiteClient {
       headers?: Record<string, string>;
       /** Send the CSRF token (fetched from `node` on first use); default on for mutations. */
       csrf?: boolean;
+      signal?: AbortSignal;
     } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { origin: this.publicOrigin, ...options.headers };
@@ -39,7 +40,7 @@ export class SiteClient {
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    const res = await fetch(new URL(path, node), { method, headers, body });
+    const res = await fetch(new URL(path, node), { method, headers, body, signal: options.signal });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';', 1);
       const eq = pair!.indexOf('=');

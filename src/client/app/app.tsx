@@ -1,17 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
+import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
 import { createQueryClient } from '#client/lib/query-client.ts';
-import { Toaster } from '#client/ui/toaster.tsx';
+import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
+import { useToasts } from '#client/lib/toast-store.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ShopPage } from './pages/shop-page.tsx';
-import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 
 // The dialog (forms, validation, zod) loads the first time someone opens it.
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
+// The toasts' code (Radix's toast, a tenth of the page's JavaScript) loads with the first toast.
+const Toaster = lazy(() => import('#client/ui/toaster.tsx'));
+// The footer is at the bottom of every page: it comes alive as it comes near, or when idle.
+const SiteFooter = lazyNearOrIdle(
+  'contact',
+  async () => (await import('./site-footer.tsx')).SiteFooter,
+);
 
 function AuthDialogWhenWanted() {
   const { everOpened } = useAuthDialog();
@@ -22,23 +30,41 @@ function AuthDialogWhenWanted() {
   ) : null;
 }
 
-export function App() {
+function ToasterWhenWanted() {
+  return useToasts().length > 0 ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
+/**
+ * The whole site. The server renders it once per page at start (`ssrPath` names the page), the
+ * browser hydrates that HTML; `facts` are the site's facts the page was rendered with.
+ */
+export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <div className="flex min-h-screen flex-col">
-        <SiteHeader />
-        <main className="flex-1">
-          <Switch>
-            <Route path="/" component={HomePage} />
-            <Route path="/shop" component={ShopPage} />
-            <Route component={NotFoundPage} />
-          </Switch>
-        </main>
-        <SiteFooter />
-      </div>
-      <AuthDialogWhenWanted />
-      <Toaster />
-    </QueryClientProvider>
+    <PageFactsProvider facts={facts}>
+      <QueryClientProvider client={queryClient}>
+        <Router ssrPath={ssrPath}>
+          <div className="flex min-h-screen flex-col">
+            <SiteHeader />
+            <main className="flex-1">
+              <Switch>
+                <Route path="/" component={HomePage} />
+                <Route path="/shop" component={ShopPage} />
+                <Route component={NotFoundPage} />
+              </Switch>
+            </main>
+            <Suspense fallback={null}>
+              <SiteFooter />
+            </Suspense>
+          </div>
+          <AuthDialogWhenWanted />
+          <ToasterWhenWanted />
+        </Router>
+      </QueryClientProvider>
+    </PageFactsProvider>
   );
 }

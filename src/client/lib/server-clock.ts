@@ -101,3 +101,14 @@ function getSnapshot(): number {
 export function useServerNow(): number {
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }
+
+const unknownTime = () => null;
+
+/**
+ * The same for a part the server renders: null there and while the browser takes the server's
+ * HTML over (the two clocks differ, and the HTML was rendered at start), the time from the
+ * next render on. A countdown shows its "no time yet" face until then, never a wrong one.
+ */
+export function useServerNowOnceHydrated(): number | null {
+  return useSyncExternalStore(subscribe, getSnapshot, unknownTime);
+}

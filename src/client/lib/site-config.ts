@@ -1,7 +1,12 @@
-import { defaultSite, launchLabel, type SiteConfig } from '#shared/site.ts';
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { pageLabels, type PageLabels } from '#shared/page-labels.ts';
+import { defaultSite, type SiteConfig } from '#shared/site.ts';
 
-let cachedSite: SiteConfig | undefined;
-let cachedLaunchLabel: string | undefined;
+/** The site's facts and the server's labels for them, as one page sees them. */
+export interface PageFacts {
+  site: SiteConfig;
+  labels: PageLabels;
+}
 
 /** A JSON object the server wrote into the page, or undefined (e.g. on the dev server). */
 function readInjected(id: string): Record<string, unknown> | undefined {
@@ -18,25 +23,35 @@ function readInjected(id: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The site's facts for this page: the operator's SITE_CONFIG merged over the defaults, which
- * the server validated at start and wrote into the page. Vite's dev server writes none, so
- * the shipped defaults apply there.
+ * The facts the server wrote into this page: the operator's SITE_CONFIG merged over the
+ * defaults (validated at start) and the labels it rendered the page with. Vite's dev server
+ * writes none, so the shipped defaults and this device's labels apply there.
  */
-export function getSite(): SiteConfig {
-  cachedSite ??= (readInjected('site-config') as SiteConfig | undefined) ?? defaultSite;
-  return cachedSite;
+export function readPageFacts(): PageFacts {
+  const site = (readInjected('site-config') as SiteConfig | undefined) ?? defaultSite;
+  const labels =
+    (readInjected('site-labels') as PageLabels | undefined) ?? pageLabels(site, Date.now());
+  return { site, labels };
 }
 
-/** The same, for components; the config never changes while the page is open. */
+const PageFactsContext = createContext<PageFacts | null>(null);
+
+/** The server renders with its own facts; the browser with the ones written into the page. */
+export function PageFactsProvider({ facts, children }: { facts: PageFacts; children: ReactNode }) {
+  return createElement(PageFactsContext.Provider, { value: facts }, children);
+}
+
+function usePageFacts(): PageFacts {
+  const facts = useContext(PageFactsContext);
+  if (!facts) throw new Error('PageFactsProvider is missing');
+  return facts;
+}
+
+/** The site config; it never changes while the page is open. */
 export function useSite(): SiteConfig {
-  return getSite();
+  return usePageFacts().site;
 }
 
-/** "30 Sept 2025, 9:00 pm AEST (Sydney time)": written by the server, else formatted here. */
-export function getLaunchLabel(): string {
-  if (cachedLaunchLabel === undefined) {
-    const written = readInjected('site-labels')?.launch;
-    cachedLaunchLabel = typeof written === 'string' ? written : launchLabel(getSite());
-  }
-  return cachedLaunchLabel;
+export function usePageLabels(): PageLabels {
+  return usePageFacts().labels;
 }

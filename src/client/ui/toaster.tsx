@@ -6,7 +6,7 @@ import { cn } from './cn.ts';
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
-export function Toaster() {
+export default function Toaster() {
   const toasts = useToasts();
   return (
     <ToastPrimitive.Provider

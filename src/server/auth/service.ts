@@ -7,6 +7,7 @@ import { findUserByUsername, insertUser } from './repository.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failed logins one address may make for one username per window. */
 const LOGIN_LIMIT_PER_USERNAME = 10;
 const LOGIN_LIMIT_PER_IP = 50;
 const REGISTER_WINDOW_MS = 60 * 60 * 1000;
@@ -43,15 +44,18 @@ export async function register(
 }
 
 /**
- * Every attempt counts against the caller's IP and the named account; a success gives the
- * attempt back, so only failures add up to a lock-out.
+ * Every attempt counts against the caller's IP, and against the named account from that IP; a
+ * success gives the attempt back, so only failures add up. The account's counter is per
+ * address: usernames are public (the leaderboard), and a counter shared by every address would
+ * let anyone keep the owner out with 11 wrong passwords per window. Guessing one password from
+ * many addresses is still bounded per address and by the cost of each hash.
  */
 export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise<SessionUser> {
   // Only names registration allows have accounts. Any other fails as an unknown one, counted
   // under one key and looked up nowhere: PostgreSQL's text cannot even hold some (NUL).
   const name = USERNAME_PATTERN.test(body.username) ? body.username.toLowerCase() : null;
   const ipKey = `login:ip:${ip}`;
-  const userKey = `login:user:${name ?? '*'}`;
+  const userKey = `login:user:${name ?? '*'}:${ip}`;
   for (const [key, limit] of [
     [ipKey, LOGIN_LIMIT_PER_IP],
     [userKey, LOGIN_LIMIT_PER_USERNAME],

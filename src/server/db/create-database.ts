@@ -13,16 +13,34 @@ export type DatabaseKind = AppConfig['database']['kind'];
 
 /** Connections per node in the main PostgreSQL pool (docs/deployment.md sizes the server by it). */
 const POOL_SIZE = 10;
+/**
+ * Bounds on waiting for PostgreSQL (docs/decisions/015-dependency-failures.md): a request gets
+ * a connection within 5 s (a new one, or a turn in the busy pool) and each statement ends
+ * within 10 s, or the request is answered 503 with Retry-After instead of hanging.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 10_000;
 
 export function createDatabase(
   database: AppConfig['database'],
   { poolSize = POOL_SIZE }: { poolSize?: number } = {},
 ): Kysely<Database> {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: poolSize });
-    // An idle client dropped by the server (restart, failover) must not crash the process; the
-    // pool replaces it and the next query reports any lasting problem.
-    pool.on('error', (error) => console.warn('PostgreSQL idle client error:', error.message));
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: poolSize,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      // The server's timeout cannot fire when the server is the part that stopped answering.
+      query_timeout: STATEMENT_TIMEOUT_MS + 2_000,
+    });
+    // A client dropped by the server (restart, failover) must not crash the process: the pool
+    // listens on idle clients only, and one checked out between two queries of a transaction
+    // had no listener (a PostgreSQL restart under load killed the node; tests/faults). The
+    // query in flight fails (503), the pool discards the client, the next one reconnects.
+    const dropped = (error: Error) => console.warn('PostgreSQL connection lost:', error.message);
+    pool.on('error', dropped);
+    pool.on('connect', (client) => client.on('error', dropped));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   fs.mkdirSync(path.dirname(database.file), { recursive: true });

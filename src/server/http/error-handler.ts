@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../http-error.ts';
+import {
+  isDependencyUnavailable,
+  UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from './unavailable.ts';
 
 /** zod's own wording ("Invalid input: ...") needs the field name; our schemas' messages don't. */
 function describeIssue(path: string, message: string): string {
@@ -25,6 +30,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' });
+  }
+  if (isDependencyUnavailable(error)) {
+    request.log.warn({ err: error }, 'dependency unavailable');
+    return reply
+      .code(503)
+      .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send({ message: UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ message: 'Internal Server Error' });

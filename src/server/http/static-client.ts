@@ -1,26 +1,36 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { compressVariants, pickEncoding, precompressDir } from '../site/precompress.ts';
+import type { SiteConfig } from '#shared/site.ts';
+import { renderSitePages, type PageBytes, type SitePages } from '../site/pages.ts';
+import { pickEncoding, precompressDir } from '../site/precompress.ts';
 
-/** Paths the client router knows; any other page path still gets the app, with a 404 status. */
-const CLIENT_ROUTES = new Set(['/', '/shop']);
+/** Answers with pre-rendered HTML in the encoding the request accepts. */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageBytes) {
+  const encoding = pickEncoding(request.headers['accept-encoding']);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply
+    .code(page.status)
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding')
+    .type('text/html; charset=utf-8')
+    .send(page.body[encoding]);
+}
 
 /**
  * Serves the built client: hashed files under /assets forever, everything else revalidated,
- * and index.html for page paths so the client router decides what to show.
+ * and the pages, rendered once at start (site/pages.ts), for page paths. Returns the pages, or
+ * undefined without a built client.
  */
 export async function registerStaticClient(
   app: FastifyInstance,
   distDir: string | undefined,
-  renderIndex: (html: string) => string = (html) => html,
-) {
-  const indexFile = distDir ? path.join(distDir, 'index.html') : undefined;
-  const indexHtml =
-    indexFile && fs.existsSync(indexFile) ? renderIndex(fs.readFileSync(indexFile, 'utf8')) : undefined;
-  const indexVariants = indexHtml ? compressVariants(indexHtml) : undefined;
-  if (distDir && indexHtml) {
+  facts: { site: SiteConfig; publicOrigin: string | undefined; now: number },
+): Promise<SitePages | undefined> {
+  const pages = distDir
+    ? await renderSitePages({ distDir, ...facts, warn: (message) => app.log.warn(message) })
+    : undefined;
+  if (distDir && pages) {
     precompressDir(distDir);
     await app.register(fastifyStatic, {
       root: distDir,
@@ -29,25 +39,17 @@ export async function registerStaticClient(
       preCompressed: true,
       // Otherwise send's own "max-age=0" replaces the header setHeaders writes below.
       cacheControl: false,
-      // Only through sendIndex, which serves the rendered page rather than the raw template.
+      // Only as a rendered page, never the raw template.
       allowedPath: (pathname) => pathname !== '/index.html',
       setHeaders(res, filePath) {
         const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
       },
     });
   }
-
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply, status: number) => {
-    const encoding = pickEncoding(request.headers['accept-encoding']);
-    if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return reply
-      .code(status)
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
-      .type('text/html; charset=utf-8')
-      .send(indexVariants?.[encoding]);
-  };
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?', 1)[0]!;
@@ -57,7 +59,8 @@ export async function registerStaticClient(
       !pathname.startsWith('/objects/') &&
       !pathname.startsWith('/assets/') &&
       !path.extname(pathname);
-    if (isPage && indexHtml) return sendIndex(request, reply, CLIENT_ROUTES.has(pathname) ? 200 : 404);
+    if (isPage && pages) return sendPage(request, reply, pages.pageFor(pathname));
     return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
   });
+  return pages;
 }

@@ -30,7 +30,7 @@ export const database = fp(
       clock,
       secret,
       rateLimiter: config.redisUrl
-        ? createRedisRateLimiter(config.redisUrl)
+        ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
         : createSqlRateLimiter(db, clock),
       objectStore: createObjectStore(config, secret, clock),
     };

@@ -32,6 +32,13 @@ export const health = fp(
       } catch {
         return reply.code(503).send({ status: 'object store unavailable' });
       }
+      // Redis down costs no request (the SQL counters stand in), so the node stays in service.
+      if (app.deps.rateLimiter.usingFallback?.()) {
+        return {
+          status: 'ready',
+          degraded: ['rate limits counted in the database: Redis unavailable'],
+        };
+      }
       return { status: 'ready' };
     });
   },

@@ -40,7 +40,7 @@ export const securityHeaders = fp(
       reply.headers(api ? headers.api : headers.page);
       reply.header('x-request-id', request.id);
       // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
-      // one by its path, so it would reach an API route past the CSRF check, which goes by the URL.
+      // one by its path, so a site that is no proxy refuses them rather than answer in two ways.
       if (!api && !request.url.startsWith('/')) {
         return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
       }

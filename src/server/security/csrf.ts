@@ -7,14 +7,21 @@ import { isSecureRequest } from './sessions.ts';
 export const CSRF_COOKIE = 'csrf';
 const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
-/** The spec's client sends no token on these; they are still guarded by the origin check. */
-const EXEMPT_PATHS = new Set(CSRF_EXEMPT_PATHS);
 /**
- * The local store's upload URLs (`PUT /api/uploads/<signed token>`): the spec's client PUTs
- * the file there with plain fetch, as it would to a presigned S3 URL, so no token comes with
- * it. The URL's signature is the credential: one key, one member's upload row, expiring.
+ * Mutating routes that take no token, named by the route they are registered as (method and
+ * pattern), never by the request's URL: the router decodes and normalises the URL before it
+ * matches (`/%61pi/auth/logout` is `/api/auth/logout` to it), so a check on the raw text would
+ * see a different path from the one that runs.
+ * - login, register and game scores: the spec's client sends no token; the origin check still
+ *   guards them.
+ * - the local store's upload URL (`PUT /api/uploads/<signed token>`): the spec's client PUTs the
+ *   file there with plain fetch, as it would to a presigned S3 URL. The URL's signature is the
+ *   credential: one key, one member's upload row, expiring.
  */
-const EXEMPT_PREFIXES = [objectPaths.localUploadPrefix];
+const EXEMPT_ROUTES = new Set([
+  ...CSRF_EXEMPT_PATHS.map((path) => `POST ${path}`),
+  `PUT ${objectPaths.localUploadPrefix}*`,
+]);
 
 function tokenFor(secret: string, cookieValue: string): string {
   return createHmac('sha256', secret).update(`csrf:${cookieValue}`).digest('base64url');
@@ -43,11 +50,10 @@ export function isMutating(method: string): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
 }
 
+/** Runs inside a session scope, after routing: every mutating route there needs the token. */
 export function assertCsrf(request: FastifyRequest): void {
   if (!isMutating(request.method)) return;
-  const path = request.url.split('?', 1)[0]!;
-  if (!path.startsWith('/api/') || EXEMPT_PATHS.has(path)) return;
-  if (request.method === 'PUT' && EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))) return;
+  if (EXEMPT_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return;
   const cookieValue = request.cookies[CSRF_COOKIE];
   const header = request.headers['x-csrf-token'];
   if (!cookieValue || typeof header !== 'string' || header === '') {

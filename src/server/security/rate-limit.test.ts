@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { freePort } from '#test-support/node-process.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { createRedisRateLimiter } from './redis-rate-limit.ts';
 
@@ -30,13 +31,38 @@ describe.each(databaseKinds)('SQL rate limiter on %s', (kind) => {
   });
 });
 
+/** Stands in for the SQL counters where a test must prove Redis did the counting. */
+const unusedFallback: RateLimiter = {
+  hit: () => Promise.reject(new Error('the fallback counted a hit')),
+  undo: () => Promise.reject(new Error('the fallback took an undo')),
+  reset: () => Promise.reject(new Error('the fallback took a reset')),
+  close: async () => {},
+};
+
 describe('Redis rate limiter (REDIS_URL)', () => {
   it('lets exactly the limit through under concurrency, and resets and undoes', async () => {
-    const limiter = createRedisRateLimiter(redisUrl, `grind-test:${process.pid}:`);
+    const limiter = createRedisRateLimiter(redisUrl, unusedFallback, `grind-test:${process.pid}:`);
     try {
       await expectFixedWindow(limiter, uniqueName());
+      expect(limiter.usingFallback()).toBe(false);
     } finally {
       await limiter.close();
+    }
+  });
+
+  it('counts in the fallback while Redis cannot be reached', async () => {
+    const t = await createTestApp('sqlite');
+    // A port with nothing listening: every connection attempt is refused.
+    const limiter = createRedisRateLimiter(
+      `redis://127.0.0.1:${await freePort()}`,
+      t.app.deps.rateLimiter,
+    );
+    try {
+      await expectFixedWindow(limiter, `test:${uniqueName()}`);
+      expect(limiter.usingFallback()).toBe(true);
+    } finally {
+      await limiter.close();
+      await t.close();
     }
   });
 

@@ -15,6 +15,8 @@ export interface RateLimiter {
   undo(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
+  /** True while the shared store (Redis) is down and the SQL counters stand in for it. */
+  usingFallback?(): boolean;
 }
 
 /** At most `limit` hits per `windowMs`. */

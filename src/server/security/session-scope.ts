@@ -13,6 +13,9 @@ import { hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
  */
 export async function enableSessions(scope: FastifyInstance): Promise<void> {
   await scope.register(fastifyCookie);
+  // A cross-site HTML form can send text/plain without a preflight; no route here takes text,
+  // so such a request is refused (415) before any route runs, whatever its body.
+  scope.removeContentTypeParser('text/plain');
   const { db, clock } = scope.deps;
   // Callback-style: most requests carry no session, and an async hook costs each a promise.
   scope.addHook('onRequest', (request, _reply, done) => {

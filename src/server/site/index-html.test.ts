@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { pageLabels } from '#shared/page-labels.ts';
 import { defaultSite, type SiteConfig } from '#shared/site.ts';
 import { jsonForScript, renderIndexHtml } from './index-html.ts';
+
+const LABELS = pageLabels(defaultSite, Date.parse('2026-11-25T04:00:00Z'));
 
 const TEMPLATE = `<!doctype html><html><head>
     <!-- site-meta -->
@@ -25,7 +28,7 @@ function meta(html: string, key: string): string | undefined {
 
 describe('renderIndexHtml', () => {
   it('writes the title, description, Open Graph and Twitter tags from the site', () => {
-    const html = renderIndexHtml(TEMPLATE, defaultSite, 'https://grind.example');
+    const html = renderIndexHtml(TEMPLATE, defaultSite, 'https://grind.example', LABELS);
     expect(html).toContain('<title>Daily Grind ($GRIND) – Celebrating the Daily Grind</title>');
     expect(html).not.toContain('<title>Default</title>');
     expect(meta(html, 'description')).toBe(defaultSite.description);
@@ -40,21 +43,24 @@ describe('renderIndexHtml', () => {
   });
 
   it('uses a path for the image and no og:url without a public origin', () => {
-    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined);
+    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined, LABELS);
     expect(meta(html, 'og:image')).toBe('/og-image.png');
     expect(meta(html, 'og:url')).toBeUndefined();
   });
 
   it('hands the page the whole config as inert JSON', () => {
-    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined);
+    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined, LABELS);
     expect(configFrom(html)).toEqual(defaultSite);
   });
 
-  it('hands the page the launch time already written out', () => {
-    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined);
+  it('hands the page the labels its HTML was rendered with', () => {
+    const html = renderIndexHtml(TEMPLATE, defaultSite, undefined, LABELS);
     const labels = /<script id="site-labels" type="application\/json">(.*?)<\/script>/.exec(html);
     expect(JSON.parse(labels![1]!)).toEqual({
       launch: '30 Sept 2025, 9:00 pm AEST (Sydney time)',
+      launched: true,
+      giveawaySchedule: 'Sunday, 8:00 PM EST (New York time)',
+      year: 2026,
     });
   });
 
@@ -64,7 +70,7 @@ describe('renderIndexHtml', () => {
       brand: '</script><script>alert(1)</script>',
       description: '"><img src=x onerror=alert(1)> & <!-- $& $1',
     };
-    const html = renderIndexHtml(TEMPLATE, site, undefined);
+    const html = renderIndexHtml(TEMPLATE, site, undefined, LABELS);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
     expect(configFrom(html)).toEqual(site);
@@ -74,9 +80,9 @@ describe('renderIndexHtml', () => {
   });
 
   it('refuses a template without the block it rewrites', () => {
-    expect(() => renderIndexHtml('<html><head></head></html>', defaultSite, undefined)).toThrow(
-      /site-meta/,
-    );
+    expect(() =>
+      renderIndexHtml('<html><head></head></html>', defaultSite, undefined, LABELS),
+    ).toThrow(/site-meta/);
   });
 });
 

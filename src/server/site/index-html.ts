@@ -1,4 +1,5 @@
-import { brandAssets, launchLabel, siteTitle, type SiteConfig } from '#shared/site.ts';
+import type { PageLabels } from '#shared/page-labels.ts';
+import { brandAssets, siteTitle, type SiteConfig } from '#shared/site.ts';
 
 /** index.html marks the tags the server rewrites from the site config (the defaults stay for dev). */
 const META_BLOCK = /<!-- site-meta -->[\s\S]*?<!-- \/site-meta -->/;
@@ -22,14 +23,15 @@ export function jsonForScript(value: unknown): string {
 }
 
 /**
- * The page's identity tags and the site config for the client, written into the built
- * index.html once at start. The config goes in a JSON <script> that never runs, so the
- * Content-Security-Policy (script-src 'self') needs no exception for it.
+ * The page's identity tags, the site config and the labels the pages were rendered with, for
+ * the client, written into the built index.html once at start. They go in JSON <script>s that
+ * never run, so the Content-Security-Policy (script-src 'self') needs no exception for them.
  */
 export function renderIndexHtml(
   template: string,
   site: SiteConfig,
   publicOrigin: string | undefined,
+  labels: PageLabels,
 ): string {
   if (!META_BLOCK.test(template)) {
     throw new Error('index.html lacks its <!-- site-meta --> ... <!-- /site-meta --> block');
@@ -64,9 +66,9 @@ export function renderIndexHtml(
         `<meta ${attribute}="${key}" content="${escapeAttribute(content)}" />`,
     ),
     `<script id="site-config" type="application/json">${jsonForScript(site)}</script>`,
-    // Formatting a date with a zone name costs a phone's first render tens of milliseconds
-    // (Intl loads zone data), so the server, which has that data loaded, does it once.
-    `<script id="site-labels" type="application/json">${jsonForScript({ launch: launchLabel(site) })}</script>`,
+    // What the server rendered the pages with (shared/page-labels.ts): the browser's first
+    // render must read the same.
+    `<script id="site-labels" type="application/json">${jsonForScript(labels)}</script>`,
   ].join('\n    ');
   // A function replacement, so `$&` and friends in the config are not read as patterns.
   return template.replace(META_BLOCK, () => block);

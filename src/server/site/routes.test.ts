@@ -17,7 +17,7 @@ beforeAll(() => {
   fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
   fs.writeFileSync(
     path.join(distDir, 'index.html'),
-    '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body></body></html>',
+    '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
   );
   fs.writeFileSync(
     path.join(distDir, 'assets', 'app-1234.js'),

@@ -90,6 +90,9 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
     // operation requires one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // A bucket that stops answering fails the call (503 to the client) instead of holding the
+    // request: 2 s to connect, 5 s of silence per attempt (docs/decisions/015).
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
   const bucket = opts.bucket;
   const now = opts.now ?? Date.now;

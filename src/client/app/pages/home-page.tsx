@@ -1,23 +1,36 @@
-import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { scrollToHashOnArrival } from '#client/features/landing/anchor-scroll.ts';
-import { ChartSection } from '#client/features/landing/chart-section.tsx';
-import { CommunitySection } from '#client/features/landing/community-section.tsx';
 import { DeferredSection } from '#client/features/landing/deferred-section.tsx';
-import { GiveawaySection } from '#client/features/landing/giveaway-section.tsx';
 import { HeroSection } from '#client/features/landing/hero-section.tsx';
-import { RoadmapSection } from '#client/features/landing/roadmap-section.tsx';
-import { TokenomicsSection } from '#client/features/landing/tokenomics-section.tsx';
+import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
 
 // The gallery and the game are most of the page's code: they load as they come near the screen.
 const GallerySection = lazy(() => import('#client/features/gallery/gallery-section.tsx'));
 const GameSection = lazy(() => import('#client/features/game/game-section.tsx'));
 const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderboard-panel.tsx'));
 
+const belowTheFold = () => import('#client/features/landing/below-the-fold.ts');
+const TokenomicsSection = lazyNearOrIdle(
+  'tokenomics',
+  async () => (await belowTheFold()).TokenomicsSection,
+);
+const ChartSection = lazyNearOrIdle('chart', async () => (await belowTheFold()).ChartSection);
+const RoadmapSection = lazyNearOrIdle('roadmap', async () => (await belowTheFold()).RoadmapSection);
+const CommunitySection = lazyNearOrIdle(
+  'community',
+  async () => (await belowTheFold()).CommunitySection,
+);
+const GiveawaySection = lazyNearOrIdle(
+  'giveaway',
+  async () => (await belowTheFold()).GiveawaySection,
+);
+
 function GallerySlot() {
   return (
     <DeferredSection
       id="gallery"
       title="Community Meme Gallery"
+      needsScript="The meme gallery needs JavaScript: turn it on to browse, vote on and upload memes."
       reserveClassName="min-h-[800px] lg:min-h-[650px]"
     >
       <GallerySection />
@@ -30,6 +43,7 @@ function GameSlot() {
     <DeferredSection
       id="game"
       title="Office Escape"
+      needsScript="The game needs JavaScript: turn it on to play and to see the weekly leaderboard."
       reserveClassName="min-h-[1620px] lg:min-h-[1080px]"
     >
       <GameSection
@@ -44,7 +58,7 @@ function GameSlot() {
 }
 
 /** The spec's order after the hero (the footer, #contact, is in the shell). */
-const BELOW_THE_FOLD = [
+const BELOW_THE_FOLD: ComponentType[] = [
   TokenomicsSection,
   ChartSection,
   RoadmapSection,
@@ -55,19 +69,18 @@ const BELOW_THE_FOLD = [
 ];
 
 export function HomePage() {
-  // The hero paints first; the sections below follow in one interruptible render (one commit:
-  // splitting it into one per section measured slower, as each commit lays the page out
-  // again). A link to a section renders everything at once, since it must scroll there.
-  const [belowFold, setBelowFold] = useState(() => window.location.hash.length > 1);
-  useEffect(() => {
-    if (!belowFold) startTransition(() => setBelowFold(true));
-  }, [belowFold]);
   useEffect(() => scrollToHashOnArrival(), []);
-
+  // The server writes every section into the HTML. In the browser the hero comes alive first;
+  // each section below it in a boundary of its own, as it comes near or when the page is idle,
+  // so no single task holds the main thread for the whole page.
   return (
     <>
       <HeroSection />
-      {belowFold ? BELOW_THE_FOLD.map((Section, index) => <Section key={index} />) : null}
+      {BELOW_THE_FOLD.map((Section, index) => (
+        <Suspense key={index} fallback={null}>
+          <Section />
+        </Suspense>
+      ))}
     </>
   );
 }

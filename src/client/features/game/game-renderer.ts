@@ -75,6 +75,7 @@ export class GameRenderer {
       x: w.x,
       y: w.prevY + (w.y - w.prevY) * alpha,
       size: w.size,
+      pixelRatio: this.scale,
       rotation: w.rotation * DEG,
       timeMs: view.timeMs,
     });

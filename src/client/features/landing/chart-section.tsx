@@ -1,9 +1,36 @@
+import { useRef } from 'react';
 import { ChartCandlestick, ExternalLink, Hourglass } from 'lucide-react';
 import { chartEmbedUrl, isPreLaunch } from '#shared/site.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { CopyAddressButton } from './copy-address-button.tsx';
 import { SectionHeading } from './section-heading.tsx';
+import { useNearViewport } from './use-near-viewport.ts';
+
+/**
+ * The third-party chart: its frame (and everything it loads) only once the section comes near
+ * the viewport. Without JavaScript the browser's own lazy loading does the same.
+ */
+function ChartFrame({ src, title }: { src: string; title: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(ref, 'chart');
+  const frame = (
+    <iframe
+      src={src}
+      title={title}
+      loading="lazy"
+      width="1280"
+      height="720"
+      referrerPolicy="strict-origin-when-cross-origin"
+      className="h-full w-full border-0"
+    />
+  );
+  return (
+    <div ref={ref} className="h-full w-full">
+      {near ? frame : <noscript>{frame}</noscript>}
+    </div>
+  );
+}
 
 /** The contract address, where to look it up, and the live chart (a frame that loads lazily). */
 export function ChartSection() {
@@ -79,14 +106,9 @@ export function ChartSection() {
               </p>
             </div>
           ) : (
-            <iframe
+            <ChartFrame
               src={chartEmbedUrl(address)}
               title={`${site.ticker} live price chart on DexScreener`}
-              loading="lazy"
-              width="1280"
-              height="720"
-              referrerPolicy="strict-origin-when-cross-origin"
-              className="h-full w-full border-0"
             />
           )}
         </div>

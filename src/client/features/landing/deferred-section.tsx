@@ -16,19 +16,21 @@ function AfterMount({ run }: { run: () => void }) {
 export function DeferredSection({
   id,
   title,
+  needsScript,
   reserveClassName,
   children,
 }: {
   id: string;
   /** Shown in the placeholder, so the page reads right even before the code arrives. */
   title: string;
+  /** What a reader without JavaScript is told instead, e.g. "The gallery needs JavaScript". */
+  needsScript: string;
   /** Height classes matching the loaded section, e.g. "min-h-[1400px] lg:min-h-[1100px]". */
   reserveClassName: string;
   children: ReactNode;
 }) {
   const placeholderRef = useRef<HTMLElement>(null);
-  const targeted = typeof window !== 'undefined' && window.location.hash === `#${id}`;
-  const near = useNearViewport(placeholderRef, targeted);
+  const near = useNearViewport(placeholderRef, id);
 
   const placeholder = (
     <section
@@ -41,6 +43,9 @@ export function DeferredSection({
     >
       <div className="mx-auto max-w-7xl px-4">
         <p className="text-center text-3xl font-extrabold text-grind-300/40 sm:text-4xl">{title}</p>
+        <noscript>
+          <p className="mt-4 text-center text-lg text-slate-300">{needsScript}</p>
+        </noscript>
         <div className="mx-auto mt-10 h-64 max-w-4xl animate-pulse rounded-2xl bg-slate-900/70 motion-reduce:animate-none" />
       </div>
     </section>

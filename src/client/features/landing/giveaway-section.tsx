@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { formatTokenAmount } from '#shared/format.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence, zoneCity } from '#shared/time.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
-import { useSite } from '#client/lib/site-config.ts';
+import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { settleHashTarget } from './anchor-scroll.ts';
 import { CountdownDisplay } from './countdown-display.tsx';
@@ -26,6 +26,7 @@ interface NextLivestream {
 
 function LivestreamCard({ next }: { next: NextLivestream | null }) {
   const site = useSite();
+  const labels = usePageLabels();
   const city = zoneCity(site.giveaway.schedule.timeZone);
   return (
     <div className="flex flex-col rounded-3xl border border-grind-500/30 bg-gradient-to-br from-grind-500/15 via-slate-900 to-slate-900 p-6 sm:p-8">
@@ -45,7 +46,7 @@ function LivestreamCard({ next }: { next: NextLivestream | null }) {
         <div className="flex flex-wrap gap-x-2">
           <dt className="text-slate-400">Every</dt>
           <dd className="font-semibold text-slate-100" data-testid="giveaway-schedule">
-            {next ? `${next.inScheduleZone} (${city} time)` : '…'}
+            {next ? `${next.inScheduleZone} (${city} time)` : labels.giveawaySchedule}
           </dd>
         </div>
         <div className="flex flex-wrap gap-x-2">
@@ -160,10 +161,7 @@ export function GiveawaySection() {
   const ref = useRef<HTMLElement>(null);
   // Zone-aware dates cost a phone real time the first time (Intl loads zone data), so the
   // countdown starts when the section comes near rather than on the first load.
-  const near = useNearViewport(
-    ref,
-    typeof window !== 'undefined' && window.location.hash === '#giveaway',
-  );
+  const near = useNearViewport(ref, 'giveaway');
   return (
     <section
       ref={ref}

@@ -3,29 +3,35 @@ import { useLocation } from 'wouter';
 import { brandAssets, isPreLaunch, launchTimeMs } from '#shared/site.ts';
 import { countdownParts } from '#shared/time.ts';
 import { scrollToSection } from '#client/lib/scroll-to-section.ts';
-import { useServerNow } from '#client/lib/server-clock.ts';
-import { getLaunchLabel, useSite } from '#client/lib/site-config.ts';
+import { useServerNowOnceHydrated } from '#client/lib/server-clock.ts';
+import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { Button, buttonClasses } from '#client/ui/button.tsx';
 import { CountdownDisplay } from './countdown-display.tsx';
-import { useMediaQuery } from './use-media-query.ts';
 
 export const LAUNCHED_MESSAGE =
   'The wait is over! Start trading and join the community of hard workers.';
 
 function LaunchCountdown() {
   const site = useSite();
-  const now = useServerNow();
-  const launchAt = launchTimeMs(site);
-  const parts = countdownParts(launchAt, now);
+  const labels = usePageLabels();
+  const now = useServerNowOnceHydrated();
+  // A launch that had passed when the page was rendered reads the same on every clock; one
+  // still ahead shows "--" in the HTML and counts down once the page has its clock.
+  const parts = labels.launched
+    ? countdownParts(0, 1)
+    : now === null
+      ? null
+      : countdownParts(launchTimeMs(site), now);
+  const launched = parts?.launched ?? false;
 
   return (
     <div className="rounded-2xl border border-grind-500/30 bg-slate-900/80 p-4 shadow-2xl shadow-grind-500/10 sm:p-6">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 className="text-sm font-bold tracking-widest text-grind-300 uppercase">
-          {parts.launched ? 'We are live' : 'Launch countdown'}
+          {launched ? 'We are live' : 'Launch countdown'}
         </h2>
         <p className="text-xs text-slate-400" data-testid="launch-time">
-          Launch: <time dateTime={site.launchAt}>{getLaunchLabel()}</time>
+          Launch: <time dateTime={site.launchAt}>{labels.launch}</time>
         </p>
       </div>
       <CountdownDisplay
@@ -34,7 +40,7 @@ function LaunchCountdown() {
         testId="launch-countdown"
         className="mt-4"
       />
-      {parts.launched ? (
+      {launched ? (
         <p className="mt-4 text-center font-semibold text-grind-100" data-testid="launched-message">
           {LAUNCHED_MESSAGE}
         </p>
@@ -43,23 +49,27 @@ function LaunchCountdown() {
   );
 }
 
+/** A transparent pixel: what the mascot's <img> loads where its <source> does not apply. */
+const NO_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
 function Mascot() {
   const site = useSite();
-  // Rendered only on large screens, so a phone never downloads it.
-  const large = useMediaQuery('(min-width: 1024px)');
-  if (!large) return null;
+  // Large screens only, decided by the browser from the HTML: a phone never downloads it.
   return (
     <div className="relative hidden justify-center lg:flex">
       <div aria-hidden className="absolute inset-8 rounded-full bg-grind-500/20 blur-3xl" />
-      <img
-        src={brandAssets.mascot.src}
-        width={brandAssets.mascot.width}
-        height={brandAssets.mascot.height}
-        alt={`${site.mascot}, the ${site.brand} mascot: a tired but determined office worker holding a coffee mug`}
-        fetchPriority="high"
-        className="relative h-auto w-full max-w-md drop-shadow-[0_20px_40px_rgba(0,0,0,0.5)]"
-        data-testid="hero-mascot"
-      />
+      <picture className="contents">
+        <source media="(min-width: 1024px)" srcSet={brandAssets.mascot.src} />
+        <img
+          src={NO_IMAGE}
+          width={brandAssets.mascot.width}
+          height={brandAssets.mascot.height}
+          alt={`${site.mascot}, the ${site.brand} mascot: a tired but determined office worker holding a coffee mug`}
+          fetchPriority="high"
+          className="relative h-auto w-full max-w-md drop-shadow-[0_20px_40px_rgba(0,0,0,0.5)]"
+          data-testid="hero-mascot"
+        />
+      </picture>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useLocation } from 'wouter';
 import { shortenAddress } from '#shared/format.ts';
 import { isPreLaunch, socialCardLinks } from '#shared/site.ts';
 import { scrollToSection, type SectionId } from '#client/lib/scroll-to-section.ts';
-import { useSite } from '#client/lib/site-config.ts';
+import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { CopyAddressButton } from './copy-address-button.tsx';
 import { socialStyles } from './social-icon.tsx';
 
@@ -19,7 +19,8 @@ const QUICK_LINKS: Array<{ id: SectionId; label: string }> = [
 export function SiteFooter() {
   const site = useSite();
   const [, navigate] = useLocation();
-  const year = new Date().getFullYear();
+  // The year the page was rendered in: the same on the server and in the browser's first render.
+  const { year } = usePageLabels();
 
   return (
     <footer

@@ -1,15 +1,21 @@
 import { useEffect, useState, type RefObject } from 'react';
+import { isHashTarget, NEAR_VIEWPORT_MARGIN } from '#client/lib/hydrate-later.ts';
 
-/** How far ahead of the viewport deferred content starts loading: about a phone screen. */
-export const NEAR_VIEWPORT_MARGIN = '800px';
-
-/** True once the element comes within the margin of the viewport (and stays true). */
-export function useNearViewport(ref: RefObject<Element | null>, force = false): boolean {
-  const [near, setNear] = useState(force);
+/**
+ * True once the element comes within the margin of the viewport (and stays true), or at once
+ * when the address points at `targetId`. False on the first render, so it reads the same on the
+ * server and while the browser takes the server's HTML over.
+ */
+export function useNearViewport(ref: RefObject<Element | null>, targetId?: string): boolean {
+  const [near, setNear] = useState(false);
   useEffect(() => {
     if (near) return;
     const element = ref.current;
-    if (!element || typeof IntersectionObserver === 'undefined') {
+    if (
+      !element ||
+      typeof IntersectionObserver === 'undefined' ||
+      (targetId !== undefined && isHashTarget(targetId))
+    ) {
       setNear(true);
       return;
     }
@@ -21,6 +27,6 @@ export function useNearViewport(ref: RefObject<Element | null>, force = false): 
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [near, ref]);
-  return near || force;
+  }, [near, ref, targetId]);
+  return near;
 }

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pageLabels } from '#shared/page-labels.ts';
+import type { SiteConfig } from '#shared/site.ts';
+import { renderIndexHtml } from './index-html.ts';
+import { compressVariants, type CompressedVariants } from './precompress.ts';
+
+/**
+ * The site's pages as HTML, rendered once at start from the client's own components (the
+ * renderer is src/client/entry-server.tsx, built beside the client by scripts/build-site.ts)
+ * and kept as bytes, compressed. Every visitor gets the same bytes; what is theirs (the
+ * signed-in header, live counts) fills in once the browser has taken the page over.
+ */
+
+/** Page paths the client router knows; every other page path is the 404 page. */
+const PAGE_PATHS = ['/', '/shop'] as const;
+/** Any path the router does not know renders the 404 page; this one stands for them all. */
+const NOT_FOUND_PATH = '/404';
+const EMPTY_ROOT = '<div id="root"></div>';
+
+export interface PageBytes {
+  status: number;
+  body: CompressedVariants;
+}
+
+export interface SitePages {
+  /** The pre-rendered page for a page path: '/' and '/shop', else the 404 page. */
+  pageFor(pathname: string): PageBytes;
+  /**
+   * index.html with the site's tags and facts and an empty root, for a page the server does not
+   * pre-render: the browser renders it from nothing (e.g. a page that adds its own head tags).
+   */
+  shell: string;
+}
+
+interface Renderer {
+  renderPage(
+    path: string,
+    facts: { site: SiteConfig; labels: ReturnType<typeof pageLabels> },
+  ): Promise<string>;
+}
+
+/** Where the server's renderer is, for a client built into `clientDistDir`. */
+export function rendererFor(clientDistDir: string): string {
+  return path.join(path.dirname(clientDistDir), 'server', 'entry-server.js');
+}
+
+/**
+ * Renders the pages from the built client in `distDir`, or undefined when there is no build.
+ * Without the renderer (a client built by plain `vite build`) every page is the shell, which
+ * the browser renders from nothing, and `warn` says so.
+ */
+export async function renderSitePages(options: {
+  distDir: string;
+  site: SiteConfig;
+  publicOrigin: string | undefined;
+  now: number;
+  warn: (message: string) => void;
+}): Promise<SitePages | undefined> {
+  const templateFile = path.join(options.distDir, 'index.html');
+  if (!fs.existsSync(templateFile)) return undefined;
+  const labels = pageLabels(options.site, options.now);
+  const shell = renderIndexHtml(
+    fs.readFileSync(templateFile, 'utf8'),
+    options.site,
+    options.publicOrigin,
+    labels,
+  );
+  if (!shell.includes(EMPTY_ROOT)) throw new Error(`index.html lacks ${EMPTY_ROOT}`);
+
+  const rendererFile = rendererFor(options.distDir);
+  let renderer: Renderer | undefined;
+  if (fs.existsSync(rendererFile)) {
+    renderer = (await import(pathToFileURL(rendererFile).href)) as Renderer;
+  } else {
+    options.warn(`no page renderer at ${rendererFile}: pages are rendered in the browser`);
+  }
+  const render = async (pagePath: string): Promise<CompressedVariants> => {
+    if (!renderer) return compressVariants(shell);
+    const html = await renderer.renderPage(pagePath, { site: options.site, labels });
+    // A function replacement, so `$&` in the page is not read as a pattern.
+    return compressVariants(shell.replace(EMPTY_ROOT, () => `<div id="root">${html}</div>`));
+  };
+
+  const pages = new Map<string, PageBytes>();
+  for (const pagePath of PAGE_PATHS)
+    pages.set(pagePath, { status: 200, body: await render(pagePath) });
+  const notFound: PageBytes = { status: 404, body: await render(NOT_FOUND_PATH) };
+  return {
+    pageFor: (pathname) => pages.get(pathname) ?? notFound,
+    shell,
+  };
+}

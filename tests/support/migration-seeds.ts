@@ -1,0 +1,422 @@
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+
+/**
+ * Data written right after each migration, in that schema's own columns, and what must still
+ * be there once the database has been migrated to the latest schema. One entry per migration in
+ * src/server/db/migrations/index.ts, keyed by its name: a migration that adds tables or columns
+ * adds a seed that fills them; one with nothing to fill says why (`none`).
+ * src/server/db/migrate-from-every-schema.test.ts fails for a migration missing here.
+ */
+export type MigrationSeed =
+  | {
+      /** Writes rows with the schema as it is right after this migration. */
+      seed(db: Kysely<any>): Promise<void>;
+      /** Reads them back after the latest migration and expects them intact. */
+      verify(db: Kysely<any>): Promise<void>;
+    }
+  | { none: string };
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+
+/** A seeded member's id, looked up by name, since ids are generated. */
+async function userId(db: Kysely<any>, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_lower', '=', name.toLowerCase())
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function memeId(db: Kysely<any>, title: string): Promise<number> {
+  const row = await db
+    .selectFrom('memes')
+    .select('id')
+    .where('title', '=', title)
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Rows as plain objects with numbers (PostgreSQL's int8 already come back as numbers). */
+const rows = async (query: { execute(): Promise<unknown[]> }) =>
+  (await query.execute()) as Record<string, unknown>[];
+
+export const migrationSeeds: Record<string, MigrationSeed> = {
+  '001-accounts': {
+    async seed(db) {
+      await db
+        .insertInto('users')
+        .values([
+          {
+            username: 'Seed_Alice',
+            username_lower: 'seed_alice',
+            password_hash: '$argon2id$seed-a',
+            created_at: T0,
+          },
+          {
+            username: 'seed-bob',
+            username_lower: 'seed-bob',
+            password_hash: '$argon2id$seed-b',
+            created_at: T0 + 1,
+          },
+        ])
+        .execute();
+      await db
+        .insertInto('sessions')
+        .values({
+          id_hash: 'seed-session-hash',
+          user_id: await userId(db, 'seed_alice'),
+          created_at: T0,
+          last_seen_at: T0 + 5,
+          expires_at: T0 + 86_400_000,
+        })
+        .execute();
+      await db
+        .insertInto('rate_limits')
+        .values({ key: 'login:user:seed_alice', window_start: T0, count: 3 })
+        .execute();
+    },
+    async verify(db) {
+      expect(
+        await rows(
+          db
+            .selectFrom('users')
+            .select(['username', 'username_lower', 'password_hash', 'created_at'])
+            .where('username_lower', 'in', ['seed_alice', 'seed-bob'])
+            .orderBy('created_at'),
+        ),
+      ).toEqual([
+        {
+          username: 'Seed_Alice',
+          username_lower: 'seed_alice',
+          password_hash: '$argon2id$seed-a',
+          created_at: T0,
+        },
+        {
+          username: 'seed-bob',
+          username_lower: 'seed-bob',
+          password_hash: '$argon2id$seed-b',
+          created_at: T0 + 1,
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('sessions')
+            .select(['user_id', 'expires_at'])
+            .where('id_hash', '=', 'seed-session-hash'),
+        ),
+      ).toEqual([{ user_id: await userId(db, 'seed_alice'), expires_at: T0 + 86_400_000 }]);
+      expect(
+        await rows(
+          db
+            .selectFrom('rate_limits')
+            .select(['window_start', 'count'])
+            .where('key', '=', 'login:user:seed_alice'),
+        ),
+      ).toEqual([{ window_start: T0, count: 3 }]);
+    },
+  },
+  '002-coins': {
+    async seed(db) {
+      const alice = await userId(db, 'seed_alice');
+      await db
+        .insertInto('coin_ledger')
+        .values([
+          {
+            user_id: alice,
+            delta: 120,
+            balance_after: 120,
+            reason: 'game-run',
+            run_id: 'seed-run-credited',
+            created_at: T0,
+          },
+          {
+            user_id: alice,
+            delta: -50,
+            balance_after: 70,
+            reason: 'purchase',
+            character_key: 'hardhat',
+            created_at: T0 + 1,
+          },
+        ])
+        .execute();
+      await db
+        .updateTable('users')
+        .set({ coins: 70, selected_character_key: 'hardhat' })
+        .where('id', '=', alice)
+        .execute();
+      await db
+        .insertInto('owned_characters')
+        .values({ user_id: alice, character_key: 'hardhat', acquired_at: T0 + 1 })
+        .execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'seed_alice');
+      expect(
+        await rows(
+          db
+            .selectFrom('users')
+            .select(['coins', 'selected_character_key'])
+            .where('id', '=', alice),
+        ),
+      ).toEqual([{ coins: 70, selected_character_key: 'hardhat' }]);
+      expect(
+        await rows(
+          db
+            .selectFrom('coin_ledger')
+            .select(['delta', 'balance_after', 'reason', 'run_id', 'character_key'])
+            .where('user_id', '=', alice)
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        {
+          delta: 120,
+          balance_after: 120,
+          reason: 'game-run',
+          run_id: 'seed-run-credited',
+          character_key: null,
+        },
+        {
+          delta: -50,
+          balance_after: 70,
+          reason: 'purchase',
+          run_id: null,
+          character_key: 'hardhat',
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('owned_characters')
+            .select(['character_key', 'acquired_at'])
+            .where('user_id', '=', alice),
+        ),
+      ).toEqual([{ character_key: 'hardhat', acquired_at: T0 + 1 }]);
+    },
+  },
+  '003-game': {
+    async seed(db) {
+      const bob = await userId(db, 'seed-bob');
+      await db
+        .insertInto('game_runs')
+        .values({
+          id: 'seed-run-scored',
+          seed: 4_000_000_000,
+          user_id: bob,
+          issued_at: T0,
+          verified_at: T0 + 30_000,
+          inputs: '[12,40,77]',
+          steps: 1800,
+          score: 240,
+          coins: 3,
+          obstacles_passed: 9,
+          score_submitted_at: T0 + 30_000,
+        })
+        .execute();
+      await db
+        .insertInto('game_scores')
+        .values({
+          run_id: 'seed-run-scored',
+          user_id: bob,
+          player_key: `u:${bob}`,
+          player_name: 'seed-bob',
+          score: 240,
+          level: 3,
+          tasks_completed: 9,
+          power_ups_collected: 1,
+          game_time: 30,
+          week_start: Date.UTC(2026, 0, 5),
+          created_at: T0 + 30_000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      const bob = await userId(db, 'seed-bob');
+      expect(
+        await rows(
+          db
+            .selectFrom('game_runs')
+            .select(['seed', 'user_id', 'inputs', 'steps', 'score', 'coins', 'score_submitted_at'])
+            .where('id', '=', 'seed-run-scored'),
+        ),
+      ).toEqual([
+        {
+          seed: 4_000_000_000,
+          user_id: bob,
+          inputs: '[12,40,77]',
+          steps: 1800,
+          score: 240,
+          coins: 3,
+          score_submitted_at: T0 + 30_000,
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('game_scores')
+            .select(['user_id', 'player_key', 'player_name', 'score', 'level', 'week_start'])
+            .where('run_id', '=', 'seed-run-scored'),
+        ),
+      ).toEqual([
+        {
+          user_id: bob,
+          player_key: `u:${bob}`,
+          player_name: 'seed-bob',
+          score: 240,
+          level: 3,
+          week_start: Date.UTC(2026, 0, 5),
+        },
+      ]);
+    },
+  },
+  '004-gallery': {
+    async seed(db) {
+      const alice = await userId(db, 'seed_alice');
+      await db
+        .insertInto('uploads')
+        .values({
+          key: 'uploads/seed-upload',
+          user_id: alice,
+          created_at: T0,
+          expires_at: T0 + 600_000,
+          consumed_at: T0 + 1000,
+        })
+        .execute();
+      await db
+        .insertInto('meme_images')
+        .values({
+          user_id: alice,
+          image_key: `memes/${'b'.repeat(64)}.png`,
+          thumbnail_key: `memes/${'b'.repeat(64)}-thumb.webp`,
+          thumbnail_width: 320,
+          thumbnail_height: 240,
+          created_at: T0 + 1000,
+        })
+        .execute();
+      await db
+        .insertInto('memes')
+        .values({
+          user_id: alice,
+          title: 'Seeded: Monday standup 🙂',
+          category: 'office-life',
+          image_key: `memes/${'a'.repeat(64)}.png`,
+          thumbnail_key: `memes/${'a'.repeat(64)}-thumb.webp`,
+          thumbnail_width: 320,
+          thumbnail_height: 180,
+          upvotes: 1,
+          downvotes: 1,
+          created_at: T0 + 2000,
+        })
+        .execute();
+      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
+      await db
+        .insertInto('meme_votes')
+        .values([
+          { meme_id: meme, voter: `u:${alice}`, vote_type: 'up', created_at: T0 + 3000 },
+          { meme_id: meme, voter: 'v:seed-visitor', vote_type: 'down', created_at: T0 + 4000 },
+        ])
+        .execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'seed_alice');
+      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
+      expect(
+        await rows(
+          db
+            .selectFrom('memes')
+            .select([
+              'user_id',
+              'category',
+              'image_key',
+              'thumbnail_width',
+              'thumbnail_height',
+              'upvotes',
+              'downvotes',
+              'created_at',
+            ])
+            .where('id', '=', meme),
+        ),
+      ).toEqual([
+        {
+          user_id: alice,
+          category: 'office-life',
+          image_key: `memes/${'a'.repeat(64)}.png`,
+          thumbnail_width: 320,
+          thumbnail_height: 180,
+          upvotes: 1,
+          downvotes: 1,
+          created_at: T0 + 2000,
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('meme_votes')
+            .select(['voter', 'vote_type'])
+            .where('meme_id', '=', meme)
+            .orderBy('created_at'),
+        ),
+      ).toEqual([
+        { voter: `u:${alice}`, vote_type: 'up' },
+        { voter: 'v:seed-visitor', vote_type: 'down' },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('uploads')
+            .select(['user_id', 'consumed_at'])
+            .where('key', '=', 'uploads/seed-upload'),
+        ),
+      ).toEqual([{ user_id: alice, consumed_at: T0 + 1000 }]);
+      expect(
+        await rows(
+          db
+            .selectFrom('meme_images')
+            .select(['user_id', 'thumbnail_key', 'thumbnail_height'])
+            .where('user_id', '=', alice),
+        ),
+      ).toEqual([
+        {
+          user_id: alice,
+          thumbnail_key: `memes/${'b'.repeat(64)}-thumb.webp`,
+          thumbnail_height: 240,
+        },
+      ]);
+    },
+  },
+  '005-winners': {
+    async seed(db) {
+      await db
+        .insertInto('giveaway_winners')
+        .values({
+          week_id: '2026-W02',
+          player_name: 'seed-bob',
+          prize: '1 SOL',
+          tx_url: 'https://explorer.solana.com/tx/seed',
+          paid_at: T0 + 7 * 86_400_000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      expect(
+        await rows(
+          db
+            .selectFrom('giveaway_winners')
+            .select(['player_name', 'prize', 'tx_url', 'paid_at'])
+            .where('week_id', '=', '2026-W02'),
+        ),
+      ).toEqual([
+        {
+          player_name: 'seed-bob',
+          prize: '1 SOL',
+          tx_url: 'https://explorer.solana.com/tx/seed',
+          paid_at: T0 + 7 * 86_400_000,
+        },
+      ]);
+    },
+  },
+  '006-standings-index': { none: 'adds an index only; the 003 scores it covers are checked there' },
+  '008-drop-gallery-state': { none: 'drops the gallery_state row only; no data lived there' },
+};
