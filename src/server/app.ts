@@ -20,6 +20,7 @@ import { memeRoutes } from './memes/routes.ts';
 import { database } from './plugins/database.ts';
 import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
+import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
@@ -59,6 +60,7 @@ export async function buildApp(
   );
   await app.register(securityHeaders, { config });
   await app.register(health);
+  await app.register(openApi);
 
   const standings = createStandingsCache(clock);
   // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
