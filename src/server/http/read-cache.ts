@@ -19,7 +19,11 @@ export const READ_CACHE_TTL_MS = 1000;
 export class ReadCache<V extends object> {
   private readonly lru: LRUCache<string, V, () => Promise<V>>;
 
-  constructor(options: { now: () => number; ttlMs?: number; max?: number }) {
+  /**
+   * `serveStale: false` for answers that must never outlive their lifetime (sessions): past it a
+   * reader waits for the load instead of getting the old answer.
+   */
+  constructor(options: { now: () => number; ttlMs?: number; max?: number; serveStale?: boolean }) {
     this.lru = new LRUCache<string, V, () => Promise<V>>({
       max: options.max ?? 500,
       ttl: options.ttlMs ?? READ_CACHE_TTL_MS,
@@ -27,7 +31,7 @@ export class ReadCache<V extends object> {
       ttlAutopurge: false,
       ttlResolution: 0,
       perf: { now: options.now },
-      allowStale: true,
+      allowStale: options.serveStale ?? true,
       // A write's clear() aborts loads under way: their callers get the old answer if there is
       // one (they asked before the write), and the aborted load's result is not kept.
       allowStaleOnFetchAbort: true,
@@ -45,6 +49,11 @@ export class ReadCache<V extends object> {
   /** After this node's write: every later read loads afresh. */
   clear(): void {
     this.lru.clear();
+  }
+
+  /** After this node's write that changes one key's answer only. */
+  delete(key: string): void {
+    this.lru.delete(key);
   }
 
   get size(): number {

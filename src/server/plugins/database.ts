@@ -4,7 +4,8 @@ import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps, CachedSession } from '../deps.ts';
+import { ReadCache } from '../http/read-cache.ts';
 import { createSqlRateLimiter } from '../security/rate-limit.ts';
 import { createRedisRateLimiter } from '../security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
@@ -33,6 +34,11 @@ export const database = fp(
         ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
         : createSqlRateLimiter(db, clock),
       objectStore: createObjectStore(config, secret, clock),
+      sessions: new ReadCache<CachedSession>({
+        now: () => clock.now(),
+        max: 10_000,
+        serveStale: false,
+      }),
     };
     app.decorate('deps', deps);
     app.decorateRequest('user', null);

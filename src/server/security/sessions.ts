@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { SessionUser } from '../deps.ts';
+import type { AppDeps, SessionUser } from '../deps.ts';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
@@ -34,9 +34,29 @@ export async function loadSessionUser(
     .executeTakeFirst();
   if (!row) return null;
   if (now - row.last_seen_at > TOUCH_INTERVAL_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: now })
+      .where('id_hash', '=', idHash)
+      .execute();
   }
   return { id: row.id, username: row.username };
+}
+
+/**
+ * The session look-up every member request makes, under the read-cache rule (decision 011): a
+ * node keeps the answer for a second (never longer: no stale answer is served), and its own
+ * logins and logouts drop it at once. A session ended on another node (or by the operator) stops
+ * working here within that second.
+ */
+export async function cachedSessionUser(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'sessions'>,
+  idHash: string,
+): Promise<SessionUser | null> {
+  const { user } = await deps.sessions.get(idHash, async () => ({
+    user: await loadSessionUser(deps.db, idHash, deps.clock.now()),
+  }));
+  return user;
 }
 
 /** Ends the caller's current session (if any) and starts a new one: a fresh id on every sign-in. */
@@ -45,16 +65,23 @@ export async function startSession(
   reply: FastifyReply,
   userId: number,
 ): Promise<void> {
-  const { db, clock } = request.server.deps;
+  const { db, clock, sessions } = request.server.deps;
   const now = clock.now();
   if (request.sessionIdHash) {
     await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    sessions.delete(request.sessionIdHash);
   }
   const id = randomBytes(32).toString('base64url');
   const idHash = hashSessionId(id);
   await db
     .insertInto('sessions')
-    .values({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: now + SESSION_ABSOLUTE_MS })
+    .values({
+      id_hash: idHash,
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + SESSION_ABSOLUTE_MS,
+    })
     .execute();
   request.sessionIdHash = idHash;
   reply.setCookie(SESSION_COOKIE, id, {
@@ -68,16 +95,25 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionIdHash) {
-    await request.server.deps.db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    const { db, sessions } = request.server.deps;
+    await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    sessions.delete(request.sessionIdHash);
   }
   request.sessionIdHash = null;
   request.user = null;
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecureRequest(request) });
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(request),
+  });
 }
 
 export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {
   await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]))
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - SESSION_IDLE_MS)]),
+    )
     .execute();
 }
