@@ -69,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/server/db/**', 'tests/support/migration-seeds.ts'],
+    files: ['src/server/db/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -13,6 +13,8 @@ export default defineConfig({
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: true,
+    // Every browser the site supports preloads modules itself; the polyfill was first-load weight.
+    modulePreload: { polyfill: false },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),

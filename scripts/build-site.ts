@@ -68,4 +68,7 @@ export async function buildSite(
   return { clientOutDir, serverOutDir };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildSite({ logLevel: 'info' });
+// `--manifest` writes Vite's manifest too (the page benchmark builds an older commit this way).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildSite({ logLevel: 'info', manifest: process.argv.includes('--manifest') });
+}

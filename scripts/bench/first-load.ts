@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const FIRST_LOAD_BUDGET_BYTES = 150 * 1024;
+// The line held by the test (the issue-24 goal of 80 KB is the benchmark's target): the server
+// renders the page, so what is below the hero and the toasts load after it is interactive.
+export const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
 
 const root = path.resolve(import.meta.dirname, '../..');
 

@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import type { CharacterKey } from '#shared/characters.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
+import { ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import type { BenchResult } from '#client/features/game/bench-hook.ts';
 import { createTestApp, TestClient } from '#test-support/test-app.ts';
@@ -218,13 +219,19 @@ async function benchServer(): Promise<Spread> {
     for (let i = 0; i < 40; i++) {
       const issued = await client.request('POST', '/api/game-runs');
       const { runId } = issued.json<{ runId: string }>();
-      // The server's seed is random; give this run the benchmark's seed and jump log.
+      // The server's seed is random; give this run the benchmark's seed, and the progress its
+      // reports would have recorded while it was played (bench:pacing measures the reports).
+      t.clock.advance(ROUND_START_DELAY_MS + Math.ceil(reference.steps * STEP_MS));
       await t.app.deps.db
         .updateTable('game_runs')
-        .set({ seed: run.seed })
+        .set({
+          seed: run.seed,
+          progress_step: reference.steps,
+          progress_jumps: run.inputs.join(','),
+          progress_at: t.clock.now(),
+        })
         .where('id', '=', runId)
         .execute();
-      t.clock.advance(Math.ceil(reference.steps * STEP_MS));
       const started = performance.now();
       const res = await client.request('POST', '/api/game-scores', {
         body: {

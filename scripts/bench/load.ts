@@ -32,7 +32,6 @@ import { weekStartUtc } from '#shared/time.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { findCountMismatches } from '#server/memes/repository.ts';
-import { newVisitorId, signVisitorId } from '#server/memes/voter.ts';
 import { playHonestly, type HonestRun } from '#test-support/honest-run.ts';
 import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { createScratchPostgres } from '#test-support/scratch-postgres.ts';
@@ -573,7 +572,7 @@ async function runSetup(
       memberCookie,
       csrfToken,
       visitors: Array.from({ length: VISITORS }, (_, i) => ({
-        cookie: `${csrfCookie}; vid=${signVisitorId(newVisitorId(), secret)}`,
+        cookie: `${csrfCookie}; voted=1`,
         ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       })),
       hotMemes: page.memes.slice(0, HOT_MEMES).map((m) => m.id),

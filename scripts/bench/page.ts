@@ -1,28 +1,31 @@
-// Page speed on a phone (`npm run bench:page`): builds the client for production, serves the
-// whole site on a free port, and runs Lighthouse (mobile emulation, simulated slow 4G and a 4x
-// slower CPU) against `/` in the system Chromium. Prints the performance score, LCP, TBT, CLS
-// and the first-load JavaScript, gzipped. The chart frame's host is blocked, so nothing leaves
-// this machine.
+// Page speed on a phone (`npm run bench:page`), this tree beside an earlier commit in the same
+// run: builds both for production (the earlier one from `git archive` in a temporary folder),
+// serves each on a port of its own exactly as `npm start` does, and runs Lighthouse (mobile
+// emulation, simulated slow 4G and a 4x slower CPU) against `/` in the system Chromium,
+// alternating between the two so both see the same machine. Prints the medians (performance
+// score, FCP, LCP, TBT, CLS, Speed Index), the JavaScript each page needs before it is
+// interactive (its entry chunk and the chunks that imports, gzipped) and the JavaScript the
+// browser fetched during the run, with the ratio this tree / baseline. The chart frame's host is
+// blocked, so nothing leaves this machine.
 //
-//   npx tsx scripts/bench/page.ts [--runs 3] [--path /]
-import { spawn, type ChildProcess } from 'node:child_process';
+//   npx tsx scripts/bench/page.ts [--runs 5] [--path /] [--baseline <git ref>] [--no-baseline] [--details]
+//
+// The baseline defaults to the merge base with 3f56bd3, the last commit before the page was
+// rendered on the server (issue 24).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
-import { buildApp } from '#server/app.ts';
-import { loadConfig } from '#server/config.ts';
-import {
-  buildClientForMeasurement,
-  FIRST_LOAD_BUDGET_BYTES,
-  formatKb,
-  measureFirstLoad,
-} from './first-load.ts';
+import { startNode, type NodeProcess, REPO_ROOT } from '#test-support/node-process.ts';
+import { buildSite } from '../build-site.ts';
+import { formatKb, measureFirstLoad, type FirstLoadReport } from './first-load.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
-const TARGETS = { performance: 95, cls: 0.02, firstLoadBytes: FIRST_LOAD_BUDGET_BYTES };
+const DEFAULT_BASELINE = '3f56bd3';
+const TARGETS = { performance: 98, tbtMs: 100, lcpMs: 1500, cls: 0.01, firstLoadBytes: 80 * 1024 };
 // The flags every Chromium run here uses (tests/chromium.ts), then the ones Lighthouse's
 // own launcher adds so a page is never throttled as if it were in the background.
 const CHROMIUM_FLAGS = [
@@ -41,8 +44,10 @@ const CHROMIUM_FLAGS = [
 
 const { values: args } = parseArgs({
   options: {
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '5' },
     path: { type: 'string', default: '/' },
+    baseline: { type: 'string' },
+    'no-baseline': { type: 'boolean', default: false },
     details: { type: 'boolean', default: false },
   },
 });
@@ -55,6 +60,18 @@ interface RunResult {
   tbt: number;
   cls: number;
   si: number;
+  /** JavaScript the browser fetched during the run (bytes on the wire). */
+  jsFetched: number;
+}
+
+interface Subject {
+  name: string;
+  label: string;
+  checkout: string;
+  distDir: string;
+  firstLoad: FirstLoadReport;
+  node?: NodeProcess;
+  results: RunResult[];
 }
 
 /** Starts Chromium with a DevTools port of its choosing and reads the port back. */
@@ -116,114 +133,231 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+function run(command: string, argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  execFileSync(command, argv, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+}
+
+/** The baseline commit's tree in `dir`, built for production the way that commit builds. */
+function buildBaseline(ref: string, dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = execFileSync('git', ['archive', '--format=tar', ref], {
+    cwd: REPO_ROOT,
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  // Same dependencies as this tree (a baseline whose lock file differs is measured with ours).
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  const env = { NODE_ENV: 'production' };
+  if (fs.existsSync(path.join(dir, 'scripts/build-site.ts'))) {
+    run(process.execPath, ['--import', 'tsx', 'scripts/build-site.ts', '--manifest'], dir, env);
+  } else {
+    run(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--manifest',
+        '--logLevel',
+        'warn',
+      ],
+      dir,
+      env,
+    );
+  }
+  return path.join(dir, 'dist/client');
+}
+
+function describeRef(ref: string): string {
+  return execFileSync('git', ['log', '-1', '--format=%h %s', ref], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .trim()
+    .slice(0, 90);
+}
+
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-page-'));
-  console.log('Building the client (production)...');
-  const distDir = await buildClientForMeasurement(path.join(work, 'client'));
-  const firstLoad = measureFirstLoad(distDir);
-
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: path.join(work, 'data'),
-    CLIENT_DIST_DIR: distDir,
-    LOG_LEVEL: 'silent',
-  });
-  const app = await buildApp(config, { logger: false });
-  await app.listen({ host: config.host, port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}${args.path}`;
-
-  const chrome = await launchChromium(path.join(work, 'chromium-profile'));
-  const results: RunResult[] = [];
+  const subjects: Subject[] = [];
+  let chrome: { port: number; process: ChildProcess } | undefined;
   try {
+    console.log('Building this tree (production)...');
+    const current = await buildSite({
+      clientOutDir: path.join(work, 'current', 'client'),
+      manifest: true,
+      sourcemap: false,
+      logLevel: 'silent',
+    });
+    subjects.push({
+      name: 'this tree',
+      label: `working tree on ${describeRef('HEAD')}`,
+      checkout: REPO_ROOT,
+      distDir: current.clientOutDir,
+      firstLoad: measureFirstLoad(current.clientOutDir),
+      results: [],
+    });
+    if (!args['no-baseline']) {
+      const ref =
+        args.baseline ??
+        execFileSync('git', ['merge-base', 'HEAD', DEFAULT_BASELINE], {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+        }).trim();
+      console.log(`Building the baseline ${describeRef(ref)} (production)...`);
+      const checkout = path.join(work, 'baseline');
+      const distDir = buildBaseline(ref, checkout);
+      subjects.push({
+        name: 'baseline',
+        label: describeRef(ref),
+        checkout,
+        distDir,
+        firstLoad: measureFirstLoad(distDir),
+        results: [],
+      });
+    }
+
+    for (const subject of subjects) {
+      subject.node = await startNode({
+        cwd: subject.checkout,
+        keepOutput: 16 * 1024,
+        env: {
+          NODE_ENV: 'production',
+          DATA_DIR: path.join(work, `${subject.name.replace(/\W/g, '-')}-data`),
+          CLIENT_DIST_DIR: subject.distDir,
+          LOG_LEVEL: 'warn',
+        },
+      });
+    }
+
+    chrome = await launchChromium(path.join(work, 'chromium-profile'));
     for (let i = 0; i < runs; i++) {
-      const lhr = await runLighthouse(url, chrome.port);
-      const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-      const run: RunResult = {
-        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-        fcp: audit('first-contentful-paint'),
-        lcp: audit('largest-contentful-paint'),
-        tbt: audit('total-blocking-time'),
-        cls: audit('cumulative-layout-shift'),
-        si: audit('speed-index'),
-      };
-      results.push(run);
-      if (args.details) {
-        // Where the main thread's time went, and the long tasks (simulated durations).
+      // Alternating, so a busy spell on this shared machine falls on both.
+      for (const subject of i % 2 ? [...subjects].reverse() : subjects) {
+        const lhr = await runLighthouse(`${subject.node!.origin}${args.path}`, chrome.port);
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         type Items = { details?: { items?: Array<Record<string, unknown>> } };
         const items = (id: string) => (lhr.audits[id] as Items | undefined)?.details?.items ?? [];
-        console.log(`  benchmarkIndex ${lhr.environment.benchmarkIndex}`);
-        for (const row of items('mainthread-work-breakdown')) {
-          console.log(
-            `  ${String(row.groupLabel).padEnd(32)} ${Math.round(Number(row.duration))} ms`,
-          );
+        const result: RunResult = {
+          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          fcp: audit('first-contentful-paint'),
+          lcp: audit('largest-contentful-paint'),
+          tbt: audit('total-blocking-time'),
+          cls: audit('cumulative-layout-shift'),
+          si: audit('speed-index'),
+          jsFetched: items('network-requests')
+            .filter((row) => row.resourceType === 'Script')
+            .reduce((sum, row) => sum + Number(row.transferSize ?? 0), 0),
+        };
+        subject.results.push(result);
+        console.log(
+          `run ${i + 1}/${runs} ${subject.name.padEnd(9)}: score ${result.score}, LCP ${Math.round(result.lcp)} ms, TBT ${Math.round(result.tbt)} ms, CLS ${result.cls.toFixed(3)} (load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`,
+        );
+        if (args.details) {
+          console.log(`  benchmarkIndex ${lhr.environment.benchmarkIndex}`);
+          for (const row of items('mainthread-work-breakdown')) {
+            console.log(
+              `  ${String(row.groupLabel).padEnd(32)} ${Math.round(Number(row.duration))} ms`,
+            );
+          }
+          for (const task of items('long-tasks')) {
+            console.log(
+              `  long task at ${Math.round(Number(task.startTime))} ms: ${Math.round(Number(task.duration))} ms ${String(task.url)}`,
+            );
+          }
+          const lcpItems = (lhr.audits['largest-contentful-paint-element'] as Items | undefined)
+            ?.details?.items;
+          console.log(`  LCP element: ${JSON.stringify(lcpItems?.[0]).slice(0, 300)}`);
         }
-        for (const task of items('long-tasks')) {
-          console.log(
-            `  long task at ${Math.round(Number(task.startTime))} ms: ${Math.round(Number(task.duration))} ms ${String(task.url)}`,
-          );
-        }
-        const lcpItems = (lhr.audits['largest-contentful-paint-element'] as Items | undefined)
-          ?.details?.items;
-        console.log(`  LCP element: ${JSON.stringify(lcpItems?.[0]).slice(0, 300)}`);
       }
-      console.log(
-        `run ${i + 1}/${runs}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)} (load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`,
-      );
     }
   } finally {
-    chrome.process.kill();
-    await new Promise((resolve) => chrome.process.once('exit', resolve));
-    await app.close();
+    if (chrome) {
+      chrome.process.kill();
+      await new Promise((resolve) => chrome!.process.once('exit', resolve));
+    }
+    for (const subject of subjects) await subject.node?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 
-  const m = (key: keyof RunResult) => median(results.map((r) => r[key]));
+  const [current, baseline] = subjects as [Subject, Subject | undefined];
+  const m = (subject: Subject, key: keyof RunResult) => median(subject.results.map((r) => r[key]));
   const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-  const rows: Array<[string, string, string]> = [
-    [
-      'Performance score',
-      String(m('score')),
-      `>= ${TARGETS.performance} ${check(m('score') >= TARGETS.performance)}`,
-    ],
-    ['First Contentful Paint', `${Math.round(m('fcp'))} ms`, ''],
-    ['Largest Contentful Paint', `${Math.round(m('lcp'))} ms`, ''],
-    ['Total Blocking Time', `${Math.round(m('tbt'))} ms`, ''],
-    [
-      'Cumulative Layout Shift',
-      m('cls').toFixed(3),
-      `<= ${TARGETS.cls} ${check(m('cls') <= TARGETS.cls)}`,
-    ],
-    ['Speed Index', `${Math.round(m('si'))} ms`, ''],
-    [
-      'First-load JS (gzip)',
-      formatKb(firstLoad.jsGzipBytes),
-      `<= ${formatKb(TARGETS.firstLoadBytes)} ${check(firstLoad.jsGzipBytes <= TARGETS.firstLoadBytes)}`,
-    ],
-    ['First-load CSS (gzip)', formatKb(firstLoad.cssGzipBytes), ''],
-    ['All JS built (gzip)', formatKb(firstLoad.allJsGzipBytes), ''],
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  interface Row {
+    name: string;
+    value: (s: Subject) => number;
+    show: (v: number) => string;
+    target?: [string, (v: number) => boolean];
+  }
+  const rows: Row[] = [
+    {
+      name: 'Performance score',
+      value: (s) => m(s, 'score'),
+      show: String,
+      target: [`>= ${TARGETS.performance}`, (v) => v >= TARGETS.performance],
+    },
+    { name: 'First Contentful Paint', value: (s) => m(s, 'fcp'), show: ms },
+    {
+      name: 'Largest Contentful Paint',
+      value: (s) => m(s, 'lcp'),
+      show: ms,
+      target: [`<= ${TARGETS.lcpMs} ms`, (v) => v <= TARGETS.lcpMs],
+    },
+    {
+      name: 'Total Blocking Time',
+      value: (s) => m(s, 'tbt'),
+      show: ms,
+      target: [`<= ${TARGETS.tbtMs} ms`, (v) => v <= TARGETS.tbtMs],
+    },
+    {
+      name: 'Cumulative Layout Shift',
+      value: (s) => m(s, 'cls'),
+      show: (v) => v.toFixed(3),
+      target: [`<= ${TARGETS.cls}`, (v) => v <= TARGETS.cls],
+    },
+    { name: 'Speed Index', value: (s) => m(s, 'si'), show: ms },
+    {
+      name: 'JS before interactive (gz)',
+      value: (s) => s.firstLoad.jsGzipBytes,
+      show: formatKb,
+      target: [`<= ${formatKb(TARGETS.firstLoadBytes)}`, (v) => v <= TARGETS.firstLoadBytes],
+    },
+    { name: 'First-load CSS (gz)', value: (s) => s.firstLoad.cssGzipBytes, show: formatKb },
+    { name: 'JS fetched in the run', value: (s) => m(s, 'jsFetched'), show: formatKb },
+    { name: 'All JS built (gz)', value: (s) => s.firstLoad.allJsGzipBytes, show: formatKb },
   ];
   console.log(
-    `\nLighthouse ${results.length > 1 ? `median of ${results.length} runs` : '1 run'}, mobile, ${url}`,
+    `\nLighthouse 12, mobile (simulated slow 4G, 4x CPU), ${args.path}, median of ${runs} runs each`,
   );
-  for (const [name, value, target] of rows)
-    console.log(`${name.padEnd(26)} ${value.padStart(10)}   ${target}`);
-  const best = results.reduce((a, b) => (b.score > a.score ? b : a));
+  console.log(`this tree: ${current.label}`);
+  if (baseline) console.log(`baseline:  ${baseline.label}`);
   console.log(
-    `best run: score ${best.score}, LCP ${Math.round(best.lcp)} ms, TBT ${Math.round(best.tbt)} ms, CLS ${best.cls.toFixed(3)}`,
+    `${'metric'.padEnd(28)} ${'this tree'.padStart(10)} ${baseline ? `${'baseline'.padStart(10)} ${'ratio'.padStart(6)}` : ''}   target`,
   );
+  for (const row of rows) {
+    const now = row.value(current);
+    const before = baseline ? row.value(baseline) : undefined;
+    const ratio = before === undefined ? '' : before === 0 ? '-' : (now / before).toFixed(2);
+    const target = row.target ? `${row.target[0]} ${check(row.target[1](now))}` : '';
+    console.log(
+      `${row.name.padEnd(28)} ${row.show(now).padStart(10)} ${before === undefined ? '' : `${row.show(before).padStart(10)} ${ratio.padStart(6)}`}   ${target}`,
+    );
+  }
   // Lighthouse scales the CPU time it observes, so other work on this machine inflates TBT most.
   if (os.loadavg()[0]! > os.cpus().length) {
     console.log(
       `note: the machine was busy (load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores); timings, TBT above all, read high`,
     );
   }
-  console.log(
-    `first-load files: ${firstLoad.files.map((f) => `${f.file} ${formatKb(f.gzipBytes)}`).join(', ')}`,
-  );
+  for (const subject of subjects) {
+    console.log(
+      `${subject.name} first-load files: ${subject.firstLoad.files.map((f) => `${f.file} ${formatKb(f.gzipBytes)}`).join(', ')}`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,7 @@ import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { prizeRoutes } from './prize/routes.ts';
 import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
 import { pruneSessions } from './security/sessions.ts';
@@ -29,6 +30,7 @@ import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -70,6 +72,7 @@ export async function buildApp(
     await scope.register(siteRoutes);
     await scope.register(standingsRoutes, { standings });
     await scope.register(objectRoutes);
+    await scope.register(prizeRoutes, { site });
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
@@ -79,6 +82,7 @@ export async function buildApp(
     await scope.register(gameRoutes, { standings });
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
+    await scope.register(walletRoutes);
   });
   await registerStaticClient(app, config.clientDistDir, {
     site,

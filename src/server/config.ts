@@ -115,7 +115,10 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (value === 'true') return 1;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    if (hops > 10) throw new ConfigError(`Invalid TRUST_PROXY: at most 10 proxy hops (got ${JSON.stringify(raw)})`);
+    if (hops > 10)
+      throw new ConfigError(
+        `Invalid TRUST_PROXY: at most 10 proxy hops (got ${JSON.stringify(raw)})`,
+      );
     return hops;
   }
   const entries = value.split(',').map((e) => e.trim());
@@ -134,7 +137,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid ${variable}: ${issue.message} (got ${JSON.stringify(env[variable] ?? '')})`);
+    throw new ConfigError(
+      `Invalid ${variable}: ${issue.message} (got ${JSON.stringify(env[variable] ?? '')})`,
+    );
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);

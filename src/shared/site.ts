@@ -43,6 +43,11 @@ export function addressLinks(address: string): Record<AddressLink, string> {
   };
 }
 
+/** A transaction on the site's blockchain explorer (the origin of its explorer link). */
+export function explorerTxUrl(site: Pick<SiteConfig, 'links'>, signature: string): string {
+  return `${new URL(site.links.solscan).origin}/tx/${signature}`;
+}
+
 export function chartEmbedUrl(address: string): string {
   return `https://dexscreener.com/solana/${address}?embed=1&theme=dark&trades=0&info=0`;
 }

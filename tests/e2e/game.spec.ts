@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { FrameClock } from '#client/features/game/frame-clock.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
-import { STEP_MS } from '#shared/game/constants.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
 import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support';
 
@@ -85,6 +84,37 @@ async function expectOnFullLeaderboard(page: Page, name: string, score: number) 
   await expect(row).toContainText(String(score));
   await expect(row).toContainText('Today');
   await dialog.getByRole('button', { name: 'Close' }).click();
+}
+
+/** Opens the full leaderboard, watches the player's entry at 4x and checks where it ends. */
+async function watchReplay(page: Page, name: string, score: number) {
+  await page.getByRole('button', { name: 'View Full Leaderboard' }).click();
+  const board = page.getByRole('dialog', { name: 'Full Leaderboard' });
+  // The viewer's code is loaded when asked for, not before.
+  const loaded = () =>
+    page.evaluate(() =>
+      performance.getEntriesByType('resource').some((e) => e.name.includes('replay-viewer')),
+    );
+  expect(await loaded()).toBe(false);
+  const replayChunk = page.waitForRequest((r) => r.url().includes('replay-viewer'));
+  await board.getByRole('button', { name: `Watch ${name}'s run` }).click();
+  await replayChunk;
+  const viewer = page.getByRole('dialog', { name: `Replay: ${name}` });
+  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}`) })).toBeVisible();
+  await viewer.getByLabel('Speed').selectOption('4');
+  // Played to its end by the game's engine in the viewer: the same score as the round.
+  await expect(viewer.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 30_000 });
+  await expect(viewer.getByTestId('replay-score')).toHaveText(String(score));
+  await expect(viewer.getByTestId('replay-statistics')).toBeVisible();
+  await expect(viewer.getByTestId('replay-timeline')).toBeVisible();
+  // Seek to the start, then frame by frame.
+  await viewer.getByLabel('Seek').fill('0');
+  await expect(viewer.getByTestId('replay-score')).toHaveText('0');
+  await viewer.getByRole('button', { name: 'Next frame' }).click();
+  await expect(viewer.getByTestId('replay-time')).toContainText('0.0 /');
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(viewer).toHaveCount(0);
+  await board.getByRole('button', { name: 'Close' }).click();
 }
 
 test('a member plays a round and the score lands on the weekly leaderboard under their name', async ({
@@ -176,8 +206,12 @@ function roundWithCoins(seed: number): { inputs: number[]; result: ValidRun } {
 
 // The browser plays on a paused clock: the test advances it one display frame (16 ms) at a time
 // and presses at the steps the autopilot chose, so the round is exactly the one worked out here.
-// The server checks the round took real time, so the test waits that long before the crash.
-test('a member earns coins by playing, and the shop counts them', async ({ page }) => {
+// The server paces the round against its own clock (progress reports each second), so the page's
+// clock is kept near real time: the test waits when it is ahead, and runs the frames between two
+// jumps at once when a slow machine leaves it behind.
+test('a member earns coins by playing a paced round, and anyone can watch its replay', async ({
+  page,
+}) => {
   const name = uniqueUsername('earner');
   await page.clock.install();
   await signUpViaApi(page, name);
@@ -188,12 +222,19 @@ test('a member earns coins by playing, and the shop counts them', async ({ page 
     (r) => r.url().endsWith('/api/game-runs') && r.request().method() === 'POST',
   );
   await section.locator('button', { hasText: 'Start Game' }).click();
-  const ticket = (await (await issued).json()) as { runId: string; seed: number };
-  const issuedAt = Date.now();
+  // The server says when it counts the round as started (its issue plus the countdown); the
+  // test and the server share this machine's clock.
+  const ticket = (await (await issued).json()) as { runId: string; seed: number; startsAt: number };
   const { inputs, result } = roundWithCoins(ticket.seed);
 
-  // Most of the countdown (3.8 s) at once, then frame by frame to the one that starts the round.
+  // Most of the countdown (3.8 s) at once, then frame by frame to the one that starts the round,
+  // once the server's clock has reached that moment too.
   await page.clock.runFor(3600);
+  await page.waitForTimeout(Math.max(0, ticket.startsAt - Date.now()));
+  const reports: Promise<number>[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('/progress')) reports.push(Promise.resolve(r.status()));
+  });
   const status = section.getByTestId('game-status');
   for (let frame = 0; (await status.textContent()) !== 'Flying'; frame++) {
     expect(frame, 'the countdown should end within 5 s').toBeLessThan(100);
@@ -207,18 +248,28 @@ test('a member earns coins by playing, and the shop counts them', async ({ page 
     : () => page.keyboard.press('Space');
   const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
   const saved = page.waitForResponse((r) => r.url().endsWith('/api/coins/add'));
+  const roundStart = ticket.startsAt;
   for (let steps = 0, next = 0, now = 0; steps < result.steps;) {
     if (inputs[next] === steps) {
       await jump();
       next += 1;
     }
-    if (steps === result.steps - 1) {
-      await page.waitForTimeout(
-        Math.max(0, result.steps * STEP_MS + 200 - (Date.now() - issuedAt)),
-      );
+    // Never ahead of real time (the server would refuse the round). Behind it (a slow machine
+    // answers each frame late), run the frames up to the next jump in one go.
+    const realMs = Date.now() - roundStart;
+    if (now > realMs + 200) await page.waitForTimeout(now - realMs);
+    const target = inputs[next] ?? result.steps - 1;
+    const probe = Object.assign(Object.create(FrameClock.prototype) as FrameClock, clock);
+    let frames = 1;
+    let reached = steps + probe.stepsFor(probe.elapsed(now + 16));
+    while (now + 16 * frames < realMs - 100 && frames < 60) {
+      const more = probe.stepsFor(probe.elapsed(now + 16 * (frames + 1)));
+      if (reached + more > target) break;
+      reached += more;
+      frames += 1;
     }
-    await page.clock.runFor(16);
-    steps += clock.stepsFor(clock.elapsed((now += 16)));
+    await page.clock.runFor(16 * frames);
+    for (let f = 0; f < frames; f++) steps += clock.stepsFor(clock.elapsed((now += 16)));
   }
 
   await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
@@ -238,7 +289,44 @@ test('a member earns coins by playing, and the shop counts them', async ({ page 
     `${result.coins} coin${s} saved. Balance: ${result.coins}.`,
   );
 
+  // The round reported its progress while it ran (once a second, then at game over).
+  const statuses = await Promise.all(reports);
+  expect(statuses.length).toBeGreaterThanOrEqual(Math.floor(result.steps / 60));
+  expect(statuses.every((code) => code === 200)).toBe(true);
+
   await page.clock.resume();
+  await watchReplay(page, name, result.score);
   await page.goto('/shop');
   await expect(page.getByTestId('coin-balance')).toHaveText(`${result.coins} coins`);
+});
+
+// A hidden tab pauses the page, and a paused round is what a slowed one looks like: it ends at
+// once. The page's clock is held still once the round runs, so the round is surely still on
+// when the tab is hidden (as the browser does when the player switches tabs).
+test('a round whose tab is hidden ends at once with a message, and submits nothing', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const section = await openGame(page);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await section.locator('button', { hasText: 'Start Game' }).click();
+  await page.clock.runFor(3600);
+  const status = section.getByTestId('game-status');
+  for (let frame = 0; (await status.textContent()) !== 'Flying'; frame++) {
+    expect(frame, 'the countdown should end within 5 s').toBeLessThan(100);
+    await page.clock.runFor(16);
+  }
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await expect(toastWith(page, 'Round ended')).toContainText('The game was hidden');
+  await expect(status).toHaveText('Ready');
+  await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
+  await expect(page.getByRole('dialog', { name: 'Save your score' })).toHaveCount(0);
+  expect(requests.filter((path) => path === '/api/game-scores')).toEqual([]);
+  await page.clock.resume();
 });

@@ -16,6 +16,7 @@ import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import { systemClock } from '#server/clock.ts';
+import { addressVoter } from '#server/memes/voter.ts';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
@@ -516,7 +517,7 @@ describe.concurrent('faults under load', () => {
               );
               pair.pending = [];
               pair.history.push(
-                `${site.phase.name}: ${voteType} -> ${res ? `${res.status} ${JSON.stringify(res.body)}` : 'no answer'} vid=${visitor.cookies.get('vid')?.slice(0, 8)}`,
+                `${site.phase.name}: ${voteType} -> ${res ? `${res.status} ${JSON.stringify(res.body)}` : 'no answer'} ip=${visitor.clientIp}`,
               );
               if (res && res.status === 200) {
                 pair.answered = res.body.myVote;
@@ -622,10 +623,12 @@ describe.concurrent('faults under load', () => {
                 .execute()
             ).map((v) => [`${v.voter}:${v.meme_id}`, v.vote_type]),
           );
+          // A visitor's vote is its address's (memes/voter.ts).
+          const secret = setup.nodeEnvs[0]!.SESSION_SECRET!;
           for (const pair of votes.values()) {
-            const cookie = pair.voter.cookies.get('vid');
-            if (!cookie) continue;
-            const now = stored.get(`v:${cookie.split('.', 1)[0]}:${pair.memeId}`) ?? null;
+            const ip = pair.voter.clientIp;
+            if (!ip) continue;
+            const now = stored.get(`${addressVoter(ip, secret)}:${pair.memeId}`) ?? null;
             expect(
               [pair.answered, ...pair.maybe, ...pair.pending],
               `${phase}: vote on meme ${pair.memeId}: ${pair.history.join('; ')}`,

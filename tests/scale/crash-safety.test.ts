@@ -9,8 +9,10 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { progressPath } from '#shared/api/game.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
+import { addressVoter } from '#server/memes/voter.ts';
 import { systemClock } from '#server/clock.ts';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
@@ -19,6 +21,7 @@ import { voteTransition } from '#server/memes/vote-rules.ts';
 import {
   playableAfterMs,
   playHonestly,
+  sendProgressReports,
   scoreBody,
   type HonestRun,
 } from '#test-support/honest-run.ts';
@@ -155,6 +158,7 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
       expect(posted.status).toBe(201);
       memeIds.push(posted.id);
     }
+    const reporting: Promise<void>[] = [];
     await Promise.all(
       members.map(async (m) => {
         for (let i = 0; i < RUNS_PER_MEMBER; i++) {
@@ -162,13 +166,24 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
             m.client.fetch(node.origin, 'POST', '/api/game-runs'),
           );
           expect(res.status).toBe(201);
-          m.runs.push({
+          const entry = {
             run: playHonestly(res.body.runId, res.body.seed, 60),
             issuedAt: Date.now(),
-          });
+          };
+          m.runs.push(entry);
+          // Each round reports its progress as it is played, while the next one is issued.
+          reporting.push(
+            sendProgressReports(entry.run, entry.issuedAt, async (body) => {
+              const sent = await send(() =>
+                m.client.fetch(node.origin, 'POST', progressPath(entry.run.runId), { json: body }),
+              );
+              return sent.status;
+            }),
+          );
         }
       }),
     );
+    await Promise.all(reporting);
     const playable = Math.max(
       ...members.flatMap((m) => m.runs.map((r) => r.issuedAt + playableAfterMs(r.run))),
     );
@@ -316,10 +331,9 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         (v) => [`${v.voter}:${v.meme_id}`, v.vote_type],
       ),
     );
-    const voterKey = (client: SiteClient) => {
-      const cookie = client.cookies.get('vid');
-      return cookie ? `v:${cookie.split('.', 1)[0]}` : null;
-    };
+    // A visitor's vote is its address's (memes/voter.ts).
+    const voterKey = (client: SiteClient) =>
+      client.clientIp ? addressVoter(client.clientIp, env.SESSION_SECRET) : null;
     let checkedVotes = 0;
     for (const pair of seen.votes.values()) {
       const voter = voterKey(pair.voter);

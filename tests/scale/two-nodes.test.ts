@@ -7,12 +7,14 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { progressPath } from '#shared/api/game.ts';
 import type { Meme, MemesPage } from '#shared/api/memes.ts';
 import type { Database } from '#server/db/database.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import { findInvariantViolations } from '#server/ops/invariants.ts';
 import {
   playableAfterMs,
+  sendProgressReports,
   playHonestly,
   scoreBody,
   type HonestRun,
@@ -65,6 +67,7 @@ describe.skipIf(!adminUrl).each([
   let memberId: number;
   let run: HonestRun;
   let runIssuedAt: number;
+  let reporting: Promise<void>;
   let meme: Meme;
 
   beforeAll(async () => {
@@ -105,6 +108,17 @@ describe.skipIf(!adminUrl).each([
     runIssuedAt = Date.now();
     run = playHonestly(issued.body.runId, issued.body.seed, 420);
     expect(run.result.coins).toBeGreaterThan(0);
+    // The round's progress reports go out while the other tests run, to both nodes in turn:
+    // the run's progress is kept in SQL, so either node takes any report.
+    const played = run;
+    reporting = sendProgressReports(played, runIssuedAt, async (body, index) => {
+      const node = index % 2 === 0 ? a : b;
+      const res = await answer(
+        member.fetch(node.origin, 'POST', progressPath(played.runId), { json: body }),
+      );
+      return res.status;
+    });
+    reporting.catch(() => {});
   }, 120_000);
 
   afterAll(async () => {
@@ -253,6 +267,7 @@ describe.skipIf(!adminUrl).each([
         (e) => e.id,
       );
     expect(await leaderboardOn(a)).toEqual([]);
+    await reporting;
     await sleep(Math.max(0, runIssuedAt + playableAfterMs(run) - Date.now()));
     const scored = await answer<{ entry: { id: number; playerName: string; score: number } }>(
       member.fetch(b.origin, 'POST', '/api/game-scores', { json: scoreBody(run, 'ignored') }),

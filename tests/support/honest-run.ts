@@ -1,8 +1,8 @@
-import type { SubmitScoreBody } from '#shared/api/game.ts';
+import type { ProgressBody, SubmitScoreBody } from '#shared/api/game.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
+import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
-import { REAL_TIME_GRACE_MS } from '#server/game/service.ts';
 
 export interface HonestRun {
   runId: string;
@@ -22,9 +22,36 @@ export function playHonestly(runId: string, seed: number, targetSteps: number): 
   return { runId, seed, inputs, result };
 }
 
-/** How long after its issue the server accepts this run as played in real time. */
+/** Milliseconds from a run's issue to the end of its play in real time (countdown included). */
 export function playableAfterMs(run: HonestRun): number {
-  return Math.max(0, Math.ceil(run.result.steps * STEP_MS) - REAL_TIME_GRACE_MS + 50);
+  return ROUND_START_DELAY_MS + Math.ceil(run.result.steps * STEP_MS);
+}
+
+export interface ScheduledReport {
+  /** When the client sends it, in milliseconds after the run's issue. */
+  atMs: number;
+  body: ProgressBody;
+}
+
+/**
+ * The progress reports an honest client sends for this run: one a second while it runs, then
+ * one at game over (the last is due at playableAfterMs).
+ */
+export function progressReports(run: HonestRun): ScheduledReport[] {
+  const reports: ScheduledReport[] = [];
+  let from = 0;
+  const add = (atMs: number, step: number) => {
+    const jumps = run.inputs.filter((s) => s >= from && s < step);
+    reports.push({ atMs, body: { step, jumps } });
+    from = step;
+  };
+  for (let t = REPORT_INTERVAL_MS; ; t += REPORT_INTERVAL_MS) {
+    const step = Math.floor(t / STEP_MS);
+    if (step >= run.result.steps) break;
+    add(ROUND_START_DELAY_MS + t, step);
+  }
+  add(playableAfterMs(run), run.result.steps);
+  return reports;
 }
 
 export function scoreBody(run: HonestRun, playerName: string): SubmitScoreBody {
@@ -38,4 +65,22 @@ export function scoreBody(run: HonestRun, playerName: string): SubmitScoreBody {
     runId: run.runId,
     inputs: run.inputs,
   };
+}
+
+/**
+ * Sends a run's progress reports on the real clock, each when an honest client would (from
+ * `issuedAt`, the caller's reading of the issue); `post` sends one and answers its status.
+ */
+export async function sendProgressReports(
+  run: HonestRun,
+  issuedAt: number,
+  post: (body: ProgressBody, index: number) => Promise<number>,
+): Promise<void> {
+  let index = 0;
+  for (const report of progressReports(run)) {
+    const wait = issuedAt + report.atMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const status = await post(report.body, index++);
+    if (status !== 200) throw new Error(`progress report ${index} of ${run.runId}: ${status}`);
+  }
 }

@@ -118,6 +118,25 @@ export async function buildAnimatedGif(width = 120, height = 90, frames = 4): Pr
 }
 
 /**
+ * The audit's GIF bomb: small on the wire and in pixels per frame, but every frame is random
+ * noise, so palette quantisation and LZW find nothing to share and each frame costs full price
+ * (100x100 x 300 frames: about 4 MB, 3 megapixel-frames).
+ */
+export async function buildNoiseGifBomb(width = 100, height = 100, frames = 300, seed = 1): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * frames * 3);
+  let state = seed >>> 0 || 1;
+  for (let i = 0; i < pixels.length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    pixels[i] = state & 255;
+  }
+  return sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } })
+    .gif({ delay: Array.from({ length: frames }, () => 40), loop: 0, effort: 1, dither: 0 })
+    .toBuffer();
+}
+
+/**
  * A phone photo as it arrives: EXIF with camera, GPS position and orientation 6 (the sensor
  * image is landscape, the photo is meant to be shown rotated to portrait), XMP, and a Display
  * P3 colour profile.

@@ -67,6 +67,8 @@ export class HttpTestClient {
       const value = pair!.slice(eq + 1);
       if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
       else this.cookies.set(name, value);
+      // Login, register and logout renew the csrf cookie; the site's client then drops its token.
+      if (name.endsWith('csrf')) this.csrfToken = undefined;
     }
     return res;
   }

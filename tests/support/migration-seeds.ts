@@ -8,19 +8,24 @@ import { expect } from 'vitest';
  * adds a seed that fills them; one with nothing to fill says why (`none`).
  * src/server/db/migrate-from-every-schema.test.ts fails for a migration missing here.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an earlier schema has no type of its own
+type SchemaAt = Kysely<any>;
+
 export type MigrationSeed =
   | {
       /** Writes rows with the schema as it is right after this migration. */
-      seed(db: Kysely<any>): Promise<void>;
+      seed(db: SchemaAt): Promise<void>;
       /** Reads them back after the latest migration and expects them intact. */
-      verify(db: Kysely<any>): Promise<void>;
+      verify(db: SchemaAt): Promise<void>;
     }
   | { none: string };
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const SEED_WALLET = '9GXSqZ1mUEmTH1NwWbgFqSWNT9Z2n3fzLrVLcqoKDshM';
+const SEED_TX = '5'.repeat(87);
 
 /** A seeded member's id, looked up by name, since ids are generated. */
-async function userId(db: Kysely<any>, name: string): Promise<number> {
+async function userId(db: SchemaAt, name: string): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select('id')
@@ -29,7 +34,7 @@ async function userId(db: Kysely<any>, name: string): Promise<number> {
   return Number(row.id);
 }
 
-async function memeId(db: Kysely<any>, title: string): Promise<number> {
+async function memeId(db: SchemaAt, title: string): Promise<number> {
   const row = await db
     .selectFrom('memes')
     .select('id')
@@ -400,23 +405,175 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         .execute();
     },
     async verify(db) {
+      // Migration 010 carries winners:add's payments into the prize record as paid steps.
       expect(
         await rows(
           db
-            .selectFrom('giveaway_winners')
-            .select(['player_name', 'prize', 'tx_url', 'paid_at'])
+            .selectFrom('prize_events')
+            .select(['step', 'player_name', 'prize', 'tx_url', 'tx_signature', 'created_at'])
             .where('week_id', '=', '2026-W02'),
         ),
       ).toEqual([
         {
+          step: 'paid',
           player_name: 'seed-bob',
           prize: '1 SOL',
           tx_url: 'https://explorer.solana.com/tx/seed',
-          paid_at: T0 + 7 * 86_400_000,
+          tx_signature: null,
+          created_at: T0 + 7 * 86_400_000,
         },
       ]);
     },
   },
   '006-standings-index': { none: 'adds an index only; the 003 scores it covers are checked there' },
   '008-drop-gallery-state': { none: 'drops the gallery_state row only; no data lived there' },
+  '009-run-pacing': {
+    async seed(db) {
+      // A run refused while it was played, with the progress it had reported.
+      await db
+        .insertInto('game_runs')
+        .values({
+          id: 'seed-run-refused',
+          seed: 7,
+          user_id: null,
+          issued_at: T0,
+          progress_step: 120,
+          progress_jumps: '12,40,77',
+          progress_at: T0 + 5800,
+          refused_at: T0 + 9000,
+          refusal_code: 'RUN_BEHIND',
+          refusal_message: 'This round is unranked: seed.',
+          character_key: 'pudge',
+        })
+        .execute();
+      // The reviewer's figures for the 003 seed's ranked run.
+      await db
+        .insertInto('game_run_statistics')
+        .values({
+          run_id: 'seed-run-scored',
+          jumps: 3,
+          jump_interval_median_ms: 450.5,
+          jump_interval_cv: 0.25,
+          aim_spread_px: 12.5,
+          edge_margin_min_px: 4,
+          edge_margin_median_px: 20.5,
+          reaction_median_ms: 233.3,
+          fast_reaction_share: 0.125,
+          top_speed: 4.4,
+          computed_at: T0 + 30_000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      expect(
+        await rows(
+          db
+            .selectFrom('game_runs')
+            .select(['id', 'progress_step', 'progress_jumps', 'refusal_code', 'character_key'])
+            .where('id', 'in', ['seed-run-refused', 'seed-run-scored'])
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        {
+          id: 'seed-run-refused',
+          progress_step: 120,
+          progress_jumps: '12,40,77',
+          refusal_code: 'RUN_BEHIND',
+          character_key: 'pudge',
+        },
+        // A run from before 009 reads as one with no progress and the default character.
+        {
+          id: 'seed-run-scored',
+          progress_step: 0,
+          progress_jumps: '',
+          refusal_code: null,
+          character_key: 'default',
+        },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('game_run_statistics')
+            .select(['run_id', 'jump_interval_median_ms', 'fast_reaction_share', 'top_speed']),
+        ),
+      ).toEqual([
+        {
+          run_id: 'seed-run-scored',
+          jump_interval_median_ms: 450.5,
+          fast_reaction_share: 0.125,
+          top_speed: 4.4,
+        },
+      ]);
+    },
+  },
+  '010-prize-wallets': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db
+        .insertInto('wallet_nonces')
+        .values({
+          nonce: 'SeedNonce1111111111111',
+          user_id: alice,
+          domain: 'dailygrind.example',
+          uri: 'https://dailygrind.example',
+          issued_at: T0,
+          expires_at: T0 + 600_000,
+          used_at: T0 + 1000,
+        })
+        .execute();
+      await db
+        .insertInto('user_wallets')
+        .values({
+          user_id: alice,
+          address: SEED_WALLET,
+          message: 'dailygrind.example wants you to sign in with your Solana account:\nseed',
+          signature: 'seed-signature',
+          linked_at: T0 + 1000,
+        })
+        .execute();
+      for (const [step, tx] of [
+        ['reviewed', null],
+        ['approved', null],
+        ['paid', SEED_TX],
+      ] as const) {
+        await db
+          .insertInto('prize_events')
+          .values({
+            week_id: '2026-W03',
+            step,
+            run_id: 'seed-run-010',
+            user_id: alice,
+            player_name: 'Seed_Alice',
+            score: 321,
+            wallet_address: SEED_WALLET,
+            prize: '1 SOL',
+            tx_signature: tx,
+            created_at: T0 + 14 * 86_400_000,
+          })
+          .execute();
+      }
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      expect(
+        await rows(db.selectFrom('user_wallets').select(['user_id', 'address', 'linked_at'])),
+      ).toEqual([{ user_id: alice, address: SEED_WALLET, linked_at: T0 + 1000 }]);
+      expect(await rows(db.selectFrom('wallet_nonces').select(['nonce', 'used_at']))).toEqual([
+        { nonce: 'SeedNonce1111111111111', used_at: T0 + 1000 },
+      ]);
+      expect(
+        await rows(
+          db
+            .selectFrom('prize_events')
+            .select(['step', 'tx_signature', 'wallet_address'])
+            .where('week_id', '=', '2026-W03')
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        { step: 'reviewed', tx_signature: null, wallet_address: SEED_WALLET },
+        { step: 'approved', tx_signature: null, wallet_address: SEED_WALLET },
+        { step: 'paid', tx_signature: SEED_TX, wallet_address: SEED_WALLET },
+      ]);
+    },
+  },
 };

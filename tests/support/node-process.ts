@@ -59,6 +59,8 @@ export interface StartNodeOptions {
   /** Server variables (see config.ts); HOST defaults to 127.0.0.1 and PORT to a free port. */
   env: Record<string, string | undefined>;
   readyTimeoutMs?: number;
+  /** The checkout to run (default: this one), e.g. an older commit's for a benchmark's baseline. */
+  cwd?: string;
   /** Keep this much of the process's output (characters); 0 sends it nowhere (benchmarks). */
   keepOutput?: number;
 }
@@ -78,7 +80,7 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   const keep = options.keepOutput ?? 64 * 1024;
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env,
     stdio: ['ignore', keep > 0 ? 'pipe' : 'ignore', 'pipe'],
   });

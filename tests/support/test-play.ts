@@ -1,20 +1,61 @@
 import { expect } from 'vitest';
+import { progressPath } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
-import { playHonestly, scoreBody as honestScoreBody, type HonestRun } from './honest-run.ts';
-import type { TestClient } from './test-app.ts';
+import {
+  playHonestly,
+  progressReports,
+  scoreBody as honestScoreBody,
+  type HonestRun,
+} from './honest-run.ts';
+import type { TestClient, TestClock } from './test-app.ts';
 
-export type PlayedRun = HonestRun;
+export type PlayedRun = HonestRun & {
+  /** The app clock's reading when the run was issued. */
+  issuedAt?: number;
+};
 
 /** Asks for a run and plays it honestly with the autopilot; the clock is not moved. */
-export async function play(client: TestClient, targetSteps = 600): Promise<PlayedRun> {
+export async function play(
+  client: TestClient,
+  targetSteps = 600,
+  clock?: TestClock,
+): Promise<PlayedRun> {
   const res = await client.request('POST', '/api/game-runs');
   expect(res.statusCode).toBe(201);
   const { runId, seed } = res.json<{ runId: string; seed: number }>();
-  return playHonestly(runId, seed, targetSteps);
+  return { ...playHonestly(runId, seed, targetSteps), issuedAt: clock?.now() };
 }
 
 /** Whole milliseconds (the app's clock reads Date.now()) a run takes to play. */
 export const realTimeMs = (run: PlayedRun) => Math.ceil(run.result.steps * STEP_MS);
+
+/**
+ * Plays runs out in real time on the app's clock: from each run's issue, the countdown and the
+ * round, with a progress report a second as the client sends them, each answered 200 (runs
+ * played at once interleave their reports). `delayMs(n)` holds a run's nth report back, as a
+ * poor connection does; the reports after it then arrive late too, bunched.
+ */
+export async function reportPaced(
+  client: TestClient,
+  clock: TestClock,
+  runs: PlayedRun | PlayedRun[],
+  delayMs: (n: number) => number = () => 0,
+): Promise<void> {
+  const start = clock.now();
+  const schedule = (Array.isArray(runs) ? runs : [runs]).flatMap((run) => {
+    let due = 0;
+    return progressReports(run).map((report, n) => {
+      due = Math.max(due, (run.issuedAt ?? start) + report.atMs + delayMs(n));
+      return { due, runId: run.runId, body: report.body };
+    });
+  });
+  schedule.sort((a, b) => a.due - b.due);
+  for (const report of schedule) {
+    if (report.due > clock.now()) clock.advance(report.due - clock.now());
+    const res = await client.request('POST', progressPath(report.runId), { body: report.body });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}
 
 export function scoreBody(run: PlayedRun, playerName: string, overrides: Record<string, unknown> = {}) {
   return { ...honestScoreBody(run, playerName), ...overrides };

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useSyncExternalStore, type ComponentType } from 'react';
 
 /** How far ahead of the viewport deferred content starts loading: about a phone screen. */
 export const NEAR_VIEWPORT_MARGIN = '800px';
@@ -43,18 +43,50 @@ function whenIdle(): Promise<void> {
   return idle;
 }
 
+/** Resolves when the visitor first reaches for the element with this id (pointer or keyboard). */
+function whenReachedFor(id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const element = document.getElementById(id);
+    if (!element) return resolve();
+    const options = { capture: true, once: true, passive: true } as const;
+    for (const type of ['pointerdown', 'focusin', 'touchstart']) {
+      element.addEventListener(type, () => resolve(), options);
+    }
+  });
+}
+
 /**
- * A component whose code loads, and whose server-rendered HTML comes alive (hydrates), once the
- * element with `id` comes near the viewport or the page is idle, whichever is first. Until then
- * its HTML is on screen as the server wrote it. Render it inside a <Suspense> of its own: each
- * boundary hydrates on its own, in a few short tasks. On the server it renders at once.
+ * A component whose server-rendered HTML comes alive (hydrates) once the element with `id`
+ * comes near the viewport, the page is idle, or the visitor reaches for it, whichever is first.
+ * Its code starts loading at once, so a click is never lost waiting for it: React hydrates the
+ * part a click lands on before it handles the click, but only when the code is there. Render
+ * it inside a <Suspense> of its own: each boundary hydrates on its own, in a few short tasks.
+ * On the server it renders at once.
  */
 export function lazyNearOrIdle<P extends object>(
   id: string,
   load: () => Promise<ComponentType<P>>,
 ): ComponentType<P> {
   return lazy(async () => {
-    if (typeof window !== 'undefined') await Promise.race([whenIdle(), whenNearViewport(id)]);
-    return { default: await load() };
+    const code = load();
+    if (typeof window !== 'undefined') {
+      await Promise.race([whenIdle(), whenNearViewport(id), whenReachedFor(id)]);
+    }
+    return { default: await code };
   });
+}
+
+const noSubscription = () => () => undefined;
+
+/**
+ * True while React takes the server's HTML over (and on the server), false from the next render
+ * on. A part that hydrates late renders what the server wrote first, then what it knows now
+ * (e.g. the session, which may have arrived in the meantime).
+ */
+export function useHydrating(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
 }

@@ -35,6 +35,8 @@ export function useSession(): Session {
 export function useSetSessionUser() {
   const queryClient = useQueryClient();
   return async (user: User) => {
+    // The server bound the old token to the visitor's session and renewed its cookie.
+    resetCsrfToken();
     queryClient.setQueryData(sessionQueryKey, { user });
     await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
   };

@@ -1,6 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { useRef, type ReactNode } from 'react';
+import { cn } from './cn.ts';
 
 export function Dialog({
   open,
@@ -8,12 +9,15 @@ export function Dialog({
   title,
   description,
   children,
+  wide = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: string;
   children: ReactNode;
+  /** For content that needs room (the replay viewer). */
+  wide?: boolean;
 }) {
   // Radix gives focus back to a Dialog.Trigger; these dialogs are opened from anywhere (a
   // store, the game), so the element that had focus is kept and gets it back, if still there.
@@ -24,15 +28,22 @@ export function Dialog({
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70" />
         <DialogPrimitive.Content
           onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            opener.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
             if (opener.current?.isConnected) opener.current.focus();
             opener.current = null;
           }}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-700 bg-slate-900 p-6 shadow-2xl">
-          <DialogPrimitive.Title className="text-2xl font-bold text-grind-300">{title}</DialogPrimitive.Title>
+          className={cn(
+            'fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-700 bg-slate-900 p-6 shadow-2xl',
+            wide ? 'max-h-[calc(100dvh-2rem)] max-w-4xl overflow-y-auto p-4 sm:p-6' : 'max-w-md',
+          )}
+        >
+          <DialogPrimitive.Title className="text-2xl font-bold text-grind-300">
+            {title}
+          </DialogPrimitive.Title>
           {description ? (
             <DialogPrimitive.Description className="mt-1 text-sm text-slate-400">
               {description}

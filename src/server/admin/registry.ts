@@ -1,6 +1,8 @@
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
+import { prizeAdminCommands } from '../prize/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
+import { accountAdminCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
 import { usersListCommand, usersShowCommand } from './user-commands.ts';
@@ -22,8 +24,10 @@ function merge(
 /** Every operator command by name; a domain adds its own through its admin-commands module. */
 export const adminCommands = merge(
   { 'users:list': usersListCommand, 'users:show': usersShowCommand },
+  accountAdminCommands,
   shopAdminCommands,
   gameAdminCommands,
+  prizeAdminCommands,
   memeAdminCommands,
   { backup: backupCommand },
 );

@@ -15,11 +15,16 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('registers, answers me, logs out and logs back in', async () => {
     const c = client();
     const name = uniqueName('Grinder');
-    const res = await c.request('POST', '/api/auth/register', { body: { username: name, password: 'secret1' }, csrf: false });
+    const res = await c.request('POST', '/api/auth/register', {
+      body: { username: name, password: 'secret1' },
+      csrf: false,
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ user: { id: expect.any(Number), username: name } });
 
-    expect((await c.request('GET', '/api/auth/me')).json()).toEqual({ user: { id: expect.any(Number), username: name } });
+    expect((await c.request('GET', '/api/auth/me')).json()).toEqual({
+      user: { id: expect.any(Number), username: name },
+    });
 
     const out = await c.request('POST', '/api/auth/logout');
     expect(out.statusCode).toBe(200);
@@ -50,7 +55,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
         headers: { origin: 'https://grind.example' },
       });
       expect(secureRes.statusCode).toBe(201);
-      expect(secureRes.cookies.find((c) => c.name === 'sid')!.secure).toBe(true);
+      expect(secureRes.cookies.find((c) => c.name === '__Host-sid')!.secure).toBe(true);
     } finally {
       await https.close();
     }
@@ -73,7 +78,11 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     await c.login(name);
     const second = c.cookies.get('sid')!;
     expect(second).not.toBe(first);
-    const stale = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: `sid=${first}` } });
+    const stale = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: `sid=${first}` },
+    });
     expect(stale.json()).toEqual({ user: null });
   });
 
@@ -92,10 +101,16 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     [{ username: 'ab', password: 'secret1' }, 'Username must be at least 3 characters'],
     [{ username: '', password: 'secret1' }, 'Username is required'],
     [{ username: 'a'.repeat(33), password: 'secret1' }, 'Username must be at most 32 characters'],
-    [{ username: 'bad name!', password: 'secret1' }, 'Username may only contain letters, digits, _ and -'],
+    [
+      { username: 'bad name!', password: 'secret1' },
+      'Username may only contain letters, digits, _ and -',
+    ],
     [{ username: 'gooduser', password: '12345' }, 'Password must be at least 6 characters'],
     [{ username: 'gooduser', password: '' }, 'Password is required'],
-    [{ username: 'gooduser', password: 'x'.repeat(129) }, 'Password must be at most 128 characters'],
+    [
+      { username: 'gooduser', password: 'x'.repeat(129) },
+      'Password must be at most 128 characters',
+    ],
     [{ password: 'secret1' }, 'Username is required'],
   ])('rejects register body %j with a readable 400', async (body, message) => {
     const res = await client().request('POST', '/api/auth/register', { body, csrf: false });
@@ -118,7 +133,8 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     const name = uniqueName();
     const guesser = () => new TestClient(t.app, '192.0.2.44');
     await client().register(name, 'rightpass');
-    for (let i = 0; i < 10; i++) expect((await guesser().login(name, 'wrong')).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await guesser().login(name, 'wrong')).statusCode).toBe(401);
     const blocked = await guesser().login(name, 'rightpass');
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
@@ -142,11 +158,13 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
       const c = new TestClient(app.app);
       let last = 0;
       for (let i = 0; i < 51; i++) {
-        last = (await c.request('POST', '/api/auth/login', {
-          body: { username: uniqueName('spray'), password: 'whatever' },
-          csrf: false,
-          headers: ipHeaders,
-        })).statusCode;
+        last = (
+          await c.request('POST', '/api/auth/login', {
+            body: { username: uniqueName('spray'), password: 'whatever' },
+            csrf: false,
+            headers: ipHeaders,
+          })
+        ).statusCode;
       }
       expect(last).toBe(429);
       const other = await c.request('POST', '/api/auth/login', {
@@ -176,7 +194,9 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     const refused = uniqueName('refused');
     const blocked = await register(refused);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many accounts created from your network. Please try again later.');
+    expect(blocked.json().message).toBe(
+      'Too many accounts created from your network. Please try again later.',
+    );
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     const stored = t.app.deps.db.selectFrom('users').select('id').where('username', '=', refused);
     expect(await stored.executeTakeFirst()).toBeUndefined();
@@ -232,11 +252,17 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('issues a token to a visitor without writing to the database', async () => {
-    const before = await t.app.deps.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.app.deps.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await t.app.inject({ method: 'GET', url: '/api/csrf-token' });
     expect(res.statusCode).toBe(200);
     expect(res.json().csrfToken).toMatch(/^[\w-]{40,}$/);
-    const after = await t.app.deps.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.app.deps.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -246,7 +272,9 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     const missing = await c.request('POST', '/api/auth/logout', { csrf: false });
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain('CSRF');
-    const wrong = await c.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': 'A'.repeat(43) } });
+    const wrong = await c.request('POST', '/api/auth/logout', {
+      headers: { 'x-csrf-token': 'A'.repeat(43) },
+    });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.body).toContain('CSRF');
     expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
@@ -258,7 +286,9 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     const a = new TestClient(t.app);
     const b = new TestClient(t.app);
     await b.register(uniqueName());
-    const res = await b.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': await a.token() } });
+    const res = await b.request('POST', '/api/auth/logout', {
+      headers: { 'x-csrf-token': await a.token() },
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -285,7 +315,11 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     });
     expect(reg.statusCode).toBe(403);
     expect(reg.body).toContain('Forbidden');
-    const rows = await t.app.deps.db.selectFrom('users').select('id').where('username', '=', name).execute();
+    const rows = await t.app.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', name)
+      .execute();
     expect(rows).toHaveLength(0);
   });
 
@@ -293,7 +327,11 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     const res = await new TestClient(t.app).request('POST', '/api/auth/register', {
       body: { username: uniqueName(), password: 'secret1' },
       csrf: false,
-      headers: { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' },
+      headers: {
+        origin: 'http://localhost:80',
+        host: 'localhost:80',
+        'sec-fetch-site': 'same-origin',
+      },
     });
     expect(res.statusCode).toBe(201);
   });

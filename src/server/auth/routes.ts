@@ -8,7 +8,7 @@ import {
   meResponseSchema,
   registerBodySchema,
 } from '#shared/api/auth.ts';
-import { issueCsrfToken } from '../security/csrf.ts';
+import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
 
@@ -37,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await register(app.deps, request.body, request.ip);
       await startSession(request, reply, user.id);
+      renewCsrfCookie(request, reply);
       return reply.code(201).send({ user });
     },
   );
@@ -47,6 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await login(app.deps, request.body, request.ip);
       await startSession(request, reply, user.id);
+      renewCsrfCookie(request, reply);
       return { user };
     },
   );
@@ -56,6 +58,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { response: { 200: logoutResponseSchema } } },
     async (request, reply) => {
       await endSession(request, reply);
+      renewCsrfCookie(request, reply);
       return { ok: true as const };
     },
   );

@@ -50,7 +50,9 @@ export function createDatabase(
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
 }
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -68,7 +70,8 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       let statement = statements.get(text);
       if (!statement) {
         statement = sqlite.prepare(text);
-        if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+        if (statements.size >= MAX_CACHED_STATEMENTS)
+          statements.delete(statements.keys().next().value!);
         statements.set(text, statement);
       }
       return statement;

@@ -87,6 +87,32 @@ export interface GameRunsTable {
   score_submitted_at: number | null;
   coins_credited: number | null;
   coins_credited_at: number | null;
+  /** Progress reported while the round ran (migration 009): step reached, jumps so far. */
+  progress_step: Generated<number>;
+  /** Comma-separated step numbers of the reported jumps, in order. */
+  progress_jumps: Generated<string>;
+  progress_at: number | null;
+  /** A refused run keeps its answer: sending it again is answered from these. */
+  refused_at: number | null;
+  refusal_code: string | null;
+  refusal_message: string | null;
+  /** The character the round was played with, for its replay. */
+  character_key: Generated<string>;
+}
+
+/** A ranked run's replay figures for the reviewer (see src/shared/game/run-statistics.ts). */
+export interface GameRunStatisticsTable {
+  run_id: string;
+  jumps: number;
+  jump_interval_median_ms: number;
+  jump_interval_cv: number;
+  aim_spread_px: number;
+  edge_margin_min_px: number;
+  edge_margin_median_px: number;
+  reaction_median_ms: number;
+  fast_reaction_share: number;
+  top_speed: number;
+  computed_at: number;
 }
 
 export interface GameScoresTable {
@@ -106,13 +132,42 @@ export interface GameScoresTable {
   created_at: number;
 }
 
-export interface GiveawayWinnersTable {
+export interface WalletNoncesTable {
+  nonce: string;
+  user_id: number;
+  domain: string;
+  uri: string;
+  issued_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UserWalletsTable {
+  user_id: number;
+  /** Base58 ed25519 public key. */
+  address: string;
+  /** The Sign In With Solana message that proved it, and its signature (base58). */
+  message: string;
+  signature: string;
+  linked_at: number;
+}
+
+export type PrizeStep = 'reviewed' | 'approved' | 'paid';
+
+/** Append-only (migration 010's triggers): no row is ever updated or deleted. */
+export interface PrizeEventsTable {
   id: Generated<number>;
   week_id: string;
+  step: PrizeStep;
+  run_id: string | null;
+  user_id: number | null;
   player_name: string;
-  prize: string;
-  tx_url: string;
-  paid_at: number;
+  score: number | null;
+  wallet_address: string | null;
+  prize: string | null;
+  tx_signature: string | null;
+  tx_url: string | null;
+  created_at: number;
 }
 
 export interface CoinLedgerTable {
@@ -138,8 +193,11 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   game_runs: GameRunsTable;
+  game_run_statistics: GameRunStatisticsTable;
   game_scores: GameScoresTable;
-  giveaway_winners: GiveawayWinnersTable;
+  wallet_nonces: WalletNoncesTable;
+  user_wallets: UserWalletsTable;
+  prize_events: PrizeEventsTable;
   coin_ledger: CoinLedgerTable;
   owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;

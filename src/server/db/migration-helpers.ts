@@ -16,4 +16,3 @@ export function withIdColumn<T extends string>(
 
 /** Epoch-millisecond timestamps: bigint on PostgreSQL, integer (64-bit) on SQLite. */
 export const timestamp = 'bigint' as const;
-

@@ -1,4 +1,4 @@
-import { PLAYER_NAME_MAX, playerNameSchema } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import {
@@ -9,7 +9,7 @@ import {
   type AdminCommand,
   type AdminContext,
 } from '../admin/command.ts';
-import { findRuns, insertWinner, weekStandings, type StandingRow } from './repository.ts';
+import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
 /** What the game's operator commands use of the admin context. */
 export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
@@ -107,11 +107,11 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
     ctx.print('');
     if (topVerdict.ok) {
       ctx.print(
-        `${open ? 'Leading' : 'Winner'}: ${top.player_name} with ${top.score}${top.user_id === null ? ' (visitor: confirm the player before paying)' : ` (member #${top.user_id})`}.`,
+        `${open ? 'Leading' : 'Top score'}: ${top.player_name} with ${top.score}${top.user_id === null ? ' (visitor: not payable)' : ` (member #${top.user_id})`}.`,
       );
       if (!open) {
         ctx.print(
-          `After paying ${ctx.site.weeklyChallenge.prize}: npm run admin -- winners:add --week ${week.id} --player "${top.player_name}" --tx <explorer URL>`,
+          `To pay the ${ctx.site.weeklyChallenge.prize} prize: npm run admin -- prize:review --week ${week.id}`,
         );
       }
     } else {
@@ -121,56 +121,7 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   },
 };
 
-export const winnersAddCommand: AdminCommand<GameAdminContext> = {
-  usage: 'winners:add --week 2026-W47 --player NAME --tx https://... [--prize "1 SOL"]',
-  summary: 'Records a paid weekly prize; the giveaway section lists it under Recent Winners.',
-  async run(ctx, args) {
-    const { values, positionals: rest } = parseOptions(args, ['week', 'player', 'tx', 'prize']);
-    positionals(rest, []);
-    if (!values.week || !values.player || !values.tx) {
-      throw new UsageError('--week, --player and --tx are required');
-    }
-    const week = weekFrom(values.week, ctx.now());
-    const parsed = playerNameSchema.safeParse(values.player);
-    if (!parsed.success) {
-      throw new UsageError(`--player: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
-    }
-    const player = parsed.data;
-    let tx: URL;
-    try {
-      tx = new URL(values.tx);
-    } catch {
-      throw new UsageError('--tx must be a URL (the payment on a blockchain explorer)');
-    }
-    if (tx.protocol !== 'https:') throw new UsageError('--tx must be an https URL');
-    const prize = (values.prize ?? ctx.site.weeklyChallenge.prize).trim();
-    if (prize === '' || prize.length > 64)
-      throw new UsageError('--prize must be 1 to 64 characters');
-
-    const standings = await weekStandings(ctx.db, week.start, 1000);
-    const place = standings.findIndex((r) => r.player_name.toLowerCase() === player.toLowerCase());
-    if (place === -1) ctx.print(`Warning: "${player}" has no score in ${week.id}.`);
-    else if (place > 0)
-      ctx.print(`Warning: "${player}" placed #${place + 1} in ${week.id}, not #1.`);
-
-    const id = await insertWinner(ctx.db, {
-      weekId: week.id,
-      playerName: player,
-      prize,
-      txUrl: tx.href,
-      paidAt: ctx.now(),
-    });
-    if (id === undefined) {
-      ctx.print(`A winner for ${week.id} is already recorded; nothing changed.`);
-      return 1;
-    }
-    ctx.print(`Recorded winner #${id}: ${player}, ${prize}, ${week.id}, ${tx.href}`);
-    return 0;
-  },
-};
-
 /** The game's operator commands, by name, for the admin CLI's registry. */
 export const gameAdminCommands: Record<string, AdminCommand<GameAdminContext>> = {
   'leaderboard:week': leaderboardWeekCommand,
-  'winners:add': winnersAddCommand,
 };

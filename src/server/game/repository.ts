@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, GameRunsTable } from '../db/database.ts';
+import type { Database, GameRunStatisticsTable, GameRunsTable } from '../db/database.ts';
+import type { RunStatistics } from '#shared/game/run-statistics.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 
@@ -8,12 +9,177 @@ export type GameRunRow = Selectable<GameRunsTable>;
 
 export async function insertRun(
   db: Db,
-  run: { id: string; seed: number; userId: number | null; issuedAt: number },
+  run: {
+    id: string;
+    seed: number;
+    userId: number | null;
+    issuedAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('game_runs')
-    .values({ id: run.id, seed: run.seed, user_id: run.userId, issued_at: run.issuedAt })
+    .values({
+      id: run.id,
+      seed: run.seed,
+      user_id: run.userId,
+      issued_at: run.issuedAt,
+      // The member's character as the round starts, for its replay (visitors fly the default).
+      ...(run.userId !== null
+        ? {
+            character_key: sql<string>`coalesce((select selected_character_key from users where id = ${run.userId}), 'default')`,
+          }
+        : {}),
+    })
     .execute();
+}
+
+/** What a progress report needs of its run: one narrow read. */
+export async function findRunProgress(db: Db, id: string) {
+  return db
+    .selectFrom('game_runs')
+    .select([
+      'id',
+      'user_id',
+      'issued_at',
+      'progress_step',
+      'progress_at',
+      'verified_at',
+      'refused_at',
+      'refusal_code',
+      'refusal_message',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Records a report's progress if nothing changed the run since it was read (another report, a
+ * submission, a refusal); true when it did. The new jumps are appended in SQL.
+ */
+export async function recordProgress(
+  db: Db,
+  runId: string,
+  from: { step: number; at: number | null },
+  to: { step: number; jumps: readonly number[]; at: number },
+): Promise<boolean> {
+  const added = to.jumps.join(',');
+  const result = await db
+    .updateTable('game_runs')
+    .set((eb) => ({
+      progress_step: to.step,
+      progress_at: to.at,
+      ...(added === ''
+        ? {}
+        : {
+            progress_jumps: sql<string>`case when ${eb.ref('progress_jumps')} = '' then ${added} else ${eb.ref('progress_jumps')} || ',' || ${added} end`,
+          }),
+    }))
+    .where('id', '=', runId)
+    .where('progress_step', '=', from.step)
+    .where((eb) =>
+      from.at === null ? eb('progress_at', 'is', null) : eb('progress_at', '=', from.at),
+    )
+    .where('refused_at', 'is', null)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends a run as unranked unless it was verified or refused meanwhile; true when this did. */
+export async function recordRefusal(
+  db: Db,
+  runId: string,
+  refusal: { code: string; message: string },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('game_runs')
+    .set({ refused_at: now, refusal_code: refusal.code, refusal_message: refusal.message })
+    .where('id', '=', runId)
+    .where('refused_at', 'is', null)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertRunStatistics(
+  db: Db,
+  runId: string,
+  stats: RunStatistics,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('game_run_statistics')
+    .values({
+      run_id: runId,
+      jumps: stats.jumps,
+      jump_interval_median_ms: stats.jumpIntervalMedianMs,
+      jump_interval_cv: stats.jumpIntervalCv,
+      aim_spread_px: stats.aimSpreadPx,
+      edge_margin_min_px: stats.edgeMarginMinPx,
+      edge_margin_median_px: stats.edgeMarginMedianPx,
+      reaction_median_ms: stats.reactionMedianMs,
+      fast_reaction_share: stats.fastReactionShare,
+      top_speed: stats.topSpeed,
+      computed_at: now,
+    })
+    .onConflict((oc) => oc.column('run_id').doNothing())
+    .execute();
+}
+
+function toStatistics(row: Selectable<GameRunStatisticsTable>): RunStatistics {
+  return {
+    jumps: row.jumps,
+    jumpIntervalMedianMs: row.jump_interval_median_ms,
+    jumpIntervalCv: row.jump_interval_cv,
+    aimSpreadPx: row.aim_spread_px,
+    edgeMarginMinPx: row.edge_margin_min_px,
+    edgeMarginMedianPx: row.edge_margin_median_px,
+    reactionMedianMs: row.reaction_median_ms,
+    fastReactionShare: row.fast_reaction_share,
+    topSpeed: row.top_speed,
+  };
+}
+
+/**
+ * The stored replay statistics of ranked runs, by run id (runs without any are absent). The
+ * operator's prize review reads these beside each run.
+ */
+export async function runStatisticsByRunId(
+  db: Db,
+  runIds: readonly string[],
+): Promise<Map<string, RunStatistics>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('game_run_statistics')
+    .selectAll()
+    .where('run_id', 'in', runIds)
+    .execute();
+  return new Map(rows.map((row) => [row.run_id, toStatistics(row)]));
+}
+
+/** A ranked entry's run as its public replay needs it; undefined for no such entry. */
+export async function findEntryReplay(db: Db, entryId: number) {
+  return db
+    .selectFrom('game_scores as s')
+    .innerJoin('game_runs as r', 'r.id', 's.run_id')
+    .select([
+      's.id as entry_id',
+      's.run_id',
+      's.player_name',
+      's.score',
+      's.level',
+      's.game_time',
+      's.created_at',
+      'r.seed',
+      'r.inputs',
+      'r.steps',
+      'r.coins',
+      'r.obstacles_passed',
+      'r.character_key',
+    ])
+    .where('s.id', '=', entryId)
+    .executeTakeFirst();
 }
 
 export async function findRun(db: Db, id: string): Promise<GameRunRow | undefined> {
@@ -47,6 +213,7 @@ export async function recordVerification(
     })
     .where('id', '=', runId)
     .where('verified_at', 'is', null)
+    .where('refused_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -251,35 +418,6 @@ export async function pruneUnverifiedRuns(db: Db, issuedBefore: number): Promise
     .deleteFrom('game_runs')
     .where('issued_at', '<', issuedBefore)
     .where('verified_at', 'is', null)
-    .execute();
-}
-
-export async function insertWinner(
-  db: Db,
-  winner: { weekId: string; playerName: string; prize: string; txUrl: string; paidAt: number },
-): Promise<number | undefined> {
-  const row = await db
-    .insertInto('giveaway_winners')
-    .values({
-      week_id: winner.weekId,
-      player_name: winner.playerName,
-      prize: winner.prize,
-      tx_url: winner.txUrl,
-      paid_at: winner.paidAt,
-    })
-    .onConflict((oc) => oc.column('week_id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
-
-export async function recentWinners(db: Db, limit: number) {
-  return db
-    .selectFrom('giveaway_winners')
-    .selectAll()
-    .orderBy('paid_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
     .execute();
 }
 

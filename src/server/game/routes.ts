@@ -4,13 +4,16 @@ import {
   addCoinsBodySchema,
   addCoinsResponseSchema,
   gameRunResponseSchema,
-  giveawayWinnersResponseSchema,
   leaderboardQuerySchema,
   leaderboardResponseSchema,
+  progressBodySchema,
+  progressParamsSchema,
+  progressResponseSchema,
+  replayParamsSchema,
+  replayResponseSchema,
   type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
-  WINNERS_LIMIT,
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
@@ -20,9 +23,10 @@ import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
   COINS_REQUIRE_MEMBER,
-  giveawayWinners,
+  entryReplay,
   issueRun,
   leaderboard,
+  reportProgress,
   RUN_TTL_MS,
   submitScore,
 } from './service.ts';
@@ -64,6 +68,27 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   );
 
   app.post(
+    gamePaths.progress,
+    {
+      schema: {
+        params: progressParamsSchema,
+        body: progressBodySchema,
+        response: { 200: progressResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reportProgress(
+        app.deps,
+        request.user,
+        request.params.runId,
+        request.body,
+        request.ip,
+      );
+    },
+  );
+
+  app.post(
     gamePaths.scores,
     {
       bodyLimit: RUN_BODY_LIMIT,
@@ -87,7 +112,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
   );
 };
 
-/** The weekly standings and the prize's winners: the same for everybody, so a public read. */
+/** The weekly standings: the same for everybody, so a public read. */
 export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = async (
   app,
   { standings },
@@ -113,12 +138,13 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
     },
   );
 
+  // A finished, ranked run never changes; an operator may still remove its entry, so briefly.
   app.get(
-    gamePaths.winners,
-    { schema: { response: { 200: giveawayWinnersResponseSchema } } },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return giveawayWinners(app.deps, WINNERS_LIMIT);
+    gamePaths.replay,
+    { schema: { params: replayParamsSchema, response: { 200: replayResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+      return entryReplay(app.deps, request.params.entryId);
     },
   );
 };

@@ -3,8 +3,10 @@ import type {
   AddCoinsBody,
   AddCoinsResponse,
   GameRunResponse,
-  GiveawayWinner,
   LeaderboardEntry,
+  ProgressBody,
+  ProgressResponse,
+  ReplayResponse,
   SubmitScoreBody,
 } from '#shared/api/game.ts';
 import {
@@ -14,6 +16,17 @@ import {
   STEPS_PER_SECOND,
 } from '#shared/game/constants.ts';
 import { levelForScore } from '#shared/game/engine.ts';
+import {
+  checkReportTiming,
+  extendsReported,
+  INCONSISTENT_LOG,
+  newJumps,
+  ROUND_START_DELAY_MS,
+  UNRANKED,
+  UNREPORTED_TAIL_STEPS,
+  AHEAD_TOLERANCE_MS,
+} from '#shared/game/pacing.ts';
+import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
@@ -21,28 +34,30 @@ import { HttpError, unauthorized } from '../http-error.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
 import {
+  findEntryReplay,
   findRun,
+  findRunProgress,
   findUsername,
+  insertRunStatistics,
   hasOverlappingCreditedRun,
   insertRun,
   insertScore,
   isMemberName,
   markCoinsCredited,
   markScoreSubmitted,
-  recentWinners,
+  recordProgress,
+  recordRefusal,
   recordVerification,
+  runStatisticsByRunId,
   weekStandings,
   type GameRunRow,
   type RunOutcome,
 } from './repository.ts';
 
-/**
- * A round can be played no faster than real time, so the server allows at most the steps that
- * fit between handing out the run and receiving it, plus this much for clocks and the network.
- */
-export const REAL_TIME_GRACE_MS = 1000;
 /** The longest round (MAX_STEPS) plus time to send it; older runs are refused. */
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
+/** Progress reports per run and caller: one a second is the client's pace, bunches allowed. */
+const REPORTS_PER_MINUTE = 240;
 
 const RUNS_PER_MINUTE_PER_IP = 40;
 /** Score submissions per caller, and coin saves per member. */
@@ -76,13 +91,9 @@ export async function issueRun(
   const bytes = randomBytes(20);
   const runId = bytes.subarray(0, 16).toString('base64url');
   const seed = bytes.readUInt32BE(16);
-  await insertRun(deps.db, {
-    id: runId,
-    seed,
-    userId: user?.id ?? null,
-    issuedAt: deps.clock.now(),
-  });
-  return { runId, seed };
+  const issuedAt = deps.clock.now();
+  await insertRun(deps.db, { id: runId, seed, userId: user?.id ?? null, issuedAt });
+  return { runId, seed, startsAt: issuedAt + ROUND_START_DELAY_MS };
 }
 
 /** The run the request names, still open to this caller. */
@@ -100,7 +111,90 @@ async function openRun(
   if (deps.clock.now() - run.issued_at > RUN_TTL_MS) {
     throw rejectRun('This game run has expired.', 'RUN_EXPIRED');
   }
+  throwIfRefused(run);
   return run;
+}
+
+/** A refused run answers with its stored refusal: no replay, however often it is sent. */
+function throwIfRefused(run: {
+  refused_at: number | null;
+  refusal_code: string | null;
+  refusal_message: string | null;
+}): void {
+  if (run.refused_at !== null) {
+    throw rejectRun(run.refusal_message ?? `${UNRANKED}.`, run.refusal_code ?? 'RUN_REFUSED');
+  }
+}
+
+/** Ends the run as unranked (once; the first refusal stands) and answers with the refusal. */
+async function refuse(
+  deps: AppDeps,
+  runId: string,
+  refusal: { code: string; message: string },
+): Promise<never> {
+  if (!(await recordRefusal(deps.db, runId, refusal, deps.clock.now()))) {
+    const fresh = await findRun(deps.db, runId);
+    if (fresh) throwIfRefused(fresh);
+  }
+  throw rejectRun(refusal.message, refusal.code);
+}
+
+/**
+ * A progress report of a running round. The server compares the step reached with its own
+ * clock since the round began (issue time plus the countdown) and keeps the reported jumps, to
+ * which the final jump log must add only what came after. See docs/decisions/012.
+ */
+export async function reportProgress(
+  deps: AppDeps,
+  user: SessionUser | null,
+  runId: string,
+  body: ProgressBody,
+  ip: string,
+): Promise<ProgressResponse> {
+  await limit(
+    deps,
+    `game-progress:${runId}:${caller(user, ip)}`,
+    REPORTS_PER_MINUTE,
+    'Too many progress reports. Please wait a moment and try again.',
+  );
+  const run = await findRunProgress(deps.db, runId);
+  if (!run) throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
+  if (run.user_id !== null && user !== null && run.user_id !== user.id) {
+    throw rejectRun('This game run belongs to another player.', 'RUN_NOT_YOURS');
+  }
+  throwIfRefused(run);
+  if (run.verified_at !== null) {
+    throw rejectRun('This game run is over: its score was already checked.', 'RUN_USED');
+  }
+  // A report that repeats or trails what the server holds (a resend after a lost answer) changes
+  // nothing: the client reports from the step answered.
+  if (body.step <= run.progress_step) return { step: run.progress_step };
+
+  const now = deps.clock.now();
+  const timing = checkReportTiming({
+    startedAt: run.issued_at + ROUND_START_DELAY_MS,
+    lastReportAt: run.progress_at,
+    now,
+    step: body.step,
+  });
+  if (timing) return refuse(deps, runId, timing);
+  const added = newJumps(body.jumps, run.progress_step, body.step);
+  if (!Array.isArray(added)) return refuse(deps, runId, added);
+
+  const recorded = await recordProgress(
+    deps.db,
+    runId,
+    { step: run.progress_step, at: run.progress_at },
+    { step: body.step, jumps: added, at: now },
+  );
+  if (!recorded) {
+    throw new HttpError(
+      409,
+      'Another report of this run arrived at the same time. Send the next one.',
+      'RUN_BUSY',
+    );
+  }
+  return { step: body.step };
 }
 
 function storedOutcome(run: GameRunRow): RunOutcome | null {
@@ -124,10 +218,16 @@ function storedOutcome(run: GameRunRow): RunOutcome | null {
 }
 
 /**
- * Replays the jump log with the shared engine. A run replayed before (by the other route) keeps
- * its first outcome, and then only the same jump log is accepted.
+ * The run's one verification. A run replayed before answers with that outcome: then only the
+ * same jump log is accepted. Otherwise the jump log must extend the progress reported while the
+ * round ran, last no longer than that progress allows, and replay; the outcome is stored at
+ * once, whatever it is, so a run is replayed at most once (issue 19, finding 2).
  */
-function replay(deps: AppDeps, run: GameRunRow, inputs: readonly number[]): RunOutcome {
+async function verifyOnce(
+  deps: AppDeps,
+  run: GameRunRow,
+  inputs: readonly number[],
+): Promise<RunOutcome> {
   const json = JSON.stringify(inputs);
   const stored = storedOutcome(run);
   if (stored) {
@@ -139,25 +239,42 @@ function replay(deps: AppDeps, run: GameRunRow, inputs: readonly number[]): RunO
     }
     return stored;
   }
-  const elapsedMs = deps.clock.now() - run.issued_at + REAL_TIME_GRACE_MS;
-  const maxSteps = Math.max(0, Math.min(MAX_STEPS, Math.floor(elapsedMs / STEP_MS)));
+  const reported = run.progress_jumps === '' ? [] : run.progress_jumps.split(',').map(Number);
+  if (!extendsReported(inputs, reported, run.progress_step)) {
+    return refuse(deps, run.id, INCONSISTENT_LOG);
+  }
+  // Only the reported progress, plus the last moments a lost final report may leave out, and
+  // never more than the time since the round began.
+  const sinceStartMs = deps.clock.now() - run.issued_at - ROUND_START_DELAY_MS;
+  const maxSteps = Math.max(
+    0,
+    Math.min(
+      MAX_STEPS,
+      run.progress_step + UNREPORTED_TAIL_STEPS,
+      Math.floor((sinceStartMs + AHEAD_TOLERANCE_MS) / STEP_MS),
+    ),
+  );
   const result = simulate(run.seed, inputs, { maxSteps });
   if (!result.ok) {
-    if (result.reason === 'too-long' && maxSteps < MAX_STEPS) {
-      throw rejectRun(
-        'This run is longer than the time since it started: it cannot have been played in real time.',
-        'RUN_TOO_FAST',
-      );
-    }
-    throw rejectRun(`The run could not be replayed: ${result.message}`, 'RUN_INVALID');
+    return refuse(
+      deps,
+      run.id,
+      result.reason === 'too-long' && maxSteps < MAX_STEPS
+        ? {
+            code: 'RUN_NOT_PACED',
+            message: `${UNRANKED}: it goes on past the progress reported while it was played.`,
+          }
+        : { code: 'RUN_INVALID', message: `The run could not be replayed: ${result.message}` },
+    );
   }
-  return {
+  const outcome: RunOutcome = {
     inputs: json,
     steps: result.steps,
     score: result.score,
     coins: result.coins,
     obstaclesPassed: result.obstaclesPassed,
   };
+  return settleOutcome(deps, deps.db, run, outcome);
 }
 
 /** Inside a transaction: the outcome every later request of this run must agree with. */
@@ -169,8 +286,9 @@ async function settleOutcome(
 ): Promise<RunOutcome> {
   if (run.verified_at !== null) return outcome;
   if (await recordVerification(db, run.id, outcome, deps.clock.now())) return outcome;
-  // Another request replayed this run between our read and now: theirs stands.
+  // Another request replayed or refused this run between our read and now: theirs stands.
   const fresh = await findRun(db, run.id);
+  if (fresh) throwIfRefused(fresh);
   const stored = fresh && storedOutcome(fresh);
   if (!stored || stored.inputs !== outcome.inputs) {
     throw rejectRun(
@@ -215,7 +333,7 @@ export async function submitScore(
   if (run.score_submitted_at !== null) {
     throw rejectRun('This game run has already been submitted.', 'RUN_USED');
   }
-  const outcome = replay(deps, run, body.inputs);
+  const outcome = await verifyOnce(deps, run, body.inputs);
   const gameTime = Math.floor(outcome.steps / STEPS_PER_SECOND);
   const claimed = [
     body.score === outcome.score,
@@ -247,21 +365,23 @@ export async function submitScore(
     );
   }
 
+  // The reviewer's figures: one more pass over the replay, for ranked runs only.
+  const statistics = runStatistics(run.seed, body.inputs);
   const now = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
-    // Equal jump logs replay to equal figures, so the checks above hold for the settled outcome.
-    const settled = await settleOutcome(deps, trx, run, outcome);
+    // The outcome is stored (verifyOnce), and only the same jump log gets this far.
     if (!(await markScoreSubmitted(trx, run.id, now))) {
       throw rejectRun('This game run has already been submitted.', 'RUN_USED');
     }
+    await insertRunStatistics(trx, run.id, statistics, now);
     return insertScore(trx, {
       runId: run.id,
       userId: ownerId,
       playerKey: ownerId !== null ? `u:${ownerId}` : `n:${playerName.toLowerCase()}`,
       playerName,
-      score: settled.score,
-      level: levelForScore(settled.score),
-      tasksCompleted: settled.score,
+      score: outcome.score,
+      level: levelForScore(outcome.score),
+      tasksCompleted: outcome.score,
       powerUpsCollected: POWER_UPS_COLLECTED,
       gameTime,
       weekStart: weekStartUtc(now),
@@ -303,21 +423,12 @@ export async function addCoins(
   if (run.coins_credited_at !== null) {
     throw rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
   }
-  let outcome = storedOutcome(run);
-  if (!outcome) {
-    if (!body.inputs) {
-      throw rejectRun(
-        'Send the jumps of this run so its coins can be verified.',
-        'RUN_NOT_VERIFIED',
-      );
-    }
-    outcome = replay(deps, run, body.inputs);
-  } else if (body.inputs && JSON.stringify(body.inputs) !== outcome.inputs) {
-    throw rejectRun(
-      'These jumps differ from the ones already verified for this run.',
-      'RUN_MISMATCH',
-    );
+  const stored = storedOutcome(run);
+  if (!stored && !body.inputs) {
+    throw rejectRun('Send the jumps of this run so its coins can be verified.', 'RUN_NOT_VERIFIED');
   }
+  const outcome =
+    stored && !body.inputs ? stored : await verifyOnce(deps, run, body.inputs ?? []);
   if (body.amount > outcome.coins) {
     throw rejectRun(
       `This game collected ${outcome.coins} coin${outcome.coins === 1 ? '' : 's'}, not ${body.amount}.`,
@@ -325,16 +436,10 @@ export async function addCoins(
     );
   }
 
-  const verified = outcome;
   const balance = await deps.db.transaction().execute(async (trx) => {
-    const settled = await settleOutcome(deps, trx, run, verified);
+    // The outcome is stored (verifyOnce): the guarded write checks it again in SQL.
     if (!(await markCoinsCredited(trx, run.id, body.amount, deps.clock.now()))) {
-      throw settled.coins < body.amount
-        ? rejectRun(
-            `This game collected ${settled.coins} coins, not ${body.amount}.`,
-            'COINS_MISMATCH',
-          )
-        : rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
+      throw rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
     }
     // The ledger's unique run id is a second lock on "once per run".
     const credit = await applyCredit(trx, {
@@ -350,7 +455,7 @@ export async function addCoins(
     const overlaps = await hasOverlappingCreditedRun(trx, user.id, {
       id: run.id,
       issuedAt: run.issued_at,
-      steps: verified.steps,
+      steps: outcome.steps,
     });
     if (overlaps) {
       throw rejectRun(
@@ -368,14 +473,27 @@ export async function leaderboard(deps: AppDeps, limit: number): Promise<Leaderb
   return rows.map(toEntry);
 }
 
-export async function giveawayWinners(deps: AppDeps, limit: number): Promise<GiveawayWinner[]> {
-  const rows = await recentWinners(deps.db, limit);
-  return rows.map((row) => ({
-    id: row.id,
-    week: row.week_id,
+/** The public replay of a leaderboard entry: only ranked runs have entries. */
+export async function entryReplay(deps: AppDeps, entryId: number): Promise<ReplayResponse> {
+  const row = await findEntryReplay(deps.db, entryId);
+  if (!row || row.inputs === null || row.steps === null) {
+    throw new HttpError(404, 'There is no leaderboard entry with this id.', 'ENTRY_UNKNOWN');
+  }
+  const statistics = (await runStatisticsByRunId(deps.db, [row.run_id])).get(row.run_id) ?? null;
+  return {
+    entryId: row.entry_id,
     playerName: row.player_name,
-    prize: row.prize,
-    txUrl: row.tx_url,
-    paidAt: new Date(row.paid_at).toISOString(),
-  }));
+    character: row.character_key,
+    seed: row.seed,
+    inputs: JSON.parse(row.inputs) as number[],
+    score: row.score,
+    level: row.level,
+    steps: row.steps,
+    coins: row.coins ?? 0,
+    obstaclesPassed: row.obstacles_passed ?? 0,
+    gameTime: row.game_time,
+    createdAt: new Date(row.created_at).toISOString(),
+    statistics,
+    signs: statistics ? machineSigns(statistics) : [],
+  };
 }

@@ -32,19 +32,20 @@ describe.each(databaseKinds)('weekly standings on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
+  /** Stores a week's entries in two statements (one per table); answers their ids in order. */
   async function store(start: number, entries: Entry[]): Promise<number[]> {
+    if (entries.length === 0) return [];
     const db = t.app.deps.db;
-    const ids: number[] = [];
-    for (const e of entries) {
-      const runId = randomBytes(12).toString('base64url');
-      await db
-        .insertInto('game_runs')
-        .values({ id: runId, seed: 1, user_id: null, issued_at: 0 })
-        .execute();
-      const row = await db
-        .insertInto('game_scores')
-        .values({
-          run_id: runId,
+    const runIds = entries.map(() => randomBytes(12).toString('base64url'));
+    await db
+      .insertInto('game_runs')
+      .values(runIds.map((id) => ({ id, seed: 1, user_id: null, issued_at: 0 })))
+      .execute();
+    const rows = await db
+      .insertInto('game_scores')
+      .values(
+        entries.map((e, i) => ({
+          run_id: runIds[i]!,
           user_id: null,
           player_key: `n:p${e.player}`,
           player_name: `p${e.player}`,
@@ -55,12 +56,13 @@ describe.each(databaseKinds)('weekly standings on %s', (kind) => {
           game_time: 1,
           week_start: start,
           created_at: start + e.createdAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      ids.push(row.id);
-    }
-    return ids;
+        })),
+      )
+      .returning(['id', 'run_id'])
+      .execute();
+    // Matched by run id: the order RETURNING answers in is not promised.
+    const idByRun = new Map(rows.map((row) => [row.run_id, row.id]));
+    return runIds.map((runId) => idByRun.get(runId)!);
   }
 
   it("list each player's best entry once, best first, the earlier entry winning a tie", async () => {

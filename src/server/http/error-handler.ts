@@ -13,6 +13,15 @@ function describeIssue(path: string, message: string): string {
   return generic && path ? `${path}: ${message}` : message;
 }
 
+/** Our codes for Fastify's own refusals: its FST_ERR_* names are internals, not an API. */
+const CODE_BY_STATUS: Record<number, string> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     return reply
@@ -22,14 +31,19 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0]!;
-    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
+    const path =
+      first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
     return reply
       .code(400)
-      .send({ message: describeIssue(path, first.message ?? 'Invalid request'), code: 'VALIDATION' });
+      .send({
+        message: describeIssue(path, first.message ?? 'Invalid request'),
+        code: 'VALIDATION',
+      });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' });
+    const code = error.code && !error.code.startsWith('FST_') ? error.code : (CODE_BY_STATUS[status] ?? 'BAD_REQUEST');
+    return reply.code(status).send({ message: error.message, code });
   }
   if (isDependencyUnavailable(error)) {
     request.log.warn({ err: error }, 'dependency unavailable');

@@ -35,7 +35,20 @@ async function tableCounts(t: TestApp): Promise<Record<string, number>> {
 
 const weirdSegment = fc.oneof(
   fc.string(),
-  fc.constantFrom('..', '%2e%2e', '0', '-1', '1e309', '9999999999999999999999', '2147483648', 'null', '%00', '\u0000', '🙂', 'a'.repeat(500)),
+  fc.constantFrom(
+    '..',
+    '%2e%2e',
+    '0',
+    '-1',
+    '1e309',
+    '9999999999999999999999',
+    '2147483648',
+    'null',
+    '%00',
+    '\u0000',
+    '🙂',
+    'a'.repeat(500),
+  ),
   fc.integer().map(String),
 );
 
@@ -43,9 +56,32 @@ const body = fc.oneof(
   fc.constant(undefined),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.string(),
-  fc.constantFrom('{', '[]', 'null', '{"username":{"$gt":""}}', '{"__proto__":{"admin":true}}', '"'.repeat(10), '{"username":"a\\u0000b","password":"secret1"}', '{"title":"a\\u0000b"}'),
+  fc.constantFrom(
+    '{',
+    '[]',
+    'null',
+    '{"username":{"$gt":""}}',
+    '{"__proto__":{"admin":true}}',
+    '"'.repeat(10),
+    '{"username":"a\\u0000b","password":"secret1"}',
+    '{"title":"a\\u0000b"}',
+  ),
   fc.record({ username: fc.string(), password: fc.string() }).map((v) => JSON.stringify(v)),
-  fc.dictionary(fc.constantFrom('title', 'category', 'imageUrl', 'voteType', 'amount', 'runId', 'score', 'inputs'), fc.jsonValue()).map((v) => JSON.stringify(v)),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        'title',
+        'category',
+        'imageUrl',
+        'voteType',
+        'amount',
+        'runId',
+        'score',
+        'inputs',
+      ),
+      fc.jsonValue(),
+    )
+    .map((v) => JSON.stringify(v)),
 );
 
 const contentType = fc.constantFrom(
@@ -77,12 +113,17 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       route: fc.constantFrom(...routes),
       otherMethod: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { freq: 4 }),
       params: fc.array(weirdSegment, { minLength: 3, maxLength: 3 }),
-      query: fc.dictionary(fc.constantFrom('limit', 'before', 'category', 'x', 'limit[]'), fc.oneof(fc.string(), weirdSegment)),
+      query: fc.dictionary(
+        fc.constantFrom('limit', 'before', 'category', 'x', 'limit[]'),
+        fc.oneof(fc.string(), weirdSegment),
+      ),
       body,
       contentType,
       asMember: fc.boolean(),
       csrf: fc.constantFrom('valid', 'none', 'garbage'),
-      origin: fc.option(fc.constantFrom('https://evil.example', 'null', 'http://localhost:80'), { freq: 5 }),
+      origin: fc.option(fc.constantFrom('https://evil.example', 'null', 'http://localhost:80'), {
+        freq: 5,
+      }),
       cookie: fc.option(fc.string(), { freq: 6 }),
     });
 
@@ -91,7 +132,8 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
         let i = 0;
         const path = r.route.path.replace(/:\w+/g, () => encodeURIComponent(r.params[i++ % 3]!));
         const qs = new URLSearchParams(r.query).toString();
-        const method = (r.otherMethod ?? r.route.methods[0] ?? 'GET') as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        const method = (r.otherMethod ?? r.route.methods[0] ?? 'GET') as
+          'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
         const headers: Record<string, string> = {};
         if (r.contentType) headers['content-type'] = r.contentType;
         if (r.origin) headers.origin = r.origin;
@@ -164,7 +206,12 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(image.json()).toMatchObject({ message: 'imageUrl is too long' });
 
     // A name that reads as another (here with a zero-width space) is refused like a control character.
-    for (const playerName of ['ab\u0000c', 'ab\ud800cd', `${memberName}\u200b`, `\u200e${memberName}`]) {
+    for (const playerName of [
+      'ab\u0000c',
+      'ab\ud800cd',
+      `${memberName}\u200b`,
+      `\u200e${memberName}`,
+    ]) {
       const score = await visitor.request('POST', '/api/game-scores', {
         body: {
           playerName,

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { requestIdGenerator } from './request-id.ts';
 
-const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
+const request = (headers: Record<string, string> = {}) =>
+  ({ headers }) as unknown as IncomingMessage;
 
 describe('requestIdGenerator', () => {
   it('gives every request its own id, and two nodes never the same ones', () => {
@@ -19,6 +20,8 @@ describe('requestIdGenerator', () => {
     for (const bad of ['', 'has space', 'a'.repeat(65), '"}{"level":60']) {
       expect(behindProxy(request({ 'x-request-id': bad }))).not.toBe(bad);
     }
-    expect(requestIdGenerator(false)(request({ 'x-request-id': 'lb-7f3a_01' }))).not.toBe('lb-7f3a_01');
+    expect(requestIdGenerator(false)(request({ 'x-request-id': 'lb-7f3a_01' }))).not.toBe(
+      'lb-7f3a_01',
+    );
   });
 });

@@ -1,66 +1,63 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSecureRequest } from '../security/sessions.ts';
+import ipaddr from 'ipaddr.js';
+import { cookieName, isSecureRequest } from '../security/sessions.ts';
 
 /**
- * Who is voting: the member, or a visitor known by a long-lived signed cookie. The cookie holds
- * a random id and an HMAC of it, so a visitor cannot pick someone else's id (or mint new ones
- * without asking the server), and any node with the shared secret can check it without a row.
+ * Who is voting: the member, or for a visitor the network address the vote came from. A visitor
+ * vote is worth one per address per meme (docs/decisions/010-hostile-audit-fixes.md): a cookie
+ * or anything else the visitor holds can be dropped to become a new voter, an address cannot
+ * be changed at will. IPv6 clients are counted by their /64, which one subscriber is given
+ * whole. The address is kept only as an HMAC with the site's secret, never in the clear.
+ * Visitors who share an address (a household behind one router) share one vote; a member's
+ * vote is their own.
  */
-export const VISITOR_COOKIE = 'vid';
-/** Chrome caps cookie lifetimes at 400 days. */
-const VISITOR_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
 // A label of its own, so an HMAC made with the same secret for something else (CSRF tokens,
-// upload URLs) is never a valid visitor cookie.
-const CONTEXT = 'daily-grind/visitor-id/v1';
+// upload URLs) never collides with a voter key.
+const CONTEXT = 'daily-grind/visitor-address/v1';
 
-function signature(secret: string, id: string): string {
-  return createHmac('sha256', secret).update(CONTEXT).update('\0').update(id).digest('base64url');
-}
-
-export function signVisitorId(id: string, secret: string): string {
-  return `${id}.${signature(secret, id)}`;
-}
-
-/** The visitor id inside a cookie value, or null when it is not one this site signed. */
-export function verifyVisitorCookie(value: string | undefined, secret: string): string | null {
-  if (typeof value !== 'string') return null;
-  const match = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (!match) return null;
-  const [, id, given] = match as unknown as [string, string, string];
-  const expected = Buffer.from(signature(secret, id));
-  const actual = Buffer.from(given);
-  return expected.length === actual.length && timingSafeEqual(expected, actual) ? id : null;
-}
-
-export function newVisitorId(): string {
-  return randomBytes(16).toString('base64url');
+/** The part of an address one client holds: an IPv4 address, or an IPv6 /64 prefix. */
+export function voterNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
 }
 
 export const memberVoter = (userId: number) => `u:${userId}`;
-export const visitorVoter = (visitorId: string) => `v:${visitorId}`;
 
-/** The caller's voter key for reads; null for a visitor who has never voted. */
-export function currentVoter(request: FastifyRequest): string | null {
-  if (request.user) return memberVoter(request.user.id);
-  const visitorId = verifyVisitorCookie(
-    request.cookies[VISITOR_COOKIE],
-    request.server.deps.secret,
-  );
-  return visitorId ? visitorVoter(visitorId) : null;
+export function addressVoter(ip: string, secret: string): string {
+  const digest = createHmac('sha256', secret).update(CONTEXT).update('\0').update(voterNetwork(ip)).digest('base64url');
+  return `a:${digest.slice(0, 22)}`;
 }
 
-/** The caller's voter key for a vote; a first-time visitor gets the cookie with the answer. */
+/**
+ * Set on a visitor's first vote: it only says "look up this address's votes" on gallery reads,
+ * so a visitor who never voted costs no votes query. It is no credential: votes go by address.
+ */
+export const VOTED_COOKIE = 'voted';
+/** Chrome caps cookie lifetimes at 400 days. */
+const VOTED_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+
+/** The caller's voter key for reads; null for a visitor who has not voted from this browser. */
+export function currentVoter(request: FastifyRequest): string | null {
+  if (request.user) return memberVoter(request.user.id);
+  if (request.cookies[cookieName(request, VOTED_COOKIE)] === undefined) return null;
+  return addressVoter(request.ip, request.server.deps.secret);
+}
+
+/** The caller's voter key for a vote; a visitor's first gets the cookie with the answer. */
 export function voterForVote(request: FastifyRequest, reply: FastifyReply): string {
-  const known = currentVoter(request);
-  if (known) return known;
-  const visitorId = newVisitorId();
-  reply.setCookie(VISITOR_COOKIE, signVisitorId(visitorId, request.server.deps.secret), {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: isSecureRequest(request),
-    path: '/',
-    maxAge: VISITOR_COOKIE_MAX_AGE_S,
-  });
-  return visitorVoter(visitorId);
+  if (request.user) return memberVoter(request.user.id);
+  if (request.cookies[cookieName(request, VOTED_COOKIE)] === undefined) {
+    reply.setCookie(cookieName(request, VOTED_COOKIE), '1', {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSecureRequest(request),
+      path: '/',
+      maxAge: VOTED_COOKIE_MAX_AGE_S,
+    });
+  }
+  return addressVoter(request.ip, request.server.deps.secret);
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekStartUtc } from '#shared/time.ts';
 import { insertRun, insertScore } from '../game/repository.ts';
-import { play, realTimeMs, scoreBody } from '#test-support/test-play.ts';
+import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { createTestApp, TestClient, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
@@ -61,7 +61,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
     const hidden = await elsewhere('Hidden', 1);
     expect(await board(visitor, 50)).toEqual([first, third, second]);
     const run = await play(visitor, 120);
-    t.clock.advance(realTimeMs(run));
+    await reportPaced(new TestClient(t.app), t.clock, run);
     const res = await visitor.request('POST', '/api/game-scores', {
       body: scoreBody(run, 'Fourth'),
       csrf: false,

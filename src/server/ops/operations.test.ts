@@ -18,12 +18,18 @@ import { startNode } from '#test-support/node-process.ts';
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {
     const testDb = await createTestDatabase(kind);
-    const config = { ...loadConfig({ DATA_DIR: testDb.dataDir, SESSION_SECRET: 'x'.repeat(40) }), database: testDb.database, clientDistDir: undefined };
+    const config = {
+      ...loadConfig({ DATA_DIR: testDb.dataDir, SESSION_SECRET: 'x'.repeat(40) }),
+      database: testDb.database,
+      clientDistDir: undefined,
+    };
     try {
       const first = await buildApp(config, { logger: false });
       await first.close();
       const db = createDatabase(testDb.database);
-      await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(db);
+      await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(
+        db,
+      );
       await db.destroy();
       await expect(buildApp(config, { logger: false })).rejects.toBeInstanceOf(MigrationError);
     } finally {
@@ -75,10 +81,12 @@ describe('logs', () => {
         '30 POST /api/auth/register 201',
         '20 GET /api/csrf-token 200',
         '30 POST /api/auth/logout 200',
+        // Logout renews the CSRF cookie, so the client fetches a new token before its next write.
+        '20 GET /api/csrf-token 200',
         '30 PUT /api/uploads/[token] 403',
         '30 GET /api/no-such-route 404',
       ]);
-      expect(new Set(requests.map((l) => l.reqId)).size).toBe(5);
+      expect(new Set(requests.map((l) => l.reqId)).size).toBe(6);
       expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
       const all = lines.join('\n');
       expect(all).not.toContain(c.cookies.get('csrf')!);
@@ -168,7 +176,15 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', CLIENT_DIST_DIR: path.join(dataDir, 'no-client'), TRUST_PROXY: 'true' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
+        TRUST_PROXY: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -178,7 +194,10 @@ describe('the server process', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       for (let i = 0; i < 100; i++) {
-        const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        const ready = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ready) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -188,7 +207,10 @@ describe('the server process', () => {
           // Forty visitors: one address may open only so many accounts an hour.
           headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
           body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
-        }).then((r) => r.status, () => 'refused'),
+        }).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
       for (let i = 0; i < 200 && !output.includes('"url":"/api/auth/register"'); i++) {
@@ -203,7 +225,11 @@ describe('the server process', () => {
       expect(output).toContain('shutting down');
       const { default: Database } = await import('better-sqlite3');
       const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
-      const created = (db.prepare("select count(*) as n from users where username like 'drain_%'").get() as { n: number }).n;
+      const created = (
+        db.prepare("select count(*) as n from users where username like 'drain_%'").get() as {
+          n: number;
+        }
+      ).n;
       db.close();
       expect(created).toBe(statuses.filter((s) => s === 201).length);
     } finally {
@@ -214,7 +240,9 @@ describe('the server process', () => {
 
   it('answers a request in flight on a keep-alive connection with connection: close, and exits', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-keepalive-'));
-    const node = await startNode({ env: { DATA_DIR: dataDir, CLIENT_DIST_DIR: path.join(dataDir, 'no-client') } });
+    const node = await startNode({
+      env: { DATA_DIR: dataDir, CLIENT_DIST_DIR: path.join(dataDir, 'no-client') },
+    });
     const agent = new http.Agent({ keepAlive: true });
     try {
       const body = JSON.stringify({ username: uniqueName('keepalive'), password: 'secret1' });
@@ -222,11 +250,16 @@ describe('the server process', () => {
         const request = http.request(`${node.origin}/api/auth/register`, {
           method: 'POST',
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         });
         request.on('response', (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, connection: res.headers.connection }),
+          );
         });
         request.on('error', reject);
         // Half the body now: the server has taken the request on before it is told to stop.
@@ -258,7 +291,11 @@ describe('backup and restore', () => {
   }
 
   async function expectSameData(app: Awaited<ReturnType<typeof buildApp>>, name: string) {
-    const row = await app.deps.db.selectFrom('users').select(['username', 'coins']).where('username', '=', name).executeTakeFirst();
+    const row = await app.deps.db
+      .selectFrom('users')
+      .select(['username', 'coins'])
+      .where('username', '=', name)
+      .executeTakeFirst();
     expect(row).toEqual({ username: name, coins: 321 });
     expect((await new TestClient(app).login(name, 'secret1')).statusCode).toBe(200);
   }
@@ -287,27 +324,39 @@ describe('backup and restore', () => {
     }
   });
 
-  it.runIf(databaseKinds.includes('postgres'))('PostgreSQL: pg_dump, wipe, pg_restore gives the same data', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const source = await createTestApp('postgres');
-    const name = await seed(source.app);
-    const url = (source.config.database as { url: string }).url;
-    const dump = path.join(source.config.dataDir, 'grind.dump');
-    execFileSync('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, `--dbname=${url}`]);
-    await source.app.close();
-    const target = await createTestDatabase('postgres');
-    try {
-      const targetUrl = (target.database as { url: string }).url;
-      execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
-      const restored = await buildApp({ ...source.config, database: target.database }, { logger: false });
+  it.runIf(databaseKinds.includes('postgres'))(
+    'PostgreSQL: pg_dump, wipe, pg_restore gives the same data',
+    async () => {
+      const { execFileSync } = await import('node:child_process');
+      const source = await createTestApp('postgres');
+      const name = await seed(source.app);
+      const url = (source.config.database as { url: string }).url;
+      const dump = path.join(source.config.dataDir, 'grind.dump');
+      execFileSync('pg_dump', [
+        '--format=custom',
+        '--no-owner',
+        `--file=${dump}`,
+        `--dbname=${url}`,
+      ]);
+      await source.app.close();
+      const target = await createTestDatabase('postgres');
       try {
-        await expectSameData(restored, name);
+        const targetUrl = (target.database as { url: string }).url;
+        execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
+        const restored = await buildApp(
+          { ...source.config, database: target.database },
+          { logger: false },
+        );
+        try {
+          await expectSameData(restored, name);
+        } finally {
+          await restored.close();
+        }
       } finally {
-        await restored.close();
+        await target.drop();
+        await source.close().catch(() => {});
       }
-    } finally {
-      await target.drop();
-      await source.close().catch(() => {});
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

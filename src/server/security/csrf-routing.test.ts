@@ -2,62 +2,65 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
-describe.each(databaseKinds)('the CSRF check goes by the route the router picked, on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+describe.each(databaseKinds)(
+  'the CSRF check goes by the route the router picked, on %s',
+  (kind) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+    });
+    afterAll(async () => t?.close());
 
-  async function member(): Promise<TestClient> {
-    const c = new TestClient(t.app);
-    await c.register(uniqueName());
-    await c.token(); // the csrf cookie is there, as in a browser
-    return c;
-  }
+    async function member(): Promise<TestClient> {
+      const c = new TestClient(t.app);
+      await c.register(uniqueName());
+      await c.token(); // the csrf cookie is there, as in a browser
+      return c;
+    }
 
-  it.each([
-    ['POST', '/%61pi/auth/logout', undefined],
-    ['POST', '/api/auth/%6cogout', undefined],
-    ['POST', '/api/auth/logout?next=/api/auth/login', undefined],
-    ['POST', '/%61pi/memes/1/vote', { voteType: 'up' }],
-    ['POST', '/%61pi/objects/upload', undefined],
-    ['POST', '/%61pi/characters/default/select', undefined],
-  ] as const)('%s %s with only the cookies is refused as CSRF', async (method, url, body) => {
-    const c = await member();
-    const res = await c.request(method, url, { csrf: false, body });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'CSRF token missing', code: 'CSRF' });
-    expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
-  });
+    it.each([
+      ['POST', '/%61pi/auth/logout', undefined],
+      ['POST', '/api/auth/%6cogout', undefined],
+      ['POST', '/api/auth/logout?next=/api/auth/login', undefined],
+      ['POST', '/%61pi/memes/1/vote', { voteType: 'up' }],
+      ['POST', '/%61pi/objects/upload', undefined],
+      ['POST', '/%61pi/characters/default/select', undefined],
+    ] as const)('%s %s with only the cookies is refused as CSRF', async (method, url, body) => {
+      const c = await member();
+      const res = await c.request(method, url, { csrf: false, body });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: 'CSRF token missing', code: 'CSRF' });
+      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+    });
 
-  it('refuses a text/plain body (what a cross-site form can send) on a body-less route, token or not', async () => {
-    const c = await member();
-    for (const csrf of [false, true]) {
-      const res = await c.request('POST', '/api/auth/logout', {
-        csrf,
-        body: 'a=b',
+    it('refuses a text/plain body (what a cross-site form can send) on a body-less route, token or not', async () => {
+      const c = await member();
+      for (const csrf of [false, true]) {
+        const res = await c.request('POST', '/api/auth/logout', {
+          csrf,
+          body: 'a=b',
+          headers: { 'content-type': 'text/plain' },
+        });
+        expect(res.statusCode).toBe(415);
+        expect(res.json().message).toMatch(/^Unsupported Media Type/);
+      }
+      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+      const emptyForm = await c.request('POST', '/api/auth/logout', {
+        headers: { 'content-type': 'text/plain', 'content-length': '0' },
+      });
+      expect(emptyForm.statusCode).toBe(415);
+    });
+
+    it('refuses a text/plain login (a form posting JSON-looking text)', async () => {
+      const name = uniqueName();
+      await new TestClient(t.app).register(name, 'secret1');
+      const res = await new TestClient(t.app).request('POST', '/api/auth/login', {
+        csrf: false,
+        body: JSON.stringify({ username: name, password: 'secret1' }),
         headers: { 'content-type': 'text/plain' },
       });
       expect(res.statusCode).toBe(415);
-      expect(res.json().message).toMatch(/^Unsupported Media Type/);
-    }
-    expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
-    const emptyForm = await c.request('POST', '/api/auth/logout', {
-      headers: { 'content-type': 'text/plain', 'content-length': '0' },
+      expect(res.cookies.find((cookie) => cookie.name === 'sid')).toBeUndefined();
     });
-    expect(emptyForm.statusCode).toBe(415);
-  });
-
-  it('refuses a text/plain login (a form posting JSON-looking text)', async () => {
-    const name = uniqueName();
-    await new TestClient(t.app).register(name, 'secret1');
-    const res = await new TestClient(t.app).request('POST', '/api/auth/login', {
-      csrf: false,
-      body: JSON.stringify({ username: name, password: 'secret1' }),
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(res.statusCode).toBe(415);
-    expect(res.cookies.find((cookie) => cookie.name === 'sid')).toBeUndefined();
-  });
-});
+  },
+);

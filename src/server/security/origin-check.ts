@@ -11,7 +11,8 @@ export function assertSameOrigin(request: FastifyRequest): void {
   }
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const expected = request.server.deps.config.publicOrigin ?? `${request.protocol}://${request.host}`;
+  const expected =
+    request.server.deps.config.publicOrigin ?? `${request.protocol}://${request.host}`;
   if (origin !== expected) {
     throw new HttpError(403, 'Forbidden: cross-site request refused', 'CROSS_SITE');
   }

@@ -10,7 +10,10 @@ export function hashPassword(password: string): Promise<string> {
 let dummyHash: Promise<string> | undefined;
 
 /** Verifies against a real hash, or a dummy one so an unknown user takes as long as a known one. */
-export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | undefined,
+  password: string,
+): Promise<boolean> {
   if (storedHash === undefined) {
     dummyHash ??= hash('not-a-real-password', options);
     await verify(await dummyHash, password);

@@ -11,7 +11,11 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function expectFixedWindow(limiter: RateLimiter, key: string) {
   const results = await Promise.all(Array.from({ length: 25 }, () => limiter.hit(key, 10, 60_000)));
   expect(results.filter((r) => r.allowed)).toHaveLength(10);
-  expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 60)).toBe(true);
+  expect(
+    results
+      .filter((r) => !r.allowed)
+      .every((r) => r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 60),
+  ).toBe(true);
   await limiter.reset(key);
   expect((await limiter.hit(key, 1, 60_000)).allowed).toBe(true);
   await limiter.undo(key);

@@ -21,7 +21,8 @@ export function loadOrCreateSecret(configured: string | undefined, dataDir: stri
     return secret;
   } catch (error) {
     // Another process started at the same moment and wrote it first.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return fs.readFileSync(file, 'utf8').trim();
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastif
 import { unauthorized } from '../http-error.ts';
 import { assertCsrf } from './csrf.ts';
 import { assertSameOrigin } from './origin-check.ts';
-import { cachedSessionUser, hashSessionId, SESSION_COOKIE } from './sessions.ts';
+import { cachedSessionUser, cookieName, hashSessionId, SESSION_COOKIE } from './sessions.ts';
 
 /**
  * Gives the routes of `scope` (a plugin context and its children) the request's cookies, its
@@ -19,7 +19,7 @@ export async function enableSessions(scope: FastifyInstance): Promise<void> {
   // Callback-style: most requests carry no session, and an async hook costs each a promise.
   scope.addHook('onRequest', (request, _reply, done) => {
     assertSameOrigin(request);
-    const sessionId = request.cookies[SESSION_COOKIE];
+    const sessionId = request.cookies[cookieName(request, SESSION_COOKIE)];
     if (!sessionId) return done();
     request.sessionIdHash = hashSessionId(sessionId);
     cachedSessionUser(scope.deps, request.sessionIdHash).then((user) => {

@@ -19,6 +19,16 @@ export function isSecureRequest(request: FastifyRequest): boolean {
   return origin ? origin.startsWith('https:') : request.protocol === 'https';
 }
 
+/**
+ * A cookie's name as this request sends and reads it: `__Host-` prefixed whenever cookies are
+ * Secure, so the browser takes it only over https, for this host alone and the whole path (a
+ * sibling subdomain or a plain-http page cannot plant one). Plain http (localhost) keeps the
+ * bare name, which browsers would refuse with the prefix.
+ */
+export function cookieName(request: FastifyRequest, base: string): string {
+  return isSecureRequest(request) ? `__Host-${base}` : base;
+}
+
 export async function loadSessionUser(
   db: Kysely<Database>,
   idHash: string,
@@ -84,7 +94,7 @@ export async function startSession(
     })
     .execute();
   request.sessionIdHash = idHash;
-  reply.setCookie(SESSION_COOKIE, id, {
+  reply.setCookie(cookieName(request, SESSION_COOKIE), id, {
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request),
@@ -101,7 +111,7 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
   }
   request.sessionIdHash = null;
   request.user = null;
-  reply.clearCookie(SESSION_COOKIE, {
+  reply.clearCookie(cookieName(request, SESSION_COOKIE), {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',

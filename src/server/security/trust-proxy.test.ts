@@ -5,7 +5,11 @@ import { ConfigError, loadConfig, parseTrustProxy, type AppConfig } from '#serve
 import { startForwardingProxy, type ForwardingProxy } from '#test-support/forwarding-proxy.ts';
 import { HttpTestClient } from '#test-support/http-test-client.ts';
 import { TestClock, uniqueName } from '#test-support/test-app.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '#test-support/test-database.ts';
+import {
+  createTestDatabase,
+  databaseKinds,
+  type TestDatabase,
+} from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from '../auth/service.ts';
 
 /** POSTs JSON through the proxy from a chosen loopback address (the client's real address). */
@@ -44,65 +48,108 @@ describe('TRUST_PROXY', () => {
     expect(parseTrustProxy('0')).toBe(false);
     expect(parseTrustProxy('true')).toBe(1);
     expect(parseTrustProxy('2')).toBe(2);
-    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1, loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'loopback']);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1, loopback')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'loopback',
+    ]);
     for (const bad of ['yes', '10.0.0.0/33', '10.0.0.300', '11', 'all']) {
       expect(() => parseTrustProxy(bad)).toThrow(ConfigError);
     }
-    expect(() => loadConfig({ TRUST_PROXY: 'everything' })).toThrow(/^Invalid TRUST_PROXY: expected false, true/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everything' })).toThrow(
+      /^Invalid TRUST_PROXY: expected false, true/,
+    );
   });
 });
 
-const setups = databaseKinds.flatMap((kind) => ['true', '127.0.0.1'].map((trust) => [kind, trust] as const));
+const setups = databaseKinds.flatMap((kind) =>
+  ['true', '127.0.0.1'].map((trust) => [kind, trust] as const),
+);
 
-describe.each(setups)('behind a proxy that appends X-Forwarded-For, on %s with TRUST_PROXY=%s', (kind, trust) => {
-  let testDb: TestDatabase;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let proxy: ForwardingProxy;
-  const logLines: string[] = [];
+describe.each(setups)(
+  'behind a proxy that appends X-Forwarded-For, on %s with TRUST_PROXY=%s',
+  (kind, trust) => {
+    let testDb: TestDatabase;
+    let app: Awaited<ReturnType<typeof buildApp>>;
+    let proxy: ForwardingProxy;
+    const logLines: string[] = [];
 
-  beforeAll(async () => {
-    testDb = await createTestDatabase(kind);
-    const config: AppConfig = {
-      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: testDb.dataDir, SESSION_SECRET: 'test-secret-'.padEnd(48, 'x'), TRUST_PROXY: trust }),
-      database: testDb.database,
-      clientDistDir: undefined,
-    };
-    app = await buildApp(config, {
-      clock: new TestClock(),
-      logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
+    beforeAll(async () => {
+      testDb = await createTestDatabase(kind);
+      const config: AppConfig = {
+        ...loadConfig({
+          NODE_ENV: 'test',
+          DATA_DIR: testDb.dataDir,
+          SESSION_SECRET: 'test-secret-'.padEnd(48, 'x'),
+          TRUST_PROXY: trust,
+        }),
+        database: testDb.database,
+        clientDistDir: undefined,
+      };
+      app = await buildApp(config, {
+        clock: new TestClock(),
+        logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
+      });
+      proxy = await startForwardingProxy(await HttpTestClient.listen(app));
     });
-    proxy = await startForwardingProxy(await HttpTestClient.listen(app));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    app?.server.closeAllConnections();
-    await app?.close();
-    await testDb?.drop();
-  });
+    afterAll(async () => {
+      await proxy?.close();
+      app?.server.closeAllConnections();
+      await app?.close();
+      await testDb?.drop();
+    });
 
-  it('limits failed logins by the real address whatever the client forges, and logs the real address', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) {
-      statuses.push(
-        await post(proxy.url, '/api/auth/login', { username: uniqueName('nobody'), password: 'wrong-password' }, '127.0.0.7', `10.9.${i}.1, 127.0.0.1`),
+    it('limits failed logins by the real address whatever the client forges, and logs the real address', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        statuses.push(
+          await post(
+            proxy.url,
+            '/api/auth/login',
+            { username: uniqueName('nobody'), password: 'wrong-password' },
+            '127.0.0.7',
+            `10.9.${i}.1, 127.0.0.1`,
+          ),
+        );
+      }
+      expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
+      // Another client behind the same proxy keeps its own allowance.
+      expect(
+        await post(
+          proxy.url,
+          '/api/auth/login',
+          { username: uniqueName('nobody'), password: 'wrong-password' },
+          '127.0.0.8',
+          '10.9.0.1',
+        ),
+      ).toBe(401);
+
+      const loginLines = logLines
+        .filter((l) => l.includes('/api/auth/login'))
+        .map((l) => JSON.parse(l) as { req?: { remoteAddress?: string } });
+      const addresses = new Set(
+        loginLines.flatMap((l) => (l.req?.remoteAddress ? [l.req.remoteAddress] : [])),
       );
-    }
-    expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
-    // Another client behind the same proxy keeps its own allowance.
-    expect(await post(proxy.url, '/api/auth/login', { username: uniqueName('nobody'), password: 'wrong-password' }, '127.0.0.8', '10.9.0.1')).toBe(401);
+      expect(addresses).toEqual(new Set(['127.0.0.7', '127.0.0.8']));
+    });
 
-    const loginLines = logLines.filter((l) => l.includes('/api/auth/login')).map((l) => JSON.parse(l) as { req?: { remoteAddress?: string } });
-    const addresses = new Set(loginLines.flatMap((l) => (l.req?.remoteAddress ? [l.req.remoteAddress] : [])));
-    expect(addresses).toEqual(new Set(['127.0.0.7', '127.0.0.8']));
-  });
-
-  it('limits registrations by the real address whatever the client forges', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i <= REGISTER_LIMIT_PER_IP; i++) {
-      statuses.push(await post(proxy.url, '/api/auth/register', { username: uniqueName('sock'), password: 'password123' }, '127.0.0.9', `10.8.${i}.1`));
-    }
-    expect(statuses.slice(0, REGISTER_LIMIT_PER_IP).every((s) => s === 201)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
-  });
-});
+    it('limits registrations by the real address whatever the client forges', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i <= REGISTER_LIMIT_PER_IP; i++) {
+        statuses.push(
+          await post(
+            proxy.url,
+            '/api/auth/register',
+            { username: uniqueName('sock'), password: 'password123' },
+            '127.0.0.9',
+            `10.8.${i}.1`,
+          ),
+        );
+      }
+      expect(statuses.slice(0, REGISTER_LIMIT_PER_IP).every((s) => s === 201)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+    });
+  },
+);

@@ -14,11 +14,21 @@ describe.each(databaseKinds)('coin ledger on %s', (kind) => {
     const user = await new TestClient(t.app).register(uniqueName());
     const claims = await Promise.allSettled(
       Array.from({ length: 10 }, () =>
-        creditCoins(t.app.deps.db, { userId: user.id, amount: 7, reason: 'game-run', runId: `run-${user.id}`, now: 1 }),
+        creditCoins(t.app.deps.db, {
+          userId: user.id,
+          amount: 7,
+          reason: 'game-run',
+          runId: `run-${user.id}`,
+          now: 1,
+        }),
       ),
     );
     expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
-    const row = await t.app.deps.db.selectFrom('users').select('coins').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.app.deps.db
+      .selectFrom('users')
+      .select('coins')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.coins).toBe(7);
     expect(await ledgerSum(t.app.deps.db, user.id)).toBe(7);
   });
@@ -26,7 +36,9 @@ describe.each(databaseKinds)('coin ledger on %s', (kind) => {
   it('refuses non-positive or fractional amounts and changes nothing', async () => {
     const user = await new TestClient(t.app).register(uniqueName());
     for (const amount of [0, -5, 1.5, Number.NaN]) {
-      await expect(creditCoins(t.app.deps.db, { userId: user.id, amount, reason: 'grant', now: 1 })).rejects.toMatchObject({ statusCode: 400 });
+      await expect(
+        creditCoins(t.app.deps.db, { userId: user.id, amount, reason: 'grant', now: 1 }),
+      ).rejects.toMatchObject({ statusCode: 400 });
     }
     expect(await ledgerSum(t.app.deps.db, user.id)).toBe(0);
   });

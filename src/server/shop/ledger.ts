@@ -12,16 +12,23 @@ export interface CreditInput {
   now: number;
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '');
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint failed/.test(e.message ?? '')
+  );
 }
 
 /**
  * Adds coins and writes the ledger row in the caller's transaction. A second credit for the
  * same run fails on the ledger's unique run_id, which rolls the balance change back with it.
  */
-export async function applyCredit(trx: Transaction<Database>, input: CreditInput): Promise<{ balance: number }> {
+export async function applyCredit(
+  trx: Transaction<Database>,
+  input: CreditInput,
+): Promise<{ balance: number }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
     throw new HttpError(400, 'Amount must be a positive whole number', 'BAD_AMOUNT');
   }
@@ -55,7 +62,10 @@ export async function applyCredit(trx: Transaction<Database>, input: CreditInput
   return { balance: updated.coins };
 }
 
-export function creditCoins(db: Kysely<Database>, input: CreditInput): Promise<{ balance: number }> {
+export function creditCoins(
+  db: Kysely<Database>,
+  input: CreditInput,
+): Promise<{ balance: number }> {
   return db.transaction().execute((trx) => applyCredit(trx, input));
 }
 
@@ -71,7 +81,10 @@ export interface DebitInput {
  * Takes coins only if the balance covers them (a guarded UPDATE, so two concurrent debits can
  * never both pass the check); returns undefined when there are not enough coins.
  */
-export async function applyDebit(trx: Transaction<Database>, input: DebitInput): Promise<{ balance: number } | undefined> {
+export async function applyDebit(
+  trx: Transaction<Database>,
+  input: DebitInput,
+): Promise<{ balance: number } | undefined> {
   const updated = await trx
     .updateTable('users')
     .set({ coins: sql`coins - ${input.amount}` })
@@ -105,6 +118,14 @@ export async function ledgerSum(db: Kysely<Database>, userId: number): Promise<n
   return Number(row.total);
 }
 
-export function ledgerEntries(db: Kysely<Database>, userId: number): Promise<Array<Omit<CoinLedgerTable, 'id'> & { id: number }>> {
-  return db.selectFrom('coin_ledger').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+export function ledgerEntries(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<Array<Omit<CoinLedgerTable, 'id'> & { id: number }>> {
+  return db
+    .selectFrom('coin_ledger')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 }

@@ -340,7 +340,7 @@ describe('createImageProcessor', () => {
         }
       },
     });
-    const results = Promise.all(inputs.map((input) => processor.process(input)));
+    const results = Promise.all(inputs.map((input, i) => processor.enter(`member-${i}`).process(input)));
     expect(processor.pending).toBe(6);
     const outs = await results;
     expect(peak).toBe(2);
@@ -351,10 +351,10 @@ describe('createImageProcessor', () => {
   it('frees its slot when an image is refused', async () => {
     const processor = createImageProcessor({ concurrency: 1 });
     const png = await buildValidPng(10, 10);
-    const bad = expect(processor.process(Buffer.from('<html>'))).rejects.toBeInstanceOf(
+    const bad = expect(processor.enter('a').process(Buffer.from('<html>'))).rejects.toBeInstanceOf(
       UnsupportedImageError,
     );
-    const good = processor.process(png);
+    const good = processor.enter('b').process(png);
     await bad;
     expect((await good).display.width).toBe(10);
     expect(processor.pending).toBe(0);

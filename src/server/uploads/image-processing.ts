@@ -1,4 +1,5 @@
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { FairQueue } from './fair-queue.ts';
 
 /**
  * The one place untrusted image bytes are interpreted. The type is decided by the bytes (magic
@@ -230,39 +231,41 @@ export async function processImage(
   }
 }
 
+export interface ImageProcessor {
+  /** Takes a place in the line for `member` (throws QueueFullError when there is none). */
+  enter(member: string): { process(input: Buffer): Promise<ProcessedImage>; cancel(): void };
+  /** Places held: running plus waiting. */
+  readonly pending: number;
+}
+
 /**
- * `processImage` behind a queue: decoding is memory- and CPU-heavy, so a burst of uploads waits
- * its turn instead of running all at once on a small machine.
+ * `processImage` behind a fair line (fair-queue.ts): decoding is memory- and CPU-heavy, so a
+ * burst waits its turn, no member runs two at once, and a full line refuses at once.
  */
 export function createImageProcessor(
   opts: {
     concurrency?: number;
+    perMember?: number;
+    total?: number;
     limits?: Partial<ImageLimits>;
     /** The work itself; tests wrap `processImage` to watch the queue. */
     run?: (input: Buffer, limits?: Partial<ImageLimits>) => Promise<ProcessedImage>;
   } = {},
-): { process(input: Buffer): Promise<ProcessedImage>; readonly pending: number } {
-  const concurrency = Math.max(1, opts.concurrency ?? 2);
+): ImageProcessor {
   const run = opts.run ?? processImage;
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  const queue = new FairQueue({
+    concurrency: Math.max(1, opts.concurrency ?? 2),
+    perMember: opts.perMember ?? 2,
+    total: opts.total ?? 12,
+    retryAfterSeconds: 15,
+  });
   return {
-    /** Running plus queued. */
     get pending() {
-      return running + waiting.length;
+      return queue.pending;
     },
-    async process(input: Buffer) {
-      // A finishing task hands its slot straight to the next in line, so a newcomer arriving
-      // in between cannot slip past the limit.
-      if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-      else running++;
-      try {
-        return await run(input, opts.limits);
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else running--;
-      }
+    enter(member) {
+      const place = queue.enter(member);
+      return { process: (input) => place.run(() => run(input, opts.limits)), cancel: () => place.cancel() };
     },
   };
 }

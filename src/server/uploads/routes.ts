@@ -36,8 +36,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx: UploadContext = {
     deps: app.deps,
     store,
-    // One image at a time per node: decoding takes up to ~200 MB for a 40-megapixel photo.
-    processor: createImageProcessor({ concurrency: 1 }),
+    // Two images at a time per node, one per member (decoding takes up to ~200 MB for a
+    // 40-megapixel photo): one member's slow files leave the other slot to everybody else.
+    processor: createImageProcessor({ concurrency: 2 }),
   };
 
   app.maintenance.add('uploads', (now) => pruneUploads(ctx, now));

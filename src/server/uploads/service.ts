@@ -14,7 +14,8 @@ import {
   TooLargeError,
   type ObjectStore,
 } from '../storage/object-store.ts';
-import { ImageRejectedError, type ProcessedImage } from './image-processing.ts';
+import { QueueFullError } from './fair-queue.ts';
+import { ImageRejectedError, type ImageProcessor, type ProcessedImage } from './image-processing.ts';
 import { objectPathForKey } from './object-paths.ts';
 import {
   consumeUpload,
@@ -35,10 +36,6 @@ export const UPLOAD_PROCESS_GRACE_MS = 60 * 60_000;
 export const UNUSED_IMAGE_TTL_MS = 24 * 60 * 60_000;
 /** Processed objects are named by their content, so they never change. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-
-export interface ImageProcessor {
-  process(input: Buffer): Promise<ProcessedImage>;
-}
 
 export interface UploadContext {
   deps: AppDeps;
@@ -115,6 +112,19 @@ export async function receiveLocalUpload(
   }
 }
 
+function enterProcessingLine(processor: ImageProcessor, userId: number) {
+  try {
+    return processor.enter(String(userId));
+  } catch (error) {
+    if (!(error instanceof QueueFullError)) throw error;
+    const headers = { 'retry-after': String(error.retryAfterSeconds) };
+    if (error.scope === 'member') {
+      throw new HttpError(429, 'Your earlier images are still being processed. Please try again shortly.', 'RATE_LIMITED', headers);
+    }
+    throw new HttpError(503, 'Too many images are being processed right now. Please try again shortly.', 'BUSY', headers);
+  }
+}
+
 /**
  * PUT /api/meme-images: reads the member's raw upload, lets the image pipeline decide what it
  * is, stores a clean display image and thumbnail under content-addressed keys, deletes the raw
@@ -161,14 +171,17 @@ export async function processUpload(
     throw new HttpError(413, TOO_LARGE_MESSAGE, 'TOO_LARGE');
   }
   if (!input) throw new HttpError(400, 'No file has been uploaded to this URL.', 'UPLOAD_MISSING');
+  // A place in the processing line before the upload is used up, so a refusal costs nothing.
+  const place = enterProcessingLine(processor, user.id);
   // Taken before the work, so two calls for one upload cannot both store an image.
   if (!(await consumeUpload(deps.db, { key, userId: user.id, now, notExpiredBefore }))) {
+    place.cancel();
     throw new HttpError(409, 'This upload has already been processed.', 'UPLOAD_USED');
   }
 
   let processed: ProcessedImage;
   try {
-    processed = await processor.process(input);
+    processed = await place.process(input);
   } catch (error) {
     await store.deleteObject(key);
     if (error instanceof ImageRejectedError)

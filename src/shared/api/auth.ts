@@ -7,7 +7,10 @@ export const PASSWORD_MAX = 128;
 /** Every username matches this; registration refuses any other. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-const requiredUsername = z.string({ error: 'Username is required' }).trim().min(1, 'Username is required');
+const requiredUsername = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(1, 'Username is required');
 const requiredPassword = z.string({ error: 'Password is required' }).min(1, 'Password is required');
 
 export const usernameSchema = requiredUsername
@@ -20,8 +23,14 @@ export const newPasswordSchema = requiredPassword
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
 export const loginBodySchema = z.object({
-  username: requiredUsername.max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`),
-  password: requiredPassword.max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  username: requiredUsername.max(
+    USERNAME_MAX,
+    `Username must be at most ${USERNAME_MAX} characters`,
+  ),
+  password: requiredPassword.max(
+    PASSWORD_MAX,
+    `Password must be at most ${PASSWORD_MAX} characters`,
+  ),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

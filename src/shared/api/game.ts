@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
+import { gamePaths, pathTo } from './paths.ts';
+
+/** Filled paths of the two game routes with a parameter. */
+export const progressPath = (runId: string) => pathTo(gamePaths.progress, { runId });
+export const replayPath = (entryId: number) => pathTo(gamePaths.replay, { entryId });
 
 export const PLAYER_NAME_MAX = 32;
 export const LEADERBOARD_DEFAULT_LIMIT = 5;
@@ -16,6 +21,8 @@ export const gameRunResponseSchema = z.object({
   runId: runIdSchema,
   /** Unsigned 32-bit seed of the shared engine's PRNG. */
   seed: z.number().int().min(0).max(0xffff_ffff),
+  /** Server time (epoch ms) the round begins running: its issue plus the countdown. */
+  startsAt: z.number().int().nonnegative(),
 });
 export type GameRunResponse = z.infer<typeof gameRunResponseSchema>;
 
@@ -114,6 +121,8 @@ export const giveawayWinnerSchema = z.object({
   week: weekIdSchema,
   playerName: z.string(),
   prize: z.string(),
+  /** The member's proven wallet the prize was paid to (null for payments recorded before). */
+  wallet: z.string().nullable(),
   /** Public proof of payment (a blockchain explorer link). */
   txUrl: z.url(),
   paidAt: z.iso.datetime(),
@@ -121,3 +130,61 @@ export const giveawayWinnerSchema = z.object({
 export type GiveawayWinner = z.infer<typeof giveawayWinnerSchema>;
 
 export const giveawayWinnersResponseSchema = z.array(giveawayWinnerSchema);
+
+export const progressParamsSchema = z.object({ runId: runIdSchema });
+
+/** While a round runs: the step reached and the jumps since the last acknowledged report. */
+export const progressBodySchema = z.object({
+  step: z
+    .number({ error: 'step must be a step number' })
+    .int('step must be a whole number')
+    .min(0, 'step must not be negative')
+    .max(MAX_STEPS, `step must be at most ${MAX_STEPS}`),
+  jumps: inputsSchema,
+});
+export type ProgressBody = z.infer<typeof progressBodySchema>;
+
+export const progressResponseSchema = z.object({
+  /** The step the server now holds for this run (the client reports from there). */
+  step: z.number().int().nonnegative(),
+});
+export type ProgressResponse = z.infer<typeof progressResponseSchema>;
+
+export const replayParamsSchema = z.object({
+  entryId: z.coerce
+    .number({ error: 'entryId must be a leaderboard entry id' })
+    .int('entryId must be a leaderboard entry id')
+    .positive('entryId must be a leaderboard entry id')
+    .max(2 ** 31 - 1, 'entryId must be a leaderboard entry id'),
+});
+
+export const runStatisticsSchema = z.object({
+  jumps: z.number().int().nonnegative(),
+  jumpIntervalMedianMs: z.number(),
+  jumpIntervalCv: z.number(),
+  aimSpreadPx: z.number(),
+  edgeMarginMinPx: z.number(),
+  edgeMarginMedianPx: z.number(),
+  reactionMedianMs: z.number(),
+  fastReactionShare: z.number(),
+  topSpeed: z.number(),
+});
+
+/** Everything the viewer needs to replay a ranked run, and the figures to show beside it. */
+export const replayResponseSchema = z.object({
+  entryId: z.number().int().positive(),
+  playerName: z.string(),
+  character: z.string(),
+  seed: z.number().int().min(0).max(0xffff_ffff),
+  inputs: z.array(z.number().int().nonnegative()),
+  score: z.number().int().nonnegative(),
+  level: z.number().int().positive(),
+  steps: z.number().int().nonnegative(),
+  coins: z.number().int().nonnegative(),
+  obstaclesPassed: z.number().int().nonnegative(),
+  gameTime: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+  statistics: runStatisticsSchema.nullable(),
+  signs: z.array(z.object({ key: z.string(), label: z.string() })),
+});
+export type ReplayResponse = z.infer<typeof replayResponseSchema>;

@@ -27,6 +27,19 @@ export const gamePaths = {
   coins: '/api/coins/add',
   leaderboard: '/api/leaderboard',
   winners: '/api/giveaway-winners',
+  /** A running round's progress report (docs/decisions/012). */
+  progress: '/api/game-runs/:runId/progress',
+  /** The public replay of a leaderboard entry's run. */
+  replay: '/api/leaderboard/:entryId/replay',
+} as const;
+
+export const walletPaths = {
+  /** GET: the member's linked wallet. */
+  wallet: '/api/wallet',
+  /** POST: a Sign In With Solana message's fields, with a fresh single-use nonce. */
+  challenge: '/api/wallet/challenge',
+  /** POST: the signed message; links (or replaces) the member's wallet. */
+  link: '/api/wallet/link',
 } as const;
 
 export const memePaths = {

@@ -11,14 +11,23 @@ import { createGame, step, type GameState } from './engine.ts';
 export function autopilotInputs(seed: number, targetSteps: number): number[] {
   const limit = Math.min(targetSteps, MAX_STEPS);
   const state = createGame(seed);
-  const scout = createScout(seed);
+  const wantsJump = autopilot(seed);
   const inputs: number[] = [];
   while (!state.over && state.steps < limit) {
-    const jump = shouldJump(state, scout);
+    const jump = wantsJump(state);
     if (jump) inputs.push(state.steps);
     step(state, jump);
   }
   return inputs;
+}
+
+/**
+ * The autopilot's rule alone: given the state of a game of `seed` before a step, whether it
+ * would jump now. Machine players built on it (timing noise, scripts/game-corpus.ts) use this.
+ */
+export function autopilot(seed: number): (state: GameState) => boolean {
+  const scout = createScout(seed);
+  return (state) => shouldJump(state, scout);
 }
 
 // Aims a little below the centre of the next gap: a jump lifts the worker about 50 px before it

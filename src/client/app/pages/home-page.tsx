@@ -75,7 +75,11 @@ export function HomePage() {
   // so no single task holds the main thread for the whole page.
   return (
     <>
-      <HeroSection />
+      {/* A boundary of its own too: the root's first render (one task that cannot yield) then
+          covers only the header, and the hero follows in a render that can. */}
+      <Suspense fallback={null}>
+        <HeroSection />
+      </Suspense>
       {BELOW_THE_FOLD.map((Section, index) => (
         <Suspense key={index} fallback={null}>
           <Section />

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '#shared/game/engine.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import type { ToastInput } from '#client/lib/toast-store.ts';
-import { COIN_SAVE_FALLBACK, handleFinishedRound, type EndOfRoundDeps } from './end-of-round.ts';
+import {
+  COIN_SAVE_FALLBACK,
+  handleFinishedRound,
+  HIDDEN_ROUND_MESSAGE,
+  HIDDEN_ROUND_TITLE,
+  type EndOfRoundDeps,
+} from './end-of-round.ts';
 import type { FinishedRound } from './game-session.ts';
 
 const summary: RunSummary = {
@@ -23,6 +29,7 @@ const round = (overrides: Partial<FinishedRound> = {}): FinishedRound => ({
   summary,
   inputs: [3, 30, 61],
   scripted: false,
+  cutShort: null,
   ...overrides,
 });
 
@@ -52,6 +59,7 @@ function fakeDeps(overrides: Partial<EndOfRoundDeps> = {}) {
       return { coinsAdded: body.amount, balance: 10 + body.amount };
     },
     toast: (t) => void calls.toasts.push(t),
+    settleProgress: async () => ({ refused: false }),
     onScoreSubmitted: () => void (calls.refreshed += 1),
     onCoinsSaved: () => void (calls.profileRefreshed += 1),
     ...overrides,
@@ -190,6 +198,34 @@ describe('handleFinishedRound', () => {
     expect(offline.calls.toasts.map((t) => t.title ?? t.description)).toEqual([
       'Failed to submit score to leaderboard.',
       COIN_SAVE_FALLBACK,
+    ]);
+  });
+
+  it('submits nothing for a round ended by hiding the tab, and says why', async () => {
+    const { deps, calls } = fakeDeps({ username: 'member' });
+    await handleFinishedRound(round({ cutShort: 'hidden' }), deps);
+    expect(calls.scores).toEqual([]);
+    expect(calls.coins).toEqual([]);
+    expect(calls.toasts).toEqual([
+      { title: HIDDEN_ROUND_TITLE, description: HIDDEN_ROUND_MESSAGE, variant: 'destructive' },
+    ]);
+  });
+
+  it('submits nothing for a round whose progress the server refused, with its message', async () => {
+    const { deps, calls } = fakeDeps({
+      username: 'member',
+      settleProgress: async () => ({ refused: true, message: 'This round is unranked: slow.' }),
+    });
+    await handleFinishedRound(round(), deps);
+    expect(calls.scores).toEqual([]);
+    expect(calls.coins).toEqual([]);
+    expect(calls.prompts).toBe(0);
+    expect(calls.toasts).toEqual([
+      {
+        title: 'Failed to submit score to leaderboard.',
+        description: 'This round is unranked: slow.',
+        variant: 'destructive',
+      },
     ]);
   });
 });

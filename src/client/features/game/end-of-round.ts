@@ -3,9 +3,14 @@ import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
 import type { ToastInput } from '#client/lib/toast-store.ts';
 import type { FinishedRound } from './game-session.ts';
+import type { ProgressOutcome } from './progress-reporter.ts';
 
 export const NAME_PROMPT = 'Enter your name for the leaderboard:';
 export const COIN_SAVE_FALLBACK = 'Failed to save collected coins.';
+export const SCORE_SUBMIT_FAILED = 'Failed to submit score to leaderboard.';
+export const HIDDEN_ROUND_TITLE = 'Round ended';
+export const HIDDEN_ROUND_MESSAGE =
+  'The game was hidden, so the round ended: rounds are played in real time, without pausing.';
 
 export interface EndOfRoundDeps {
   /** The member's username; null for a visitor. */
@@ -19,6 +24,8 @@ export interface EndOfRoundDeps {
   submitScore(body: SubmitScoreBody): Promise<unknown>;
   addCoins(body: { amount: number; runId: string; inputs: number[] }): Promise<AddCoinsResponse>;
   toast(input: ToastInput): void;
+  /** Sends the round's last progress report; says whether the server refused the round. */
+  settleProgress(runId: string | null): Promise<ProgressOutcome>;
   onScoreSubmitted(): void;
   onCoinsSaved(): void;
 }
@@ -50,6 +57,21 @@ export async function handleFinishedRound(
   deps: EndOfRoundDeps,
 ): Promise<void> {
   const { summary, runId, inputs } = round;
+  if (round.cutShort === 'hidden') {
+    deps.toast({
+      title: HIDDEN_ROUND_TITLE,
+      description: HIDDEN_ROUND_MESSAGE,
+      variant: 'destructive',
+    });
+    return;
+  }
+  // At game over, before asking a visitor's name: the last report is due now, not later.
+  const progress = await deps.settleProgress(runId);
+  if (progress.refused) {
+    // Unranked: no score and no coins; the server says why.
+    deps.toast({ title: SCORE_SUBMIT_FAILED, description: progress.message, variant: 'destructive' });
+    return;
+  }
   const name = await leaderboardName(deps);
   if (name) {
     try {
@@ -69,7 +91,7 @@ export async function handleFinishedRound(
     } catch (error) {
       if (!deps.username && errorCode(error) === 'NAME_TAKEN') deps.forgetName();
       deps.toast({
-        title: 'Failed to submit score to leaderboard.',
+        title: SCORE_SUBMIT_FAILED,
         description: errorMessage(error),
         variant: 'destructive',
       });

@@ -1,9 +1,14 @@
 import { STEP_MS } from '#shared/game/constants.ts';
 
-/** Past this many steps in one frame the clock drops time instead of catching up (no spiral). */
-export const MAX_STEPS_PER_FRAME = 8;
-/** A longer gap between frames (a stall, a breakpoint) counts as this much. */
-export const MAX_FRAME_MS = 250;
+/**
+ * A longer gap between frames (a breakpoint, a frozen tab) counts as this much. A round is
+ * paced in real time (docs/decisions/012), so time a busy phone loses in a stall must be caught
+ * up, not dropped: dropped time adds up over a long round until it falls behind. A stall of up
+ * to a second is caught up in the next frame; a longer one is lost and counts against the round.
+ */
+export const MAX_FRAME_MS = 1000;
+/** At most a second of steps in one frame: a step costs microseconds, so no spiral follows. */
+export const MAX_STEPS_PER_FRAME = Math.ceil(MAX_FRAME_MS / STEP_MS);
 
 /**
  * Turns display-frame timestamps into whole simulation steps ("Fix Your Timestep"): the game

@@ -4,10 +4,14 @@ import { z } from 'zod';
 import {
   addCoinsResponseSchema,
   gameRunResponseSchema,
+  progressPath,
+  progressResponseSchema,
   submitScoreResponseSchema,
   type AddCoinsBody,
   type AddCoinsResponse,
   type GameRunResponse,
+  type ProgressBody,
+  type ProgressResponse,
   type SubmitScoreBody,
   type SubmitScoreResponse,
 } from '#shared/api/game.ts';
@@ -17,6 +21,10 @@ import { userProfileQueryKey } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {
   return apiJson('POST', gamePaths.runs, gameRunResponseSchema);
+}
+
+export function reportProgress(runId: string, body: ProgressBody): Promise<ProgressResponse> {
+  return apiJson('POST', progressPath(runId), progressResponseSchema, body);
 }
 
 export function submitScore(body: SubmitScoreBody): Promise<SubmitScoreResponse> {

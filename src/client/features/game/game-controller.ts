@@ -1,8 +1,10 @@
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
 import { installBenchHook } from './bench-hook.ts';
 import { GameRenderer } from './game-renderer.ts';
+import { reportProgress } from './game-api.ts';
 import { GameSession } from './game-session.ts';
 import { HudStore } from './hud-store.ts';
+import { ProgressReporter, type ProgressOutcome } from './progress-reporter.ts';
 
 /**
  * Ties the session to the screen outside React: the requestAnimationFrame loop (only while a
@@ -16,9 +18,44 @@ export class GameController {
   character: CharacterKey = DEFAULT_CHARACTER_KEY;
   private renderer: GameRenderer | null = null;
   private handle = 0;
+  private reporter: ProgressReporter | null = null;
+  private reporterRunId: string | null = null;
 
   constructor(highScore: number) {
     this.hud = new HudStore(this.session, highScore);
+  }
+
+  /**
+   * At game over: the round's last progress report, once the one in flight is answered.
+   * Resolves at once for a round the server never issued.
+   */
+  settleProgress(runId: string | null): Promise<ProgressOutcome> {
+    if (!runId || this.reporterRunId !== runId || !this.reporter) {
+      return Promise.resolve({ refused: false });
+    }
+    return this.reporter.finish();
+  }
+
+  /** While a registered round runs, its reports go out once a second from the frame loop. */
+  private reportProgress(now: number): void {
+    const session = this.session;
+    if (session.phase !== 'running' || !session.runId || session.scriptedRound) return;
+    if (this.reporterRunId !== session.runId) {
+      const runId = session.runId;
+      this.reporterRunId = runId;
+      this.reporter = new ProgressReporter({
+        send: (body) => reportProgress(runId, body),
+        read: () => ({ step: session.state.steps, inputs: session.inputs }),
+        // The round ends at once; the end-of-round handling shows the server's message.
+        onRefused: () => {
+          if (session.runId !== runId) return;
+          session.cutShort('refused');
+          this.hud.sync(session, performance.now());
+        },
+      });
+      this.reporter.begin(now);
+    }
+    this.reporter?.tick(now);
   }
 
   private get active(): boolean {
@@ -32,6 +69,7 @@ export class GameController {
     const started =
       this.frameCostListener && this.session.phase === 'running' ? performance.now() : -1;
     this.session.frame(now);
+    this.reportProgress(now);
     this.draw(now);
     this.hud.sync(this.session, now);
     if (started >= 0) this.frameCostListener?.(performance.now() - started);
@@ -72,6 +110,11 @@ export class GameController {
       if (document.hidden) {
         cancelAnimationFrame(this.handle);
         this.handle = 0;
+        // A paused round is what a slowed one looks like, so hiding the tab ends it at once.
+        if (this.active) {
+          this.session.cutShort('hidden');
+          this.hud.sync(this.session, performance.now());
+        }
       } else if (this.active) {
         this.ensureLoop();
       }

@@ -34,7 +34,8 @@ export class GameRenderer {
   /** Matches the backing store to the CSS size; returns true when it changed. */
   resize(): boolean {
     const dpr = globalThis.devicePixelRatio > 0 ? globalThis.devicePixelRatio : 1;
-    const cssWidth = this.canvas.clientWidth || CANVAS_WIDTH;
+    // The layout's exact width (clientWidth rounds to whole pixels); the height follows at 7:4.
+    const cssWidth = this.canvas.getBoundingClientRect().width || CANVAS_WIDTH;
     const width = Math.max(1, Math.round(cssWidth * dpr));
     const height = Math.max(1, Math.round((width * CANVAS_HEIGHT) / CANVAS_WIDTH));
     if (this.canvas.width === width && this.canvas.height === height && this.background)

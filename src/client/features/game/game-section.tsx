@@ -117,6 +117,7 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
           submitScore,
           addCoins,
           toast,
+          settleProgress: (runId) => game.settleProgress(runId),
           onScoreSubmitted: () =>
             void queryClient.invalidateQueries({ queryKey: leaderboardQueryRoot }),
           onCoinsSaved: () => void queryClient.invalidateQueries({ queryKey: userProfileQueryKey }),
@@ -171,7 +172,8 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
             <div
               ref={playfieldRef}
               tabIndex={-1}
-              className="relative scroll-mt-20 scroll-mb-4 overflow-hidden rounded-xl border border-slate-700 bg-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-grind-400"
+              // A ring, not a border: it takes no room, so the canvas gets the column's full 700 px.
+              className="relative scroll-mt-20 scroll-mb-4 overflow-hidden rounded-xl bg-slate-900 outline-none ring-1 ring-slate-700 focus-visible:ring-2 focus-visible:ring-grind-400"
               onKeyDown={(event) => {
                 // Space would scroll the page while the game has focus.
                 if (isJumpKey(event)) event.preventDefault();

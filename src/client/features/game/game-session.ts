@@ -5,15 +5,15 @@ import {
   type GameState,
   type RunSummary,
 } from '#shared/game/engine.ts';
+import { COUNTDOWN_STEP_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { FrameClock } from './frame-clock.ts';
 
 export type GamePhase = 'ready' | 'countdown' | 'running' | 'over';
 
 /** Spec: countdown 3, 2, 1, GO over three seconds, the round itself about 800 ms later. */
-export const COUNTDOWN_STEP_MS = 1000;
 export const COUNTDOWN_LABELS = ['3', '2', '1', 'GO'] as const;
-export const GO_TO_RUNNING_MS = 800;
-export const COUNTDOWN_TOTAL_MS = 3 * COUNTDOWN_STEP_MS + GO_TO_RUNNING_MS;
+/** The server dates a round's start the same way (issue time plus this). */
+export const COUNTDOWN_TOTAL_MS = ROUND_START_DELAY_MS;
 
 export type CountdownLabel = (typeof COUNTDOWN_LABELS)[number];
 
@@ -30,6 +30,11 @@ export interface FinishedRound {
   inputs: number[];
   /** Played by a JumpScript, not a person: nothing is submitted. */
   scripted: boolean;
+  /**
+   * Why the round ended before its crash, if it did: the tab was hidden (a paused round looks
+   * like a slowed one), or the server refused its progress. Such a round is not submitted.
+   */
+  cutShort: 'hidden' | 'refused' | null;
 }
 
 /** Replays a jump log instead of reading the player (benchmarks, demos). */
@@ -64,6 +69,11 @@ export class GameSession {
       Math.floor(this.countdownMs / COUNTDOWN_STEP_MS),
     );
     return COUNTDOWN_LABELS[index]!;
+  }
+
+  /** The round is played by a JumpScript (benchmarks), not a person. */
+  get scriptedRound(): boolean {
+    return this.script !== null;
   }
 
   /** Ready or over: a new round may start. */
@@ -146,13 +156,27 @@ export class GameSession {
     step(state, jump);
   }
 
-  private finish(): void {
+  /**
+   * Ends the countdown or the round at once (the tab was hidden, the server refused the run);
+   * a round under way is reported finished with the reason.
+   */
+  cutShort(reason: 'hidden' | 'refused'): void {
+    if (this.phase === 'countdown') {
+      this.phase = 'ready';
+      this.ticket = null;
+      return;
+    }
+    if (this.phase === 'running') this.finish(reason);
+  }
+
+  private finish(cutShort: FinishedRound['cutShort'] = null): void {
     this.phase = 'over';
     const round: FinishedRound = {
       runId: this.runId,
       summary: summarize(this.state),
       inputs: this.inputs,
       scripted: this.script !== null,
+      cutShort,
     };
     for (const listener of this.finishedListeners) listener(round);
   }

@@ -2,6 +2,7 @@ import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Trophy } from 'lucide-react';
 import { giveawayWinnersResponseSchema } from '#shared/api/game.ts';
+import { shortAddress } from '#shared/siws.ts';
 
 export const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';
@@ -45,6 +46,14 @@ export default function RecentWinners() {
               <span className="block truncate font-semibold text-white">{winner.playerName}</span>
               <span className="block text-xs text-slate-400">
                 {winner.prize} · week {winner.week}
+                {winner.wallet ? (
+                  <>
+                    {' · to '}
+                    <span className="font-mono" title={winner.wallet}>
+                      {shortAddress(winner.wallet)}
+                    </span>
+                  </>
+                ) : null}
               </span>
             </span>
           </span>
@@ -54,8 +63,11 @@ export default function RecentWinners() {
             rel="noopener noreferrer"
             className="inline-flex shrink-0 items-center gap-1 rounded text-sm font-semibold text-grind-300 hover:text-grind-100"
           >
-            Proof <ExternalLink className="h-3.5 w-3.5" aria-hidden />
-            <span className="sr-only">of payment to {winner.playerName} (opens in a new tab)</span>
+            Transaction <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+            <span className="sr-only">
+              {' '}
+              paying {winner.playerName}, on the explorer (opens in a new tab)
+            </span>
           </a>
         </li>
       ))}

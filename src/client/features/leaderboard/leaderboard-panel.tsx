@@ -1,5 +1,5 @@
-import { Crown, Medal, Trophy } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Crown, Eye, Medal, Trophy } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
@@ -13,6 +13,10 @@ import { Dialog } from '#client/ui/dialog.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
+import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
+
+// The replay viewer (engine, renderer, controls) loads only when a Watch button is pressed.
+const ReplayViewer = lazy(() => import('#client/features/replay/replay-viewer.tsx'));
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 export default function LeaderboardPanel() {
@@ -74,6 +78,7 @@ function EntryList({
   now: number;
   testId: string;
 }) {
+  const [watching, setWatching] = useState<LeaderboardEntry | null>(null);
   if (entries.length === 0) {
     return (
       <p className="py-6 text-center text-sm text-slate-400" data-testid={testId}>
@@ -82,26 +87,57 @@ function EntryList({
     );
   }
   return (
-    <ol className="space-y-2" data-testid={testId}>
-      {entries.map((entry, index) => (
-        <li
-          key={entry.id}
-          className={cn(
-            'flex items-center gap-3 rounded-lg px-3 py-2',
-            index === 0 ? 'bg-grind-500/15 ring-1 ring-grind-500/40' : 'bg-slate-800/60',
-          )}
-        >
-          <RankBadge rank={index + 1} />
-          <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
-            <p className="text-xs text-slate-400">
-              Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
-            </p>
-          </div>
-          <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="space-y-2" data-testid={testId}>
+        {entries.map((entry, index) => (
+          <li
+            key={entry.id}
+            className={cn(
+              'flex items-center gap-3 rounded-lg px-3 py-2',
+              index === 0 ? 'bg-grind-500/15 ring-1 ring-grind-500/40' : 'bg-slate-800/60',
+            )}
+          >
+            <RankBadge rank={index + 1} />
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
+              <p className="text-xs text-slate-400">
+                Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
+              </p>
+            </div>
+            <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="px-2"
+              aria-label={`Watch ${entry.playerName}'s run`}
+              onClick={() => setWatching(entry)}
+            >
+              <Eye className="h-4 w-4" aria-hidden /> Watch
+            </Button>
+          </li>
+        ))}
+      </ol>
+      {/* Inside the list, so in the full leaderboard it stacks on that dialog. */}
+      <Dialog
+        open={watching !== null}
+        onOpenChange={(open) => {
+          if (!open) setWatching(null);
+        }}
+        title={watching ? `Replay: ${watching.playerName}` : 'Replay'}
+        description="Replayed by the game's own engine from the run's seed and jumps."
+        wide
+      >
+        {watching ? (
+          <Suspense
+            fallback={
+              <div className="aspect-[7/4] w-full animate-pulse rounded-lg bg-slate-800/60" />
+            }
+          >
+            <ReplayViewer entryId={watching.id} />
+          </Suspense>
+        ) : null}
+      </Dialog>
+    </>
   );
 }
 
@@ -143,6 +179,7 @@ function WeeklyPrize({ now }: { now: number }) {
       </p>
       <p className="mt-1 text-3xl font-black text-grind-300">{prize}</p>
       <p className="text-xs text-slate-300">to the top player of the week</p>
+      <PrizeEligibility />
       <p className="mt-2 text-sm text-slate-200" data-testid="weekly-countdown">
         Resets in{' '}
         <span className="font-mono font-semibold text-grind-100">

@@ -3,6 +3,7 @@ import { ArrowLeft, Coins, Gamepad2, Lock } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
 import { characters, DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
+import { useHydrating } from '#client/lib/hydrate-later.ts';
 import { scrollToSection } from '#client/lib/scroll-to-section.ts';
 import { sessionQueryKey, useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
@@ -150,9 +151,16 @@ function MemberShop() {
 
 export default function ShopView() {
   const { isAuthenticated, isLoading } = useSession();
-  if (isLoading) {
+  // The server renders the loading state; the browser does too until it has taken it over.
+  const hydrating = useHydrating();
+  if (isLoading || hydrating) {
     return (
       <div className="mx-auto max-w-7xl px-4 py-10">
+        <noscript>
+          <p className="text-center text-lg text-slate-300">
+            The character shop needs JavaScript: turn it on to log in and spend your coins.
+          </p>
+        </noscript>
         <CardSkeletons />
       </div>
     );

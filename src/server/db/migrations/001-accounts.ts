@@ -6,7 +6,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('username_lower', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('coins', 'integer', (c) => c.notNull().defaultTo(0).check(sql`coins >= 0`))
+    .addColumn('coins', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`coins >= 0`),
+    )
     .addColumn('selected_character_key', 'text', (c) => c.notNull().defaultTo('default'))
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();

@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('note', 'text')
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('coin_ledger_user_id').on('coin_ledger').columns(['user_id', 'id']).execute();
+  await db.schema
+    .createIndex('coin_ledger_user_id')
+    .on('coin_ledger')
+    .columns(['user_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('owned_characters')

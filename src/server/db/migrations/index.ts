@@ -6,6 +6,8 @@ import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
 import * as m008 from './008-drop-gallery-state.ts';
+import * as m009 from './009-run-pacing.ts';
+import * as m010 from './010-prize-wallets.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '005-winners': m005,
   '006-standings-index': m006,
   '008-drop-gallery-state': m008,
+  '009-run-pacing': m009,
+  '010-prize-wallets': m010,
 };

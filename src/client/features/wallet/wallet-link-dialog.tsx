@@ -1,0 +1,161 @@
+import { walletPaths } from '#shared/api/paths.ts';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  SolanaSignIn,
+  SolanaSignMessage,
+  type SolanaSignInFeature,
+  type SolanaSignMessageFeature,
+} from '@solana/wallet-standard-features';
+import { getWallets } from '@wallet-standard/app';
+import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
+import type { Wallet } from '@wallet-standard/base';
+import {
+  linkWalletBodySchema,
+  walletChallengeSchema,
+  walletResponseSchema,
+  type LinkWalletBody,
+  type WalletChallenge,
+} from '#shared/api/wallet.ts';
+import { shortAddress, signInMessageText } from '#shared/siws.ts';
+import { apiJson, errorMessage } from '#client/lib/api-client.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { Dialog } from '#client/ui/dialog.tsx';
+import { walletQueryKey } from './wallet-api.ts';
+
+/** A wallet that can prove an address: by Sign In With Solana, or by connecting and signing. */
+function canProve(wallet: Wallet): boolean {
+  const features = wallet.features;
+  return SolanaSignIn in features || (StandardConnect in features && SolanaSignMessage in features);
+}
+
+/** The Wallet Standard wallets in this browser that can prove an address, as they register. */
+function useProvingWallets(): readonly Wallet[] {
+  const [wallets, setWallets] = useState<readonly Wallet[]>(() =>
+    getWallets().get().filter(canProve),
+  );
+  useEffect(() => {
+    const registry = getWallets();
+    const refresh = () => setWallets(registry.get().filter(canProve));
+    const offRegister = registry.on('register', refresh);
+    const offUnregister = registry.on('unregister', refresh);
+    return () => {
+      offRegister();
+      offUnregister();
+    };
+  }, []);
+  return wallets;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Has the wallet sign the server's message; what it answers is what the server checks. */
+async function signChallenge(wallet: Wallet, challenge: WalletChallenge): Promise<LinkWalletBody> {
+  const features = wallet.features;
+  if (SolanaSignIn in features) {
+    const signIn = (features as SolanaSignInFeature)[SolanaSignIn].signIn;
+    const [output] = await signIn(challenge);
+    if (!output) throw new Error('The wallet returned no signature');
+    return linkWalletBodySchema.parse({
+      address: output.account.address,
+      signedMessage: toBase64(output.signedMessage),
+      signature: toBase64(output.signature),
+    });
+  }
+  const { accounts } = await (features as StandardConnectFeature)[StandardConnect].connect();
+  const account = accounts[0];
+  if (!account) throw new Error('The wallet shared no account');
+  const message = new TextEncoder().encode(
+    signInMessageText({ ...challenge, address: account.address }),
+  );
+  const [output] = await (features as SolanaSignMessageFeature)[SolanaSignMessage].signMessage({
+    account,
+    message,
+  });
+  if (!output) throw new Error('The wallet returned no signature');
+  return linkWalletBodySchema.parse({
+    address: account.address,
+    signedMessage: toBase64(output.signedMessage),
+    signature: toBase64(output.signature),
+  });
+}
+
+/** Links (or changes) the member's prize wallet with any Wallet Standard wallet. */
+export default function WalletLinkDialog({
+  open,
+  onOpenChange,
+  current,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  current: string | undefined;
+}) {
+  const wallets = useProvingWallets();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function link(wallet: Wallet) {
+    setBusy(wallet.name);
+    try {
+      const challenge = await apiJson('POST', walletPaths.challenge, walletChallengeSchema);
+      const body = await signChallenge(wallet, challenge);
+      const linked = await apiJson('POST', walletPaths.link, walletResponseSchema, body);
+      queryClient.setQueryData(walletQueryKey, linked);
+      toast({
+        title: 'Wallet linked',
+        description: `The weekly prize will be paid to ${shortAddress(linked.wallet!.address)}.`,
+      });
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: 'Wallet not linked',
+        description: errorMessage(error) ?? 'The wallet did not sign the message.',
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={current ? 'Change your prize wallet' : 'Link your prize wallet'}
+      description="Your wallet signs a message from this site to prove the address is yours. It is not a transaction and costs nothing."
+    >
+      {current ? (
+        <p className="mb-3 text-sm text-slate-300">
+          Linked now: <span className="font-mono break-all text-slate-100">{current}</span>
+        </p>
+      ) : null}
+      {wallets.length === 0 ? (
+        <p className="text-sm text-slate-300" data-testid="no-wallets">
+          No Solana wallet found in this browser. Install a wallet such as Phantom, Solflare or
+          Backpack, then try again.
+        </p>
+      ) : (
+        <ul className="space-y-2">
+          {wallets.map((wallet) => (
+            <li key={wallet.name}>
+              <Button
+                variant="secondary"
+                className="w-full justify-start gap-3"
+                disabled={busy !== null}
+                onClick={() => void link(wallet)}
+              >
+                <img src={wallet.icon} alt="" className="h-6 w-6 rounded" />
+                {busy === wallet.name ? `Waiting for ${wallet.name}…` : `Sign with ${wallet.name}`}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
+import type { WalletChallenge } from '#shared/api/wallet.ts';
+import { defaultSite } from '#shared/site.ts';
+import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { playHonestly } from '#test-support/honest-run.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
+import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
+import type { AdminContext } from '../admin/command.ts';
+import { runAdmin } from '../admin/registry.ts';
+import { createDatabase } from '../db/create-database.ts';
+import { createMigrator } from '../db/migrate.ts';
+import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
+import { paidWeeks } from './repository.ts';
+
+describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+  const db = () => t.app.deps.db;
+
+  /** One command line, the way the CLI runs it; its exit code and what it printed. */
+  async function admin(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(
+      argv,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      async (print) => {
+        const ctx: AdminContext = {
+          config: t.config,
+          site: defaultSite,
+          db: db(),
+          objectStore: t.app.deps.objectStore!,
+          now: () => t.clock.now(),
+          print,
+        };
+        return { ctx, close: async () => {} };
+      },
+    );
+    return { code, text: [...out, ...err].join('\n') };
+  }
+
+  /** A leaderboard entry whose run really replays (the autopilot's), stored as the game does. */
+  async function seedEntry(userId: number | null, playerName: string, targetSteps: number) {
+    const runId = randomBytes(16).toString('base64url');
+    const seed = randomBytes(4).readUInt32LE();
+    const run = playHonestly(runId, seed, targetSteps);
+    const now = t.clock.now();
+    await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
+    await recordVerification(
+      db(),
+      runId,
+      { inputs: JSON.stringify(run.inputs), ...run.result },
+      now,
+    );
+    await insertScore(db(), {
+      runId,
+      userId,
+      playerKey: userId === null ? `n:${playerName.toLowerCase()}` : `u:${userId}`,
+      playerName,
+      score: run.result.score,
+      level: run.result.level,
+      tasksCompleted: run.result.tasksCompleted,
+      powerUpsCollected: run.result.powerUpsCollected,
+      gameTime: run.result.gameTime,
+      weekStart: weekStartUtc(now),
+      createdAt: now,
+    });
+    return { runId, score: run.result.score };
+  }
+
+  async function linkWallet(client: TestClient, wallet: TestWallet) {
+    const issued = (await client.request('POST', '/api/wallet/challenge')).json<WalletChallenge>();
+    const res = await client.request('POST', '/api/wallet/link', { body: wallet.signIn(issued) });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  const events = async () =>
+    db().selectFrom('prize_events').select(['step', 'run_id']).orderBy('id').execute();
+
+  it('pays only a reviewed, approved run of a member with a proven wallet; a visitor tops the board unpaid', async () => {
+    const aliceClient = new TestClient(t.app);
+    const alice = await aliceClient.register(uniqueName('Alice'));
+    const bob = await new TestClient(t.app).register(uniqueName('Bob'));
+    const visitorName = uniqueName('Vera');
+    const vera = await seedEntry(null, visitorName, 1500);
+    const aliceRun = await seedEntry(alice.id, alice.username, 700);
+    const bobRun = await seedEntry(bob.id, bob.username, 400);
+    expect(vera.score).toBeGreaterThan(aliceRun.score);
+    const firstWallet = new TestWallet();
+    await linkWallet(aliceClient, firstWallet);
+
+    // The visitor's score is on the public board, first.
+    const board = (await aliceClient.request('GET', '/api/leaderboard')).json<LeaderboardEntry[]>();
+    expect(board[0]?.playerName).toBe(visitorName);
+
+    // Nothing can be paid before an approval, nor approved while the week runs.
+    const signature = fakeTransactionSignature();
+    let r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/no run is approved for 2026-W47/) });
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/2026-W47 is still open/) });
+    expect(await events()).toEqual([]);
+
+    t.clock.advance(WEEK_MS);
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/has not been through prize:review/),
+    });
+
+    // Review (last week by default): who can be paid, the figures, and where to watch each run.
+    r = await admin('prize:review');
+    expect(r.code).toBe(0);
+    const lines = r.text.split('\n');
+    expect(lines[0]).toMatch(
+      /^Weekly prize 2026-W47: 2026-11-16 00:00:00 to 2026-11-23 00:00:00 UTC$/,
+    );
+    const rowOf = (name: string) => lines.find((l) => l.includes(` ${name} `))!;
+    expect(rowOf(visitorName)).toMatch(
+      new RegExp(`^  1  ${visitorName} +${vera.score} .* no: visitor \\(no account\\)$`),
+    );
+    expect(rowOf(alice.username)).toMatch(
+      new RegExp(`^  2  .* yes: wallet ${firstWallet.address}$`),
+    );
+    expect(rowOf(bob.username)).toMatch(/no: member without a linked wallet$/);
+    for (const run of [vera, aliceRun, bobRun]) {
+      expect(lines).toContainEqual(
+        expect.stringContaining(`watch http://localhost:${t.config.port}/replays/${run.runId}`),
+      );
+    }
+    expect(lines.at(-1)).toBe(
+      `Best payable run: ${alice.username} with ${aliceRun.score}. Watch its replay, then: npm run admin -- prize:approve --week 2026-W47 --run=${aliceRun.runId}`,
+    );
+    expect(await events()).toEqual([{ step: 'reviewed', run_id: aliceRun.runId }]);
+
+    // A visitor's run, a member without a wallet, a run of another week: not payable.
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${vera.runId}`);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/visitor's .* the prize goes to members with a linked wallet/),
+    });
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${bobRun.runId}`);
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/has not linked a wallet/) });
+    r = await admin('prize:approve', '--week', '2026-W46', `--run=${aliceRun.runId}`);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/has no leaderboard entry in 2026-W46/),
+    });
+    expect(await events()).toHaveLength(1);
+
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
+    expect(r.code).toBe(0);
+    expect(r.text).toContain(`Note: ${visitorName} placed first with ${vera.score}`);
+    expect(r.text).toContain(`Pay 1 SOL to ${firstWallet.address}`);
+
+    // The signature must look like one; usage mistakes exit 2 and record nothing.
+    for (const tx of ['abc', signature.slice(0, 40), `${signature}0`, 'https://solscan.io/tx/x']) {
+      r = await admin('prize:paid', '--week', '2026-W47', '--tx', tx);
+      expect(r).toEqual({ code: 2, text: expect.stringMatching(/base58 of 64 bytes/) });
+    }
+    expect((await admin('prize:paid', '--tx', signature)).code).toBe(2);
+
+    // Alice changes wallets after the approval: the payment waits for a new approval.
+    const secondWallet = new TestWallet();
+    await linkWallet(aliceClient, secondWallet);
+    r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/no longer .*approve the run again/),
+    });
+    expect(
+      (await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`)).code,
+    ).toBe(0);
+
+    r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    expect(r.code, r.text).toBe(0);
+    expect(r.text).toContain(`paid to ${alice.username} (${secondWallet.address})`);
+    r = await admin('prize:paid', '--week', '2026-W47', '--tx', fakeTransactionSignature());
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/2026-W47 is already paid/) });
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/already paid/) });
+    expect((await events()).map((e) => e.step)).toEqual([
+      'reviewed',
+      'approved',
+      'approved',
+      'paid',
+    ]);
+
+    const winners = (await aliceClient.request('GET', '/api/giveaway-winners')).json<
+      GiveawayWinner[]
+    >();
+    expect(winners).toEqual([
+      {
+        id: expect.any(Number),
+        week: '2026-W47',
+        playerName: alice.username,
+        prize: '1 SOL',
+        wallet: secondWallet.address,
+        txUrl: `https://solscan.io/tx/${signature}`,
+        paidAt: new Date(t.clock.now()).toISOString(),
+      },
+    ]);
+  });
+
+  it('keeps the record append-only: no update, no delete', async () => {
+    const before = await db().selectFrom('prize_events').selectAll().orderBy('id').execute();
+    expect(before.length).toBeGreaterThan(0);
+    await expect(
+      db().updateTable('prize_events').set({ wallet_address: 'someone-else' }).execute(),
+    ).rejects.toThrow(/append-only/);
+    await expect(db().deleteFrom('prize_events').execute()).rejects.toThrow(/append-only/);
+    if (kind === 'postgres') {
+      await expect(sql`truncate prize_events`.execute(db())).rejects.toThrow(/append-only/);
+    }
+    expect(await db().selectFrom('prize_events').selectAll().orderBy('id').execute()).toEqual(
+      before,
+    );
+  });
+
+  it('records one payment per week when two operators pay at once', async () => {
+    const client = new TestClient(t.app);
+    const carol = await client.register(uniqueName('Carol'));
+    await linkWallet(client, new TestWallet());
+    const run = await seedEntry(carol.id, carol.username, 500);
+    t.clock.advance(WEEK_MS);
+    expect((await admin('prize:review', '--week', '2026-W48')).code).toBe(0);
+    expect((await admin('prize:approve', '--week', '2026-W48', `--run=${run.runId}`)).code).toBe(0);
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        admin('prize:paid', '--week', '2026-W48', '--tx', fakeTransactionSignature()),
+      ),
+    );
+    expect(results.map((x) => x.code).sort()).toEqual([0, 1, 1]);
+    const paid = await paidWeeks(db(), 10);
+    expect(paid.map((p) => p.week_id)).toEqual(['2026-W48', '2026-W47']);
+  });
+});
+
+describe.each(databaseKinds)('migration 010 on %s', (kind) => {
+  it("carries winners:add's payments into the prize record", async () => {
+    const testDb = await createTestDatabase(kind);
+    const db = createDatabase(testDb.database);
+    try {
+      const migrator = createMigrator(db);
+      expect((await migrator.migrateTo('006-standings-index')).error).toBeUndefined();
+      await sql`insert into giveaway_winners (week_id, player_name, prize, tx_url, paid_at)
+        values ('2026-W40', 'Ann', '1 SOL', 'https://solscan.io/tx/5abc', 1000)`.execute(db);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const paid = await paidWeeks(db as never, 10);
+      expect(paid).toMatchObject([
+        {
+          week_id: '2026-W40',
+          step: 'paid',
+          player_name: 'Ann',
+          prize: '1 SOL',
+          tx_url: 'https://solscan.io/tx/5abc',
+          tx_signature: null,
+          wallet_address: null,
+          created_at: 1000,
+        },
+      ]);
+    } finally {
+      await db.destroy();
+      await testDb.drop();
+    }
+  });
+});

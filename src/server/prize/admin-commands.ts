@@ -1,0 +1,302 @@
+import { base58 } from '@scure/base';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
+import { shortAddress } from '#shared/siws.ts';
+import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
+import {
+  parseOptions,
+  UsageError,
+  utc,
+  type AdminCommand,
+  type AdminContext,
+} from '../admin/command.ts';
+import { verifyStanding } from '../game/admin-commands.ts';
+import { findRuns, weekStandings, type StandingRow } from '../game/repository.ts';
+import { isUniqueViolation } from '../shop/ledger.ts';
+import { findWallet, findWallets } from '../wallet/repository.ts';
+import { appendPrizeEvent, weekEntry, weekEvents, type PrizeEventRow } from './repository.ts';
+
+const REVIEW_DEFAULT = 10;
+const PROGRAM = 'npm run admin --';
+
+interface Week {
+  id: string;
+  start: number;
+  end: number;
+}
+
+function weekFrom(value: string | undefined, fallback: string): Week {
+  const id = value ?? fallback;
+  try {
+    const start = parseIsoWeekId(id);
+    return { id, start, end: nextWeekStartUtc(start) };
+  } catch (error) {
+    throw new UsageError(`--week: ${(error as Error).message}`);
+  }
+}
+
+function requiredWeek(value: string | undefined): Week {
+  if (value === undefined) throw new UsageError('--week is required');
+  return weekFrom(value, value);
+}
+
+/**
+ * Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2).
+ * PUBLIC_ORIGIN when set; the default local server otherwise.
+ */
+export function replayUrl(ctx: AdminContext, runId: string): string {
+  const origin = ctx.config.publicOrigin ?? `http://localhost:${ctx.config.port}`;
+  return `${origin}/replays/${runId}`;
+}
+
+function pad(value: string | number, width: number, right = false): string {
+  const text = String(value);
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+function minutes(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function jumpCount(inputs: string | null | undefined): number | undefined {
+  if (!inputs) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(inputs);
+    return Array.isArray(parsed) ? parsed.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const paidStep = (events: PrizeEventRow[]) => events.find((e) => e.step === 'paid');
+const lastApproval = (events: PrizeEventRow[]) => events.findLast((e) => e.step === 'approved');
+
+/** Why a standing cannot be paid, or undefined when it can. */
+function notPayable(row: StandingRow, wallet: string | undefined): string | undefined {
+  if (row.user_id === null) return 'visitor (no account)';
+  if (wallet === undefined) return 'member without a linked wallet';
+  return undefined;
+}
+
+export const prizeReviewCommand: AdminCommand = {
+  usage: 'prize:review [--week 2026-W47] [--limit 10]',
+  summary:
+    "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch.",
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['week', 'limit']);
+    const week = weekFrom(values.week, isoWeekId(ctx.now() - WEEK_MS));
+    const limit = values.limit === undefined ? REVIEW_DEFAULT : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new UsageError('--limit must be a whole number from 1 to 100');
+    }
+    const now = ctx.now();
+    const open = now < week.end;
+    ctx.print(
+      `Weekly prize ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${open ? ' (still open: approve after it ends)' : ''}`,
+    );
+    const events = await weekEvents(ctx.db, week.id);
+    const paid = paidStep(events);
+    if (paid) {
+      ctx.print(
+        `Paid: ${paid.prize ?? ctx.site.weeklyChallenge.prize} to ${paid.player_name}${paid.wallet_address ? ` (${paid.wallet_address})` : ''}, transaction ${paid.tx_signature ?? paid.tx_url}.`,
+      );
+    }
+    const rows = await weekStandings(ctx.db, week.start, limit);
+    if (rows.length === 0) {
+      ctx.print('No scores this week.');
+      return 0;
+    }
+    const runs = new Map(
+      (
+        await findRuns(
+          ctx.db,
+          rows.map((r) => r.run_id),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const memberIds = rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id]));
+    const wallets = new Map(
+      (await findWallets(ctx.db, memberIds)).map((w) => [w.user_id, w.address]),
+    );
+
+    ctx.print(
+      `${pad('#', 3, true)}  ${pad('Player', PLAYER_NAME_MAX)}  ${pad('Score', 6, true)}  ${pad('Level', 5, true)}  ${pad('Tasks', 5, true)}  ${pad('Power', 5, true)}  ${pad('Time', 6, true)}  ${pad('Jumps', 5, true)}  Payable`,
+    );
+    const payable: StandingRow[] = [];
+    rows.forEach((row, index) => {
+      const run = runs.get(row.run_id);
+      const wallet = row.user_id === null ? undefined : wallets.get(row.user_id);
+      const verdict = verifyStanding(row, run);
+      const why = notPayable(row, wallet);
+      if (why === undefined && verdict.ok) payable.push(row);
+      const status =
+        why !== undefined
+          ? `no: ${why}`
+          : verdict.ok
+            ? `yes: wallet ${wallet!}`
+            : `no: replay MISMATCH (${verdict.reason})`;
+      ctx.print(
+        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(jumpCount(run?.inputs) ?? '?', 5, true)}  ${status}`,
+      );
+      ctx.print(
+        `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.run_id)}`,
+      );
+    });
+
+    // The record shows which runs the operator was shown; approval needs this step first.
+    for (const row of payable) {
+      await appendPrizeEvent(ctx.db, {
+        week_id: week.id,
+        step: 'reviewed',
+        run_id: row.run_id,
+        user_id: row.user_id,
+        player_name: row.player_name,
+        score: row.score,
+        wallet_address: wallets.get(row.user_id!) ?? null,
+        created_at: now,
+      });
+    }
+    ctx.print('');
+    const best = payable[0];
+    if (best === undefined) {
+      ctx.print('No payable run in this list: the prize goes to members with a linked wallet.');
+    } else if (!paid) {
+      ctx.print(
+        `Best payable run: ${best.player_name} with ${best.score}. Watch its replay, then: ${PROGRAM} prize:approve --week ${week.id} --run=${best.run_id}`,
+      );
+    }
+    return 0;
+  },
+};
+
+export const prizeApproveCommand: AdminCommand = {
+  // `--run=ID`: a run id may begin with '-', which parseArgs would take for an option.
+  usage: 'prize:approve --week 2026-W47 --run=RUN_ID',
+  summary:
+    "Records the operator's decision: this reviewed run of a member with a proven wallet wins the week.",
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['week', 'run']);
+    const week = requiredWeek(values.week);
+    if (!values.run) throw new UsageError('--run is required');
+    const runId = values.run;
+    const now = ctx.now();
+    const refuse = (message: string) => {
+      ctx.print(`Refused: ${message}. Nothing recorded.`);
+      return 1;
+    };
+
+    if (now < week.end) return refuse(`${week.id} is still open until ${utc(week.end)} UTC`);
+    const events = await weekEvents(ctx.db, week.id);
+    if (paidStep(events)) return refuse(`${week.id} is already paid`);
+    const entry = await weekEntry(ctx.db, runId, week.start);
+    if (!entry) return refuse(`run ${runId} has no leaderboard entry in ${week.id}`);
+    if (entry.user_id === null) {
+      return refuse(
+        `run ${runId} is a visitor's (${entry.player_name}): the prize goes to members with a linked wallet`,
+      );
+    }
+    const wallet = await findWallet(ctx.db, entry.user_id);
+    if (!wallet) return refuse(`${entry.player_name} has not linked a wallet`);
+    const [run] = await findRuns(ctx.db, [runId]);
+    const verdict = verifyStanding(entry, run);
+    if (!verdict.ok) return refuse(`run ${runId} does not replay (${verdict.reason})`);
+    if (!events.some((e) => e.step === 'reviewed' && e.run_id === runId)) {
+      return refuse(
+        `run ${runId} has not been through prize:review for ${week.id}; review it and watch its replay first`,
+      );
+    }
+
+    await appendPrizeEvent(ctx.db, {
+      week_id: week.id,
+      step: 'approved',
+      run_id: runId,
+      user_id: entry.user_id,
+      player_name: entry.player_name,
+      score: entry.score,
+      wallet_address: wallet.address,
+      prize: ctx.site.weeklyChallenge.prize,
+      created_at: now,
+    });
+    const standings = await weekStandings(ctx.db, week.start, 1);
+    if (standings[0] && standings[0].run_id !== runId) {
+      ctx.print(
+        `Note: ${standings[0].player_name} placed first with ${standings[0].score}; this approval passes over them.`,
+      );
+    }
+    ctx.print(
+      `Approved run ${runId}: ${entry.player_name}, score ${entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${wallet.address}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+    );
+    return 0;
+  },
+};
+
+/** A Solana transaction signature: base58 of 64 bytes. */
+export function isTransactionSignature(value: string): boolean {
+  try {
+    return base58.decode(value).length === 64;
+  } catch {
+    return false;
+  }
+}
+
+export const prizePaidCommand: AdminCommand = {
+  usage: 'prize:paid --week 2026-W47 --tx SIGNATURE',
+  summary:
+    "Records the week's payment (the transaction signature); Recent Winners lists it. Needs an approved run and its wallet still proven.",
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['week', 'tx']);
+    const week = requiredWeek(values.week);
+    if (!values.tx) throw new UsageError('--tx is required');
+    const tx = values.tx.trim();
+    if (!isTransactionSignature(tx)) {
+      throw new UsageError('--tx must be a transaction signature (base58 of 64 bytes)');
+    }
+    const refuse = (message: string) => {
+      ctx.print(`Refused: ${message}. Nothing recorded.`);
+      return 1;
+    };
+
+    const events = await weekEvents(ctx.db, week.id);
+    if (paidStep(events)) return refuse(`${week.id} is already paid`);
+    const approval = lastApproval(events);
+    if (!approval || approval.user_id === null || approval.wallet_address === null) {
+      return refuse(`no run is approved for ${week.id} (prize:review, then prize:approve)`);
+    }
+    const wallet = await findWallet(ctx.db, approval.user_id);
+    if (wallet?.address !== approval.wallet_address) {
+      return refuse(
+        `${approval.player_name}'s proven wallet is no longer ${shortAddress(approval.wallet_address)}; approve the run again`,
+      );
+    }
+    try {
+      await appendPrizeEvent(ctx.db, {
+        week_id: week.id,
+        step: 'paid',
+        run_id: approval.run_id,
+        user_id: approval.user_id,
+        player_name: approval.player_name,
+        score: approval.score,
+        wallet_address: approval.wallet_address,
+        prize: approval.prize ?? ctx.site.weeklyChallenge.prize,
+        tx_signature: tx,
+        created_at: ctx.now(),
+      });
+    } catch (error) {
+      // Another operator recorded this week or this transaction meanwhile.
+      if (isUniqueViolation(error)) {
+        return refuse(`${week.id} or this transaction is already recorded`);
+      }
+      throw error;
+    }
+    ctx.print(
+      `Recorded: ${approval.prize ?? ctx.site.weeklyChallenge.prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
+    );
+    return 0;
+  },
+};
+
+/** The weekly prize's operator commands, by name, for the admin CLI's registry. */
+export const prizeAdminCommands: Record<string, AdminCommand> = {
+  'prize:review': prizeReviewCommand,
+  'prize:approve': prizeApproveCommand,
+  'prize:paid': prizePaidCommand,
+};

@@ -1,0 +1,61 @@
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, PrizeEventsTable } from '../db/database.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type PrizeEventRow = Selectable<PrizeEventsTable>;
+
+/** The only write the prize record takes: a new row (migration 010's triggers refuse others). */
+export async function appendPrizeEvent(
+  db: Db,
+  event: Insertable<PrizeEventsTable>,
+): Promise<number> {
+  const row = await db
+    .insertInto('prize_events')
+    .values(event)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A week's steps, oldest first. */
+export async function weekEvents(db: Db, weekId: string): Promise<PrizeEventRow[]> {
+  return db
+    .selectFrom('prize_events')
+    .selectAll()
+    .where('week_id', '=', weekId)
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** The paid weeks, newest payment first. */
+export async function paidWeeks(db: Db, limit: number): Promise<PrizeEventRow[]> {
+  return db
+    .selectFrom('prize_events')
+    .selectAll()
+    .where('step', '=', 'paid')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** A run's leaderboard entry in one week, if it has one. */
+export async function weekEntry(db: Db, runId: string, weekStart: number) {
+  return db
+    .selectFrom('game_scores')
+    .select([
+      'id',
+      'run_id',
+      'user_id',
+      'player_name',
+      'score',
+      'level',
+      'tasks_completed',
+      'power_ups_collected',
+      'game_time',
+      'created_at',
+    ])
+    .where('run_id', '=', runId)
+    .where('week_start', '=', weekStart)
+    .executeTakeFirst();
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+
+describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  const me = async (c: TestClient) => (await c.request('GET', '/api/auth/me')).json().user;
+
+  it('a token read before login is refused after it, and login renews the csrf cookie', async () => {
+    const name = uniqueName();
+    await new TestClient(t.app).register(name);
+    const c = new TestClient(t.app);
+    const before = await c.token();
+    const cookieBefore = c.cookies.get('csrf');
+    expect((await c.login(name)).statusCode).toBe(200);
+    expect(c.cookies.get('csrf')).not.toBe(cookieBefore);
+    const stale = await c.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': before } });
+    expect(stale.statusCode).toBe(403);
+    expect(await me(c)).not.toBeNull();
+    expect((await c.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+  });
+
+  it('a cookie and token planted before the victim logs in are no good afterwards', async () => {
+    const attacker = new TestClient(t.app);
+    const plantedToken = await attacker.token();
+    const plantedCookie = attacker.cookies.get('csrf')!;
+    const victim = new TestClient(t.app);
+    victim.cookies.set('csrf', plantedCookie);
+    await victim.register(uniqueName());
+    // Even if the browser kept the planted cookie (renewal lost), the token is the visitor's.
+    victim.cookies.set('csrf', plantedCookie);
+    const res = await victim.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': plantedToken } });
+    expect(res.statusCode).toBe(403);
+    expect(await me(victim)).not.toBeNull();
+  });
+
+  it("one member's token does not work in another member's session, even with the same csrf cookie", async () => {
+    const a = new TestClient(t.app);
+    await a.register(uniqueName());
+    const tokenA = await a.token();
+    const b = new TestClient(t.app);
+    await b.register(uniqueName());
+    b.cookies.set('csrf', a.cookies.get('csrf')!);
+    const res = await b.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': tokenA } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("logout renews the cookie: the member's token is refused for the visitor after", async () => {
+    const c = new TestClient(t.app);
+    await c.register(uniqueName());
+    const memberToken = await c.token();
+    const cookie = c.cookies.get('csrf');
+    expect((await c.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect(c.cookies.get('csrf')).not.toBe(cookie);
+    const res = await c.request('POST', '/api/memes/1/vote', { body: { voteType: 'up' }, headers: { 'x-csrf-token': memberToken } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('names cookies __Host- when they are Secure, and keeps plain names on http', async () => {
+    const plain = new TestClient(t.app);
+    const plainReg = await plain.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false });
+    expect(plainReg.cookies.map((c) => c.name).sort()).toEqual(['csrf', 'sid']);
+
+    const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
+    try {
+      const c = new TestClient(https.app);
+      const origin = { origin: 'https://grind.example' };
+      const reg = await c.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false, headers: origin });
+      expect(reg.statusCode).toBe(201);
+      expect(reg.cookies.map((x) => x.name).sort()).toEqual(['__Host-csrf', '__Host-sid']);
+      for (const cookie of reg.cookies) {
+        expect(cookie).toMatchObject({ secure: true, path: '/', httpOnly: true });
+        expect(cookie.domain).toBeUndefined();
+      }
+      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+      // A bare-named cookie (what a plain-http page or a sibling host could plant) is not read.
+      const bare = new TestClient(https.app);
+      bare.cookies.set('sid', c.cookies.get('__Host-sid')!);
+      expect((await bare.request('GET', '/api/auth/me')).json().user).toBeNull();
+      const vote = await c.request('POST', '/api/memes/1/vote', { body: { voteType: 'up' }, headers: origin });
+      expect(vote.statusCode).toBe(404);
+      const out = await c.request('POST', '/api/auth/logout', { headers: origin });
+      expect(out.statusCode).toBe(200);
+      expect(out.cookies.find((x) => x.name === '__Host-sid')?.value).toBe('');
+    } finally {
+      await https.close();
+    }
+  });
+});

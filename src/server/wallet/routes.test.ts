@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
+import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+import { TestWallet } from '#test-support/test-wallet.ts';
+import { CHALLENGE_TTL_MS } from './service.ts';
+
+describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  async function member() {
+    const client = new TestClient(t.app);
+    const user = await client.register(uniqueName('wallet'));
+    return { client, user };
+  }
+
+  async function challenge(client: TestClient, headers: Record<string, string> = {}) {
+    const res = await client.request('POST', '/api/wallet/challenge', { headers });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<WalletChallenge>();
+  }
+
+  const link = (client: TestClient, body: unknown, headers: Record<string, string> = {}) =>
+    client.request('POST', '/api/wallet/link', { body, headers });
+
+  async function walletOf(client: TestClient) {
+    const res = await client.request('GET', '/api/wallet');
+    expect(res.statusCode).toBe(200);
+    return res.json<WalletResponse>().wallet?.address ?? null;
+  }
+
+  /** The refusal's status and message, and proof that nothing was linked by it. */
+  async function expectRefused(
+    client: TestClient,
+    body: unknown,
+    status: number,
+    message: RegExp,
+    walletBefore: string | null,
+    headers: Record<string, string> = {},
+  ) {
+    const res = await link(client, body, headers);
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json<{ message: string }>().message).toMatch(message);
+    expect(await walletOf(client)).toBe(walletBefore);
+  }
+
+  it('links a wallet by a signed Sign In With Solana message, once per message', async () => {
+    const { client } = await member();
+    expect(await walletOf(client)).toBeNull();
+    const issued = await challenge(client);
+    expect(issued).toMatchObject({
+      domain: 'localhost:80',
+      uri: 'http://localhost:80',
+      version: '1',
+      issuedAt: new Date(t.clock.now()).toISOString(),
+      expirationTime: new Date(t.clock.now() + CHALLENGE_TTL_MS).toISOString(),
+    });
+    expect(issued.nonce).toMatch(/^[1-9A-HJ-NP-Za-km-z]{16,}$/);
+
+    const wallet = new TestWallet();
+    const body = wallet.signIn(issued);
+    const res = await link(client, body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<WalletResponse>().wallet).toEqual({
+      address: wallet.address,
+      linkedAt: new Date(t.clock.now()).toISOString(),
+    });
+    expect(await walletOf(client)).toBe(wallet.address);
+
+    // The proof is kept for anyone auditing a payout, and it checks out.
+    const stored = await t.app.deps.db
+      .selectFrom('user_wallets')
+      .selectAll()
+      .where('address', '=', wallet.address)
+      .executeTakeFirstOrThrow();
+    expect(Buffer.from(stored.message).toString('base64')).toBe(body.signedMessage);
+
+    await expectRefused(client, body, 409, /already used/, wallet.address);
+  });
+
+  it('lets one of two identical links through at once', async () => {
+    const { client } = await member();
+    const wallet = new TestWallet();
+    const body = wallet.signIn(await challenge(client));
+    const results = await Promise.all([link(client, body), link(client, body), link(client, body)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await walletOf(client)).toBe(wallet.address);
+  });
+
+  it('refuses a message for another site, expired, altered, or not issued to this member', async () => {
+    const { client } = await member();
+    const wallet = new TestWallet();
+
+    // Another domain (signed correctly, by the right key).
+    let issued = await challenge(client);
+    await expectRefused(
+      client,
+      wallet.signIn({ ...issued, domain: 'grind-airdrop.example' }),
+      400,
+      /for another site \(grind-airdrop\.example\)/,
+      null,
+    );
+    // The request came to another host than the message names.
+    issued = await challenge(client, { host: 'dailygrind.example' });
+    expect(issued.domain).toBe('dailygrind.example');
+    await expectRefused(client, wallet.signIn(issued), 400, /another site/, null, {
+      host: 'copy-of-dailygrind.example',
+    });
+
+    // Altered after signing: the signature no longer matches.
+    issued = await challenge(client);
+    const signed = wallet.signIn(issued);
+    const tampered = Buffer.from(signed.signedMessage, 'base64')
+      .toString()
+      .replace('Version: 1', 'Version: 2');
+    await expectRefused(
+      client,
+      { ...signed, signedMessage: Buffer.from(tampered).toString('base64') },
+      400,
+      /does not match this message/,
+      null,
+    );
+    // Altered and signed again: a statement or expiry the server did not issue.
+    await expectRefused(
+      client,
+      wallet.signIn(issued, (text) =>
+        text.replace(/Expiration Time: .*/, 'Expiration Time: 2030-01-01T00:00:00.000Z'),
+      ),
+      400,
+      /differs from the one this site issued/,
+      null,
+    );
+    await expectRefused(
+      client,
+      wallet.signIn({ ...issued, statement: 'Send me everything.' }),
+      400,
+      /differs from the one this site issued/,
+      null,
+    );
+    // Another key signed it, claiming this wallet's address.
+    const intruder = new TestWallet();
+    const forged = intruder.signIn(issued);
+    await expectRefused(
+      client,
+      { ...forged, address: wallet.address, signedMessage: wallet.signIn(issued).signedMessage },
+      400,
+      /does not match/,
+      null,
+    );
+
+    // Expired: ten minutes later the same message is refused.
+    const late = wallet.signIn(issued);
+    t.clock.advance(CHALLENGE_TTL_MS);
+    await expectRefused(client, late, 400, /expired/, null);
+
+    // A nonce issued to another member.
+    const other = await member();
+    const theirs = wallet.signIn(await challenge(other.client));
+    await expectRefused(client, theirs, 400, /not issued to you/, null);
+
+    // A newer challenge replaces the older one.
+    const older = wallet.signIn(await challenge(client));
+    const newer = wallet.signIn(await challenge(client));
+    await expectRefused(client, older, 400, /replaced by a newer one/, null);
+    expect((await link(client, newer)).statusCode).toBe(200);
+  });
+
+  it('refuses an address linked to another account, and lets a member change wallets', async () => {
+    const alice = await member();
+    const bob = await member();
+    const first = new TestWallet();
+    expect((await link(alice.client, first.signIn(await challenge(alice.client)))).statusCode).toBe(
+      200,
+    );
+    await expectRefused(
+      bob.client,
+      first.signIn(await challenge(bob.client)),
+      409,
+      /already linked to another account/,
+      null,
+    );
+
+    // Alice moves to a new wallet; the old one is free for Bob to prove.
+    const second = new TestWallet();
+    const moved = await link(alice.client, second.signIn(await challenge(alice.client)));
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await walletOf(alice.client)).toBe(second.address);
+    expect((await link(bob.client, first.signIn(await challenge(bob.client)))).statusCode).toBe(
+      200,
+    );
+    expect(await walletOf(bob.client)).toBe(first.address);
+  });
+
+  it('answers bad input and visitors with a clear 4xx', async () => {
+    const visitor = new TestClient(t.app);
+    for (const [method, url] of [
+      ['GET', '/api/wallet'],
+      ['POST', '/api/wallet/challenge'],
+    ] as const) {
+      const res = await visitor.request(method, url);
+      expect(res.statusCode).toBe(401);
+      expect(res.json<{ message: string }>().message).toBe('Please log in to link a wallet');
+    }
+
+    const { client } = await member();
+    const wallet = new TestWallet();
+    const good = wallet.signIn(await challenge(client));
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...good, address: '0OIl' }, /address must be a Solana address/],
+      [{ ...good, signature: Buffer.alloc(63).toString('base64') }, /64 bytes/],
+      [{ ...good, signature: 'not base64!' }, /signature must be base64/],
+      [
+        { ...good, signedMessage: Buffer.from('hello').toString('base64') },
+        /not a Sign In With Solana message/,
+      ],
+      [
+        { ...good, signedMessage: Buffer.from([0xff, 0xfe]).toString('base64') },
+        /not a Sign In With Solana message/,
+      ],
+      [{ ...good, address: new TestWallet().address }, /names another address/],
+      [{ address: good.address }, /signedMessage is required/],
+    ];
+    for (const [body, message] of cases) {
+      await expectRefused(client, body, 400, message, null);
+    }
+    expect((await link(client, good)).statusCode).toBe(200);
+  });
+});
+
+describe.each(databaseKinds)('a wallet message names PUBLIC_ORIGIN when set, on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { publicOrigin: 'https://dailygrind.example' });
+  });
+  afterAll(async () => t?.close());
+
+  it('issues and accepts messages for the public origin only', async () => {
+    const client = new TestClient(t.app);
+    await client.register(uniqueName('origin'));
+    const issued = (await client.request('POST', '/api/wallet/challenge')).json<WalletChallenge>();
+    expect(issued).toMatchObject({
+      domain: 'dailygrind.example',
+      uri: 'https://dailygrind.example',
+    });
+    const wallet = new TestWallet();
+    const refused = await client.request('POST', '/api/wallet/link', {
+      body: wallet.signIn({ ...issued, domain: 'localhost:80' }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ message: string }>().message).toMatch(/another site \(localhost:80\)/);
+    const linked = await client.request('POST', '/api/wallet/link', {
+      body: wallet.signIn(issued),
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+  });
+});

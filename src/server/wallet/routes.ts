@@ -1,0 +1,52 @@
+import { walletPaths } from '#shared/api/paths.ts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  linkWalletBodySchema,
+  walletChallengeSchema,
+  walletResponseSchema,
+} from '#shared/api/wallet.ts';
+import { membersOnly } from '../security/session-scope.ts';
+import { issueChallenge, linkWallet, memberWallet, type SiteIdentity } from './service.ts';
+
+const LOGIN_FIRST = 'Please log in to link a wallet';
+
+/** PUBLIC_ORIGIN when the operator set it, else the host this request came to. */
+function siteIdentity(request: FastifyRequest): SiteIdentity {
+  const origin = request.server.deps.config.publicOrigin;
+  if (origin) return { domain: new URL(origin).host, uri: origin };
+  return { domain: request.host, uri: `${request.protocol}://${request.host}` };
+}
+
+/** A member's proven Solana wallet (Sign In With Solana); session scope. membersOnly answers a
+ * visitor 401 first, so each handler has its member (`request.user!`). */
+export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    walletPaths.wallet,
+    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 200: walletResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return memberWallet(app.deps, request.user!);
+    },
+  );
+
+  app.post(
+    walletPaths.challenge,
+    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 201: walletChallengeSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply
+        .code(201)
+        .send(await issueChallenge(app.deps, request.user!, siteIdentity(request)));
+    },
+  );
+
+  app.post(
+    walletPaths.link,
+    {
+      onRequest: membersOnly(LOGIN_FIRST),
+      schema: { body: linkWalletBodySchema, response: { 200: walletResponseSchema } },
+    },
+    async (request) => linkWallet(app.deps, request.user!, request.body, siteIdentity(request)),
+  );
+};

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Base58 of 32 bytes: how Solana writes a public key. */
+export const solanaAddressSchema = z
+  .string({ error: 'address is required' })
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'address must be a Solana address (base58)');
+
+export const walletChallengeSchema = z.object({
+  domain: z.string(),
+  statement: z.string(),
+  uri: z.string(),
+  version: z.string(),
+  chainId: z.string(),
+  nonce: z.string(),
+  issuedAt: z.string(),
+  expirationTime: z.string(),
+});
+export type WalletChallenge = z.infer<typeof walletChallengeSchema>;
+
+const base64Schema = (name: string, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .max(max, `${name} is too long`)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, `${name} must be base64`);
+
+export const linkWalletBodySchema = z.object({
+  address: solanaAddressSchema,
+  /** The exact bytes the wallet signed (a SIWS message), base64. */
+  signedMessage: base64Schema('signedMessage', 4096),
+  /** The 64-byte ed25519 signature, base64. */
+  signature: base64Schema('signature', 128),
+});
+export type LinkWalletBody = z.infer<typeof linkWalletBodySchema>;
+
+export const linkedWalletSchema = z.object({
+  address: solanaAddressSchema,
+  linkedAt: z.iso.datetime(),
+});
+
+export const walletResponseSchema = z.object({
+  /** Null until the member links one; with it, the member can be paid the weekly prize. */
+  wallet: linkedWalletSchema.nullable(),
+});
+export type WalletResponse = z.infer<typeof walletResponseSchema>;

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { createDatabase } from '#server/db/create-database.ts';
+import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
+import { shortAddress } from '#shared/siws.ts';
+import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { playHonestly } from '#test-support/honest-run.ts';
+import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { pageWalletScript } from '#test-support/page-wallet-script.ts';
+import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
+import { toastWith, uniqueUsername } from './support';
+
+// The weekly prize end to end, on a server of its own: a paid week would take the shared
+// server's Recent Winners off the spec's empty text, which other specs check. A test wallet
+// registered through the Wallet Standard stands in for a browser extension; no blockchain.
+
+const WALLET_NAME = 'Grind Test Wallet';
+test.describe.configure({ mode: 'serial' });
+
+let node: NodeProcess;
+let dataDir: string;
+let member: { username: string; wallet: TestWallet } | undefined;
+
+test.beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-prize-e2e-'));
+  node = await startNode({ env: { DATA_DIR: dataDir, NODE_ENV: 'test', TRUST_PROXY: 'true' } });
+});
+
+test.afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function openPrizeBox(page: Page) {
+  await page.goto(`${node.origin}/`);
+  await page.locator('section#game').scrollIntoViewIfNeeded();
+  const box = page.getByTestId('prize-eligibility');
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  return box;
+}
+
+test('a member links a Solana wallet from the prize box; the wallet code loads only then', async ({
+  page,
+}) => {
+  const wallet = new TestWallet();
+  await page.exposeFunction('testWalletSign', (messageBase64: string) =>
+    Buffer.from(wallet.sign(Buffer.from(messageBase64, 'base64'))).toString('base64'),
+  );
+  await page.addInitScript({ content: pageWalletScript(wallet, WALLET_NAME) });
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  const walletChunkLoaded = () => scripts.some((url) => url.includes('wallet-link-dialog'));
+
+  // A visitor is told who can be paid.
+  let box = await openPrizeBox(page);
+  await expect(box).toHaveText('The prize goes to members with a linked Solana wallet.');
+  expect(walletChunkLoaded()).toBe(false);
+
+  const username = uniqueUsername('prize');
+  const registered = await page.request.post(`${node.origin}/api/auth/register`, {
+    data: { username, password: 'grind123' },
+  });
+  expect(registered.status()).toBe(201);
+  box = await openPrizeBox(page);
+  await expect(box).toContainText('Link a Solana wallet to be eligible for the prize.');
+  expect(walletChunkLoaded()).toBe(false);
+
+  await box.getByRole('button', { name: 'Link wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Link your prize wallet' });
+  await dialog.getByRole('button', { name: `Sign with ${WALLET_NAME}` }).click();
+  await expect(toastWith(page, 'Wallet linked')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(box).toContainText(
+    `You are eligible: the prize is paid to ${shortAddress(wallet.address)}.`,
+  );
+  expect(walletChunkLoaded()).toBe(true);
+  const stored = await page.request.get(`${node.origin}/api/wallet`);
+  expect((await stored.json()).wallet.address).toBe(wallet.address);
+
+  // After a reload the box remembers, and offers a change.
+  box = await openPrizeBox(page);
+  await expect(box.getByRole('button', { name: 'Change wallet' })).toBeVisible();
+  member = { username, wallet };
+});
+
+/** One operator command, as `npm run admin --` runs it against this server's data folder. */
+function admin(...args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/admin/main.ts', ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: 'test' } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+test('Recent Winners shows a week the operator reviewed, approved and paid', async ({ page }) => {
+  test.skip(member === undefined, 'needs the member linked by the test before');
+  const { username, wallet } = member!;
+
+  // The member's run of last week, stored as the game stores a replayed run.
+  const lastWeek = Date.now() - WEEK_MS;
+  const db = createDatabase({ kind: 'sqlite', file: path.join(dataDir, 'app.db') });
+  const runId = randomBytes(16).toString('base64url');
+  try {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+    const seed = randomBytes(4).readUInt32LE();
+    const run = playHonestly(runId, seed, 500);
+    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
+    await recordVerification(
+      db,
+      runId,
+      { inputs: JSON.stringify(run.inputs), ...run.result },
+      lastWeek,
+    );
+    await insertScore(db, {
+      runId,
+      userId: user.id,
+      playerKey: `u:${user.id}`,
+      playerName: username,
+      score: run.result.score,
+      level: run.result.level,
+      tasksCompleted: run.result.tasksCompleted,
+      powerUpsCollected: run.result.powerUpsCollected,
+      gameTime: run.result.gameTime,
+      weekStart: weekStartUtc(lastWeek),
+      createdAt: lastWeek,
+    });
+  } finally {
+    await db.destroy();
+  }
+
+  const week = isoWeekId(lastWeek);
+  const review = await admin('prize:review');
+  expect(review.output).toContain(`yes: wallet ${wallet.address}`);
+  expect(review.code).toBe(0);
+  expect((await admin('prize:approve', '--week', week, `--run=${runId}`)).code).toBe(0);
+  const signature = fakeTransactionSignature();
+  const paid = await admin('prize:paid', '--week', week, '--tx', signature);
+  expect(paid.code, paid.output).toBe(0);
+
+  await page.goto(`${node.origin}/`);
+  const giveaway = page.locator('section#giveaway');
+  await giveaway.scrollIntoViewIfNeeded();
+  const winner = giveaway.getByTestId('winners').getByRole('listitem');
+  await expect(winner).toHaveCount(1, { timeout: 30_000 });
+  await expect(winner).toContainText(username);
+  await expect(winner).toContainText(`1 SOL · week ${week} · to ${shortAddress(wallet.address)}`);
+  await expect(winner.getByRole('link', { name: /Transaction/ })).toHaveAttribute(
+    'href',
+    `https://solscan.io/tx/${signature}`,
+  );
+  await expect(giveaway.getByTestId('no-winners')).toHaveCount(0);
+});
