@@ -356,6 +356,8 @@ interface RouteDef {
 
 function routes(site: {
   csrfCookie: string;
+  /** A signed-in member's session cookie (`sid=...`). */
+  memberCookie: string;
   csrfToken: string;
   visitors: { cookie: string; ip: string }[];
   hotMemes: number[];
@@ -393,6 +395,14 @@ function routes(site: {
       weight: 30,
       baseline: 'GET',
       request: { method: 'GET', path: '/api/memes' },
+    },
+    {
+      // A member's read: the session look-up is what it costs beyond a visitor's (issue 20).
+      name: 'GET /api/auth/me (member)',
+      read: true,
+      weight: 10,
+      baseline: 'GET',
+      request: { method: 'GET', path: '/api/auth/me', headers: { cookie: site.memberCookie } },
     },
     {
       name: 'GET /api/csrf-token',
@@ -543,12 +553,23 @@ async function runSetup(
     const csrfRes = await fetch(`${origins[0]}/api/csrf-token`);
     const csrfCookie = csrfRes.headers.getSetCookie()[0]!.split(';', 1)[0]!;
     const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+    const registered = await fetch(`${origins[0]}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.250.0.1' },
+      body: JSON.stringify({ username: 'bench_member', password: 'bench-password' }),
+    });
+    if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+    const memberCookie = registered.headers
+      .getSetCookie()
+      .map((c) => c.split(';', 1)[0]!)
+      .find((c) => c.startsWith('sid='))!;
     const page = (await (await fetch(`${origins[0]}/api/memes`)).json()) as {
       memes: { id: number }[];
     };
     let exhausted = false;
     const { defs, scoresSent } = routes({
       csrfCookie,
+      memberCookie,
       csrfToken,
       visitors: Array.from({ length: VISITORS }, (_, i) => ({
         cookie: `${csrfCookie}; voted=1`,

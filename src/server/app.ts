@@ -1,39 +1,37 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
-import { createDatabase } from './db/create-database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import type { AppDeps } from './deps.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { HttpError } from './http-error.ts';
-import { securityHeaders } from './http/security-headers.ts';
-import { MemoryReads } from './http/memory-reads.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
+import { memePageRoute } from './memes/page-route.ts';
+import { memeRoutes } from './memes/routes.ts';
+import { database } from './plugins/database.ts';
+import { health } from './plugins/health.ts';
+import { maintenance } from './plugins/maintenance.ts';
+import { openApi } from './plugins/openapi.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
+import { prizeRoutes } from './prize/routes.ts';
+import { pruneRateLimits } from './security/rate-limit.ts';
+import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
+import { pruneSessions } from './security/sessions.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
-import { createSqlRateLimiter, pruneRateLimits } from './security/rate-limit.ts';
-import { createRedisRateLimiter } from './security/redis-rate-limit.ts';
-import { loadOrCreateSecret } from './security/secrets.ts';
-import { pruneSessions } from './security/sessions.ts';
-import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
-import { createObjectStore } from './storage/create-object-store.ts';
-import { s3UploadOrigin } from './storage/s3.ts';
-import { memePageRoute } from './memes/page-route.ts';
-import { memeRoutes } from './memes/routes.ts';
-import { prizeRoutes } from './prize/routes.ts';
-import { walletRoutes } from './wallet/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -41,28 +39,63 @@ export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
 }
 
-const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 export const REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
-const CHART_FRAME_ORIGIN = 'https://dexscreener.com';
+const RATE_LIMIT_KEEP_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Fastify's own hop-count option trusts nobody (it cannot tell a proxy from a client), so a hop
- * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
- * entries of X-Forwarded-For are proxies, the next one to the left is the client.
- */
-function fastifyTrustProxy(
-  trust: TrustProxy,
-): false | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof trust !== 'number') return trust;
-  return (_address, hop) => hop < trust;
-}
-
+/** The whole site as one Fastify app: each part a named plugin, registered in this order. */
 export async function buildApp(
   config: AppConfig,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  const requestId = requestIdGenerator(config.trustProxy !== false);
-  const app = Fastify({
+  const clock = options.clock ?? systemClock;
+  // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
+  const site = loadSiteConfig(config.siteConfigFile);
+  const app = Fastify(serverOptions(config, options)).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(database, { config, clock });
+  await app.register(maintenance);
+  app.maintenance.add('sessions', (now) => pruneSessions(app.deps.db, now));
+  app.maintenance.add('rate limits', (now) =>
+    pruneRateLimits(app.deps.db, now - RATE_LIMIT_KEEP_MS),
+  );
+  await app.register(securityHeaders, { config });
+  await app.register(health);
+  await app.register(openApi);
+
+  const standings = createStandingsCache(clock);
+  // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
+  // (a member's leaderboard read was a session query), so they can change nothing.
+  await app.register(async function publicReads(scope) {
+    allowReadsOnly(scope);
+    await scope.register(siteRoutes);
+    await scope.register(standingsRoutes, { standings });
+    await scope.register(objectRoutes);
+    await scope.register(prizeRoutes, { site });
+  });
+  // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
+  await app.register(async function sessionRoutes(scope) {
+    await enableSessions(scope);
+    await scope.register(authRoutes);
+    await scope.register(shopRoutes);
+    await scope.register(gameRoutes, { standings });
+    await scope.register(uploadRoutes);
+    await scope.register(memeRoutes);
+    await scope.register(walletRoutes);
+  });
+  const pages = await registerStaticClient(app, config.clientDistDir, {
+    site,
+    publicOrigin: config.publicOrigin,
+    now: clock.now(),
+  });
+  if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
+  return app;
+}
+
+function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerOptions {
+  return {
     logger:
       options.logger === false
         ? false
@@ -80,163 +113,22 @@ export async function buildApp(
           },
     logController: new RequestLog(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    genReqId: requestId,
+    genReqId: requestIdGenerator(config.trustProxy !== false),
     bodyLimit: 64 * 1024,
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.
     // Two minutes carry a 5 MB image at 45 KB/s (docs/deployment.md).
     requestTimeout: REQUEST_TIMEOUT_MS,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(errorHandler);
-
-  const clock = options.clock ?? systemClock;
-  // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
-  const site = loadSiteConfig(config.siteConfigFile);
-  const db = createDatabase(config.database);
-  try {
-    await migrateToLatest(db);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-  const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
-  const pageReadDb =
-    config.database.kind === 'postgres' ? createDatabase(config.database, { poolSize: 1 }) : db;
-  const deps: AppDeps = {
-    config,
-    db,
-    pageReadDb,
-    clock,
-    secret,
-    rateLimiter: config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
-      : createSqlRateLimiter(db, clock),
-    objectStore: createObjectStore(config, secret, clock),
   };
-  app.decorate('deps', deps);
-  app.decorateRequest('user', null);
-  app.decorateRequest('sessionIdHash', null);
+}
 
-  let draining = false;
-  const maintenance = setInterval(() => {
-    const now = clock.now();
-    Promise.all([pruneSessions(db, now), pruneRateLimits(db, now - 24 * 60 * 60 * 1000)]).catch(
-      (err: unknown) => app.log.warn({ err }, 'maintenance failed'),
-    );
-  }, MAINTENANCE_INTERVAL_MS);
-  maintenance.unref();
-  app.addHook('preClose', async () => {
-    draining = true;
-    clearInterval(maintenance);
-  });
-  // While draining, each answer closes its keep-alive connection, so the server can finish
-  // closing and a proxy or client learns not to send its next request on it (closing idle
-  // connections instead would race with a request already on its way).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
-  app.addHook('onClose', async () => {
-    await deps.rateLimiter.close();
-    await deps.objectStore?.close?.();
-    if (pageReadDb !== db) await pageReadDb.destroy();
-    await db.destroy();
-  });
-
-  const headers = securityHeaders({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix's scroll lock injects a <style> element.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        // The browser PUTs uploads straight to the bucket when images live in S3.
-        connectSrc: ["'self'", ...(config.s3 ? [s3UploadOrigin(config.s3)] : [])],
-        frameSrc: [CHART_FRAME_ORIGIN],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        manifestSrc: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.publicOrigin?.startsWith('https:') ? undefined : false,
-  });
-
-  // Callback-style: an async hook costs every request a promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    const api = request.url.startsWith('/api/');
-    reply.headers(api ? headers.api : headers.page);
-    reply.header('x-request-id', request.id);
-    // Only proxies are sent absolute-form targets ("POST http://host/api/..."); Fastify routes
-    // one by its path, so a site that is no proxy refuses them rather than answer in two ways.
-    if (!api && !request.url.startsWith('/')) {
-      return done(new HttpError(400, 'The request target must be a path', 'BAD_REQUEST'));
-    }
-    done();
-  });
-
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    if (draining) return reply.code(503).send({ status: 'draining' });
-    try {
-      await sql`select 1`.execute(db);
-    } catch {
-      return reply.code(503).send({ status: 'database unavailable' });
-    }
-    try {
-      await deps.objectStore?.check();
-    } catch {
-      return reply.code(503).send({ status: 'object store unavailable' });
-    }
-    // Redis down costs no request (the SQL counters stand in), so the node stays in service.
-    if (deps.rateLimiter.usingFallback?.()) {
-      return {
-        status: 'ready',
-        degraded: ['rate limits counted in the database: Redis unavailable'],
-      };
-    }
-    return { status: 'ready' };
-  });
-
-  // Routine reads are logged at debug (http/request-log.ts); the memory reads write no log line.
-  const routineReadsLogged = app.log.level === 'debug' || app.log.level === 'trace';
-  const memoryReads = new MemoryReads({
-    headers: headers.api,
-    requestId,
-    isOn: () => !draining && !routineReadsLogged,
-  });
-  memoryReads.install(app.server);
-  const standings = createStandingsCache(clock);
-  // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
-  // (a member's leaderboard read was a session query), so they can change nothing.
-  await app.register(async (publicReads) => {
-    allowReadsOnly(publicReads);
-    await publicReads.register(siteRoutes);
-    await publicReads.register(standingsRoutes, { standings, memoryReads });
-    await publicReads.register(objectRoutes);
-    await publicReads.register(prizeRoutes, { site });
-  });
-  // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
-  await app.register(async (sessionScope) => {
-    await enableSessions(sessionScope);
-    await sessionScope.register(authRoutes);
-    await sessionScope.register(shopRoutes);
-    await sessionScope.register(gameRoutes, { standings });
-    await sessionScope.register(uploadRoutes);
-    await sessionScope.register(memeRoutes);
-    await sessionScope.register(walletRoutes);
-  });
-  const pages = await registerStaticClient(app, config.clientDistDir, {
-    site,
-    publicOrigin: config.publicOrigin,
-    now: clock.now(),
-  });
-  if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
-  return app;
+/**
+ * Fastify's own hop-count option trusts nobody (it cannot tell a proxy from a client), so a hop
+ * count is given as proxy-addr's trust function: the socket's peer and the nearest hops-1
+ * entries of X-Forwarded-For are proxies, the next one to the left is the client.
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

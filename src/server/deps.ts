@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { ReadCache } from './http/read-cache.ts';
 import type { RateLimiter } from './security/rate-limit.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 
@@ -9,18 +10,19 @@ import type { ObjectStore } from './storage/object-store.ts';
 export interface AppDeps {
   config: AppConfig;
   db: Kysely<Database>;
-  /**
-   * A PostgreSQL connection kept apart for the one-row read every gallery page makes (its
-   * version): behind writes queued in the main pool it waited tens of milliseconds under load.
-   * The main database itself on SQLite.
-   */
-  pageReadDb: Kysely<Database>;
   clock: Clock;
   /** Signs CSRF tokens and upload URLs; shared by every node of one site. */
   secret: string;
   rateLimiter: RateLimiter;
+  /** Sessions by id hash, under the read-cache rule (security/sessions.ts, decision 011). */
+  sessions: ReadCache<CachedSession>;
   /** Uploaded images: local disk under the data folder, or S3 when configured. */
   objectStore?: ObjectStore;
+}
+
+/** A session look-up's answer: the member, or null for no live session under that hash. */
+export interface CachedSession {
+  user: SessionUser | null;
 }
 
 export interface SessionUser {

@@ -426,6 +426,7 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
     },
   },
   '006-standings-index': { none: 'adds an index only; the 003 scores it covers are checked there' },
+  '008-drop-gallery-state': { none: 'drops the gallery_state row only; no data lived there' },
   '009-run-pacing': {
     async seed(db) {
       // A run refused while it was played, with the progress it had reported.

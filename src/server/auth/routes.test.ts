@@ -205,6 +205,28 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     expect((await register(refused)).statusCode).toBe(201);
   });
 
+  it('ends a session at once on this node, and within a second when ended elsewhere', async () => {
+    const c = client();
+    await c.register(uniqueName());
+    const me = async () => (await c.request('GET', '/api/auth/me')).json<{ user: unknown }>().user;
+    expect(await me()).not.toBeNull();
+    // Another node (or the operator) deletes the session row: this node's copy lasts a second.
+    await t.app.deps.db.deleteFrom('sessions').execute();
+    t.clock.advance(1000);
+    expect(await me()).not.toBeNull();
+    t.clock.advance(1);
+    expect(await me()).toBeNull();
+
+    const d = client();
+    await d.register(uniqueName());
+    expect((await d.request('GET', '/api/auth/me')).json<{ user: unknown }>().user).not.toBeNull();
+    const cookie = d.cookies.get('sid')!;
+    expect((await d.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    const replay = client();
+    replay.cookies.set('sid', cookie);
+    expect((await replay.request('GET', '/api/auth/me')).json<{ user: unknown }>().user).toBeNull();
+  });
+
   it('expires a session after the idle limit and after the absolute limit', async () => {
     const c = client();
     await c.register(uniqueName());

@@ -2,6 +2,7 @@ import { USERNAME_PATTERN, type LoginBody, type RegisterBody } from '#shared/api
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
 import { findUserByUsername, insertUser } from './repository.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
@@ -22,18 +23,12 @@ export async function register(
   body: RegisterBody,
   ip: string,
 ): Promise<SessionUser> {
-  const ipKey = `register:ip:${ip}`;
-  const throttle = await deps.rateLimiter.hit(ipKey, REGISTER_LIMIT_PER_IP, REGISTER_WINDOW_MS);
-  if (!throttle.allowed) {
-    throw new HttpError(
-      429,
-      'Too many accounts created from your network. Please try again later.',
-      'RATE_LIMITED',
-      {
-        'retry-after': String(throttle.retryAfterSeconds),
-      },
-    );
-  }
+  const ipKey = await enforceRateLimit(
+    deps.rateLimiter,
+    `register:ip:${ip}`,
+    { limit: REGISTER_LIMIT_PER_IP, windowMs: REGISTER_WINDOW_MS },
+    'Too many accounts created from your network. Please try again later.',
+  );
   const taken = async () => {
     await deps.rateLimiter.undo(ipKey);
     return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
@@ -65,12 +60,12 @@ export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise
     [ipKey, LOGIN_LIMIT_PER_IP],
     [userKey, LOGIN_LIMIT_PER_USERNAME],
   ] as const) {
-    const result = await deps.rateLimiter.hit(key, limit, LOGIN_WINDOW_MS);
-    if (!result.allowed) {
-      throw new HttpError(429, 'Too many login attempts. Please try again later.', 'RATE_LIMITED', {
-        'retry-after': String(result.retryAfterSeconds),
-      });
-    }
+    await enforceRateLimit(
+      deps.rateLimiter,
+      key,
+      { limit, windowMs: LOGIN_WINDOW_MS },
+      'Too many login attempts. Please try again later.',
+    );
   }
   const user = name ? await findUserByUsername(deps.db, name) : undefined;
   const valid = await verifyPassword(user?.password_hash, body.password);

@@ -106,12 +106,6 @@ export interface MemeVotesTable {
   created_at: number;
 }
 
-export interface GalleryStateTable {
-  id: number;
-  /** Changes whenever the set of visible memes changes (not on votes). */
-  version: number;
-}
-
 export interface GameRunsTable {
   /** 128 random bits, base64url; the client's proof that it was handed this round. */
   id: string;
@@ -245,7 +239,6 @@ export interface Database {
   meme_images: MemeImagesTable;
   memes: MemesTable;
   meme_votes: MemeVotesTable;
-  gallery_state: GalleryStateTable;
   meme_reports: MemeReportsTable;
   meme_decisions: MemeDecisionsTable;
   meme_list_snapshots: MemeListSnapshotsTable;

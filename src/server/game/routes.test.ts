@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
@@ -663,79 +661,5 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
         .json<Array<{ id: number }>>()
         .map((e) => e.id),
     ).toEqual([fresh.id]);
-  });
-});
-
-describe.each(databaseKinds)('the leaderboard over HTTP on %s', (kind) => {
-  let t: TestApp;
-  /** Requests Fastify routed: what the memory read in front of it passed on. */
-  let routed = 0;
-  let origin = '';
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    t.app.addHook('onRequest', (request, _reply, done) => {
-      if (request.url.startsWith('/api/leaderboard')) routed++;
-      done();
-    });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => t?.close());
-
-  /** Status, headers in the order sent (request id and date masked) and body. */
-  function get(path: string, method = 'GET') {
-    return new Promise<{ status?: number; headers: string[]; body: string }>((resolve, reject) => {
-      const request = http.request(`${origin}${path}`, { method }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => {
-          const headers = res.rawHeaders.map((value, i) => {
-            const name = res.rawHeaders[i - 1]?.toLowerCase();
-            return i % 2 === 1 && (name === 'x-request-id' || name === 'date') ? '*' : value;
-          });
-          resolve({ status: res.statusCode, headers, body });
-        });
-      });
-      request.on('error', reject);
-      request.end();
-    });
-  }
-
-  it('answers from memory what its route answered, and shows a new score at once', async () => {
-    const first = await get('/api/leaderboard');
-    expect(first).toMatchObject({ status: 200, body: '[]' });
-    expect(routed).toBe(1);
-    expect(await get('/api/leaderboard')).toEqual(first);
-    expect(routed).toBe(1);
-
-    const visitor = new TestClient(t.app);
-    const run = await play(visitor, 300);
-    await reportPaced(new TestClient(t.app), t.clock, run);
-    const scored = await visitor.request('POST', '/api/game-scores', {
-      body: scoreBody(run, 'Quick'),
-    });
-    expect(scored.statusCode, scored.body).toBe(201);
-    const entry = scored.json<{ entry: { id: number } }>().entry;
-
-    const fresh = await get('/api/leaderboard');
-    expect(JSON.parse(fresh.body)).toEqual([
-      expect.objectContaining({ id: entry.id, playerName: 'Quick' }),
-    ]);
-    expect(routed).toBe(2);
-    expect(await get('/api/leaderboard?limit=1')).toEqual(fresh);
-    expect(await get('/api/leaderboard?limit=1')).toEqual(fresh);
-    expect(await get('/api/leaderboard')).toEqual(fresh);
-    expect(routed).toBe(3);
-  });
-
-  it('leaves every other request to the route', async () => {
-    const before = routed;
-    expect((await get('/api/leaderboard?limit=0')).status).toBe(400);
-    expect((await get('/api/leaderboard?limit=051')).status).toBe(400);
-    expect((await get('/api/leaderboard?limit=1&limit=2')).status).toBe(400);
-    expect(await get('/api/leaderboard', 'HEAD')).toMatchObject({ status: 200, body: '' });
-    expect((await get('/api/leaderboard', 'POST')).status).toBe(404);
-    expect(routed).toBe(before + 5);
   });
 });

@@ -4,8 +4,6 @@ import {
   addCoinsBodySchema,
   addCoinsResponseSchema,
   gameRunResponseSchema,
-  LEADERBOARD_DEFAULT_LIMIT,
-  LEADERBOARD_MAX_LIMIT,
   leaderboardQuerySchema,
   leaderboardResponseSchema,
   progressBodySchema,
@@ -19,8 +17,7 @@ import {
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
-import type { MemoryReads } from '../http/memory-reads.ts';
-import { SharedReadCache } from '../ops/shared-read-cache.ts';
+import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
@@ -40,23 +37,16 @@ import { warmUpReplay } from './warm-up.ts';
  * default, so the two routes that carry one get room for it and nothing more.
  */
 const RUN_BODY_LIMIT = 128 * 1024;
-const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
-/** See docs/decisions/005-leaderboard-cache.md: other nodes' new scores show within this. */
-const LEADERBOARD_CACHE_MS = 1000;
-
-/** A week's standings as cached per node: the list, its length limit and its JSON text. */
+/** A week's standings as cached per node: the JSON text, checked against the schema once. */
 interface Standings {
-  entries: LeaderboardEntry[];
-  limit: number;
-  /** Kept as a string: Node writes a string body together with the headers in one write. */
   json: string;
 }
 
-/** Shared by the two plugins: scores drop what they change, the leaderboard reads the rest. */
-export type StandingsCache = SharedReadCache<Standings>;
+/** Shared by the two plugins: scores clear it, the leaderboard reads it. */
+export type StandingsCache = ReadCache<Standings>;
 
 export function createStandingsCache(clock: Clock): StandingsCache {
-  return new SharedReadCache<Standings>(LEADERBOARD_CACHE_MS, () => clock.now());
+  return new ReadCache<Standings>({ now: () => clock.now() });
 }
 
 /** The game's writes: runs, scores and coins (in the session scope). */
@@ -66,13 +56,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 ) => {
   warmUpReplay();
 
-  const prune = setInterval(() => {
-    pruneUnverifiedRuns(app.deps.db, app.deps.clock.now() - RUN_TTL_MS).catch((err: unknown) =>
-      app.log.warn({ err }, 'pruning game runs failed'),
-    );
-  }, PRUNE_INTERVAL_MS);
-  prune.unref();
-  app.addHook('onClose', async () => clearInterval(prune));
+  app.maintenance.add('game runs', (now) => pruneUnverifiedRuns(app.deps.db, now - RUN_TTL_MS));
 
   app.post(
     gamePaths.runs,
@@ -112,10 +96,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
     },
     async (request, reply) => {
       const entry = await submitScore(app.deps, request.user, request.body, request.ip);
-      // Only an entry that makes a cached list can change it (ties rank the earlier entry first).
-      standings.invalidate(
-        ({ entries, limit }) => entries.length < limit || entry.score > entries.at(-1)!.score,
-      );
+      standings.clear();
       return reply.code(201).send({ entry });
     },
   );
@@ -132,23 +113,15 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 };
 
 /** The weekly standings: the same for everybody, so a public read. */
-export const standingsRoutes: FastifyPluginAsyncZod<{
-  standings: StandingsCache;
-  memoryReads: MemoryReads;
-}> = async (app, { standings, memoryReads }) => {
+export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = async (
+  app,
+  { standings },
+) => {
   const cachedStandings = (limit: number) =>
     standings.get(`${weekStartUtc(app.deps.clock.now())}:${limit}`, async () => {
       const entries = leaderboardResponseSchema.parse(await leaderboard(app.deps, limit));
-      return { entries, limit, json: JSON.stringify(entries) };
+      return { json: JSON.stringify(entries) };
     });
-
-  // The route below answers what this passes on (other queries, the first load) the same way.
-  memoryReads.add(gamePaths.leaderboard, (query) => {
-    const limit = query === '' ? LEADERBOARD_DEFAULT_LIMIT : plainLimit(query);
-    if (limit === undefined) return undefined;
-    const cached = cachedStandings(limit);
-    return cached instanceof Promise ? undefined : cached.json;
-  });
 
   app.get(
     gamePaths.leaderboard,
@@ -156,7 +129,7 @@ export const standingsRoutes: FastifyPluginAsyncZod<{
       schema: { querystring: leaderboardQuerySchema, response: { 200: leaderboardResponseSchema } },
     },
     async (request, reply) => {
-      reply.header('cache-control', 'no-cache');
+      sharedReadHeaders(reply);
       const { json } = await cachedStandings(request.query.limit);
       // Checked against the schema when it was made; the JSON is sent as it is.
       return reply
@@ -175,10 +148,3 @@ export const standingsRoutes: FastifyPluginAsyncZod<{
     },
   );
 };
-
-/** `limit=N` with N a valid limit written plainly; anything else is left to the route's schema. */
-function plainLimit(query: string): number | undefined {
-  const match = /^limit=([1-9]\d{0,2})$/.exec(query);
-  const limit = match ? Number(match[1]) : 0;
-  return limit >= 1 && limit <= LEADERBOARD_MAX_LIMIT ? limit : undefined;
-}

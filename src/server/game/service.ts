@@ -31,6 +31,7 @@ import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
 import {
   findEntryReplay,
@@ -67,13 +68,8 @@ export function rejectRun(message: string, code: string): HttpError {
   return new HttpError(422, message, code);
 }
 
-async function limit(deps: AppDeps, key: string, max: number, message: string): Promise<void> {
-  const result = await deps.rateLimiter.hit(key, max, MINUTE_MS);
-  if (!result.allowed) {
-    throw new HttpError(429, message, 'RATE_LIMITED', {
-      'retry-after': String(result.retryAfterSeconds),
-    });
-  }
+function limit(deps: AppDeps, key: string, max: number, message: string): Promise<string> {
+  return enforceRateLimit(deps.rateLimiter, key, { limit: max, windowMs: MINUTE_MS }, message);
 }
 
 /** Members are counted per account, visitors per address. */

@@ -21,6 +21,7 @@ import {
   listMemesQuerySchema,
   memeIdParamsSchema,
   memeImageBodySchema,
+  reportBodySchema,
   voteBodySchema,
 } from '#shared/api/memes.ts';
 import {
@@ -59,6 +60,7 @@ function listRoutes(app: TestApp['app']): Array<{ path: string; methods: string[
 const contract: RouteContract[] = [
   { method: 'GET', path: '/healthz' },
   { method: 'GET', path: '/readyz' },
+  { method: 'GET', path: '/api/openapi.json' },
   { method: 'GET', path: sitePaths.time },
   { method: 'GET', path: authPaths.csrfToken },
   { method: 'GET', path: authPaths.me },
@@ -83,7 +85,9 @@ const contract: RouteContract[] = [
   { method: 'GET', path: gamePaths.replay, params: replayParamsSchema },
   { method: 'GET', path: memePaths.list, query: listMemesQuerySchema },
   { method: 'POST', path: memePaths.create, body: createMemeBodySchema },
+  { method: 'GET', path: memePaths.one, params: memeIdParamsSchema },
   { method: 'POST', path: memePaths.vote, params: memeIdParamsSchema, body: voteBodySchema },
+  { method: 'POST', path: memePaths.report, params: memeIdParamsSchema, body: reportBodySchema },
   { method: 'POST', path: memePaths.uploadTarget },
   { method: 'PUT', path: memePaths.memeImages, body: memeImageBodySchema },
   { method: 'PUT', path: `${objectPaths.localUploadPrefix}*` },

@@ -1,5 +1,4 @@
-import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http-error.ts';
+import type { RateRule } from '../security/rate-limit.ts';
 
 const MINUTE = 60_000;
 
@@ -15,18 +14,4 @@ export const GALLERY_LIMITS = {
   postPerMember: { limit: 20, windowMs: 10 * MINUTE },
   /** Reports per IP: more than anyone honest files in an hour, too few to report-bomb. */
   reportPerIp: { limit: 20, windowMs: 60 * MINUTE },
-} as const;
-
-export async function enforceRateLimit(
-  deps: AppDeps,
-  key: string,
-  rule: { limit: number; windowMs: number },
-  message: string,
-): Promise<void> {
-  const result = await deps.rateLimiter.hit(key, rule.limit, rule.windowMs);
-  if (!result.allowed) {
-    throw new HttpError(429, message, 'RATE_LIMITED', {
-      'retry-after': String(result.retryAfterSeconds),
-    });
-  }
-}
+} as const satisfies Record<string, RateRule>;

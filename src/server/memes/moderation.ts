@@ -3,7 +3,7 @@ import type { ReportReason } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { bumpGalleryVersion, isObjectReferenced } from './repository.ts';
+import { isObjectReferenced } from './repository.ts';
 
 /**
  * Reports from this many distinct reporters hide a meme at once, pending the operator's review
@@ -60,7 +60,6 @@ export async function fileReport(
       .executeTakeFirstOrThrow();
     if (Number(n) < REPORTS_TO_HIDE) return { hidden: false };
     await trx.updateTable('memes').set({ hidden: 1 }).where('id', '=', report.memeId).execute();
-    await bumpGalleryVersion(trx);
     return { hidden: true };
   });
 }
@@ -168,7 +167,6 @@ export async function decide(
     } else {
       await setHidden(trx, memeId, decision === 'hide');
     }
-    await bumpGalleryVersion(trx);
     return { decisionId, settledReports: Number(n), orphanKeys };
   });
 }

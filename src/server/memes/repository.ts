@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { MemeSort, VoteType } from '#shared/api/memes.ts';
 import { hotRank, TOP_WINDOW_MS } from '#shared/meme-ranking.ts';
 import type { Database } from '../db/database.ts';
@@ -186,32 +186,6 @@ export async function votesOf(
   return new Map(rows.map((r) => [r.meme_id, r.vote_type]));
 }
 
-const versionQueries = new WeakMap<Kysely<Database>, CompiledQuery<{ version: number }>>();
-
-/**
- * The gallery version (see gallery_state in migration 004). Read on every page request, so the
- * query is built and compiled once per database.
- */
-export async function galleryVersion(db: Kysely<Database>): Promise<number> {
-  let query = versionQueries.get(db);
-  if (!query) {
-    query = db.selectFrom('gallery_state').select('version').where('id', '=', 1).compile();
-    versionQueries.set(db, query);
-  }
-  const { rows } = await db.executeQuery(query);
-  return rows[0]!.version;
-}
-
-export async function bumpGalleryVersion(
-  db: Kysely<Database> | Transaction<Database>,
-): Promise<void> {
-  await db
-    .updateTable('gallery_state')
-    .set({ version: sql`version + 1` })
-    .where('id', '=', 1)
-    .execute();
-}
-
 export async function insertMeme(
   db: Kysely<Database> | Transaction<Database>,
   meme: {
@@ -256,7 +230,6 @@ export async function insertMeme(
       'created_at',
     ])
     .executeTakeFirstOrThrow();
-  await bumpGalleryVersion(db);
   return row;
 }
 
@@ -351,7 +324,6 @@ export async function setMemeHidden(
       .where('id', '=', id)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
-    await bumpGalleryVersion(trx);
     return true;
   });
 }
@@ -393,7 +365,6 @@ export async function deleteMemeRow(
       .returning(['image_key', 'thumbnail_key'])
       .executeTakeFirst();
     if (!meme) return { deleted: false, orphanKeys: [] };
-    await bumpGalleryVersion(trx);
     const orphanKeys: string[] = [];
     for (const key of [meme.image_key, meme.thumbnail_key]) {
       if (!(await isObjectReferenced(trx, key))) orphanKeys.push(key);
@@ -410,7 +381,6 @@ export async function deleteMemeRow(
 export async function deleteMemesOfUser(trx: Transaction<Database>, userId: number): Promise<string[]> {
   const memes = await trx.deleteFrom('memes').where('user_id', '=', userId).returning(['image_key', 'thumbnail_key']).execute();
   const images = await trx.deleteFrom('meme_images').where('user_id', '=', userId).returning(['image_key', 'thumbnail_key']).execute();
-  if (memes.length > 0) await bumpGalleryVersion(trx);
   return [...new Set([...memes, ...images].flatMap((m) => [m.image_key, m.thumbnail_key]))];
 }
 

@@ -15,28 +15,38 @@ import {
 } from '#shared/api/memes.ts';
 import { unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
-import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
+import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
+import { GALLERY_LIMITS } from './limits.ts';
 import { fileReport } from './moderation.ts';
-import { MemePageCache } from './page-cache.ts';
-import { createMeme, getMeme, listMemesJson, nextPageLink, vote, type Gallery } from './service.ts';
+import {
+  createMeme,
+  getMeme,
+  listMemesJson,
+  nextPageLink,
+  vote,
+  type CachedPage,
+  type Gallery,
+} from './service.ts';
 import { currentVoter, voterForVote } from './voter.ts';
 
 const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const gallery: Gallery = { deps: app.deps, cache: new MemePageCache(() => app.deps.clock.now()) };
+  const gallery: Gallery = {
+    deps: app.deps,
+    cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
+  };
 
   app.get(
     memePaths.list,
     { schema: { querystring: listMemesQuerySchema, response: { 200: memesListSchema } } },
     async (request, reply) => {
-      // Each answer carries the caller's own votes, so no shared cache may keep it.
-      reply.header('cache-control', 'private, no-cache');
-      const { json, nextCursor } = await listMemesJson(
-        gallery,
-        request.query,
-        currentVoter(request),
-      );
+      const voter = currentVoter(request);
+      // A caller who has voted gets their own votes in the answer: that one is theirs alone.
+      if (voter === null) sharedReadHeaders(reply).header('vary', 'cookie');
+      else reply.header('cache-control', 'private, no-cache');
+      const { json, nextCursor } = await listMemesJson(gallery, request.query, voter);
       // Spec section 7: the body is the list itself; the next page's address is a Link (RFC 8288).
       if (nextCursor !== null) {
         reply.header('link', `<${nextPageLink(request.query, nextCursor)}>; rel="next"`);
@@ -98,13 +108,13 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await enforceRateLimit(
-        app.deps,
+        app.deps.rateLimiter,
         `report:ip:${request.ip}`,
         GALLERY_LIMITS.reportPerIp,
         'Too many reports. Please try again later.',
       );
       const reporter = voterForVote(request, reply);
-      await fileReport(app.deps.db, {
+      const { hidden } = await fileReport(app.deps.db, {
         memeId: request.params.id,
         reporter,
         // A visitor counts by address towards the hiding threshold (moderation.ts).
@@ -112,7 +122,8 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
         reason: request.body.reason,
         now: app.deps.clock.now(),
       });
-      gallery.cache.forgetVersionRead();
+      // A report that hides the meme takes it off this node's lists at once.
+      if (hidden) gallery.cache.clear();
       return { message: 'Thanks, the moderators will take a look.' };
     },
   );

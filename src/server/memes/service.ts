@@ -11,13 +11,12 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
 import { takeMemeImage } from '../uploads/repository.ts';
-import { enforceRateLimit, GALLERY_LIMITS } from './limits.ts';
-import type { MemePageCache } from './page-cache.ts';
-import type { CachedPage } from './page-cache.ts';
+import type { ReadCache } from '../http/read-cache.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
+import { GALLERY_LIMITS } from './limits.ts';
 import {
   castVote,
   findVisibleMeme,
-  galleryVersion,
   insertListSnapshot,
   insertMeme,
   listNewMemes,
@@ -47,9 +46,18 @@ export function toMeme(row: MemeRow): Meme {
   };
 }
 
+/** A gallery page as every reader without votes sees it, and as its JSON text. */
+export interface CachedPage {
+  /** Every meme with `myVote: null`; a caller's own votes are laid over per request. */
+  memes: Meme[];
+  nextCursor: string | null;
+  json: string;
+}
+
 export interface Gallery {
   deps: AppDeps;
-  cache: MemePageCache;
+  /** Pages by their query's normalised key (the one read-cache rule, http/read-cache.ts). */
+  cache: ReadCache<CachedPage>;
 }
 
 /**
@@ -81,11 +89,10 @@ async function loadPage(
   { category: filter, sort, limit, cursor }: ListMemesParams,
 ): Promise<CachedPage> {
   const category = filter === 'all' ? undefined : filter;
-  const page = (rows: MemeRow[], nextCursor: string | null): CachedPage => ({
-    memes: memesListSchema.parse(rows.map(toMeme)),
-    nextCursor,
-    json: null,
-  });
+  const page = (rows: MemeRow[], nextCursor: string | null): CachedPage => {
+    const memes = memesListSchema.parse(rows.map(toMeme));
+    return { memes, nextCursor, json: JSON.stringify(memes) };
+  };
   if (sort === 'new') {
     if (cursor?.includes('-')) throw badCursor();
     // One extra row says whether another page follows, without a count.
@@ -133,25 +140,20 @@ async function loadPage(
 }
 
 /**
- * A page of the gallery: the memes as JSON (text, or the cached page's bytes) and the cursor of
- * the page after it. The page comes from the cache when the gallery has not changed (see
- * MemePageCache), checked against the shared contract when it is made; the caller's own votes
- * are read per request and laid over it.
+ * A page of the gallery as JSON text and the cursor of the page after it: the page from the read
+ * cache (http/read-cache.ts), checked against the shared contract when it was made; the caller's
+ * own votes are read per request and laid over it.
  */
 export async function listMemesJson(
   { deps, cache }: Gallery,
   query: ListMemesParams,
   voter: string | null,
-): Promise<{ json: string | Buffer; nextCursor: string | null }> {
+): Promise<{ json: string; nextCursor: string | null }> {
   const key = `${query.sort}:${query.category ?? 'all'}:${query.limit}:${query.cursor ?? ''}`;
-  const version = await cache.readVersion(() => galleryVersion(deps.pageReadDb));
-  const page = await cache.page(key, version, () => loadPage(deps, query));
+  const page = await cache.get(key, () => loadPage(deps, query));
   const ids = page.memes.map((m) => m.id);
   const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
-  if (votes === null || votes.size === 0) {
-    page.json ??= Buffer.from(JSON.stringify(page.memes));
-    return { json: page.json, nextCursor: page.nextCursor };
-  }
+  if (votes === null || votes.size === 0) return { json: page.json, nextCursor: page.nextCursor };
   const json = JSON.stringify(
     page.memes.map((m) => {
       const myVote = votes.get(m.id);
@@ -170,17 +172,14 @@ export async function getMeme(deps: AppDeps, id: number, voter: string | null): 
   return meme;
 }
 
-/**
- * Posts a meme. The gallery version moves with it, so a version read this node started before
- * the post is not shared with the requests after it (they must see the new meme).
- */
+/** Posts a meme; this node's cached pages are dropped, so its readers see it at once. */
 export async function createMeme(
   { deps, cache }: Gallery,
   user: SessionUser,
   body: CreateMemeBody,
 ): Promise<Meme> {
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `meme-post:user:${user.id}`,
     GALLERY_LIMITS.postPerMember,
     'Too many memes at once. Please try again later.',
@@ -214,7 +213,7 @@ export async function createMeme(
     });
     return toMeme(row);
   });
-  cache.forgetVersionRead();
+  cache.clear();
   return meme;
 }
 
@@ -223,13 +222,13 @@ export async function vote(
   opts: { memeId: number; voter: string; voteType: VoteType; ip: string },
 ): Promise<VoteResult> {
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `vote:ip:${opts.ip}`,
     GALLERY_LIMITS.votePerIp,
     'Too many votes. Please slow down.',
   );
   const result = await castVote(deps.db, { ...opts, now: deps.clock.now() });
   if (!result) throw notFound('Meme not found');
-  cache.applyCounts(opts.memeId, result.upvotes, result.downvotes);
+  cache.clear();
   return result;
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
+import { HttpError } from '../http-error.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -16,6 +17,31 @@ export interface RateLimiter {
   close(): Promise<void>;
   /** True while the shared store (Redis) is down and the SQL counters stand in for it. */
   usingFallback?(): boolean;
+}
+
+/** At most `limit` hits per `windowMs`. */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The one way a throttle answers: counts one hit of `key` and, past the rule's limit, throws a
+ * 429 with `message` and Retry-After. Returns the key, for a caller that gives the hit back.
+ */
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  key: string,
+  rule: RateRule,
+  message: string,
+): Promise<string> {
+  const result = await limiter.hit(key, rule.limit, rule.windowMs);
+  if (!result.allowed) {
+    throw new HttpError(429, message, 'RATE_LIMITED', {
+      'retry-after': String(result.retryAfterSeconds),
+    });
+  }
+  return key;
 }
 
 export function createSqlRateLimiter(db: Kysely<Database>, clock: Clock): RateLimiter {

@@ -3,7 +3,7 @@ import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastif
 import { unauthorized } from '../http-error.ts';
 import { assertCsrf } from './csrf.ts';
 import { assertSameOrigin } from './origin-check.ts';
-import { cookieName, hashSessionId, loadSessionUser, SESSION_COOKIE } from './sessions.ts';
+import { cachedSessionUser, cookieName, hashSessionId, SESSION_COOKIE } from './sessions.ts';
 
 /**
  * Gives the routes of `scope` (a plugin context and its children) the request's cookies, its
@@ -16,14 +16,13 @@ export async function enableSessions(scope: FastifyInstance): Promise<void> {
   // A cross-site HTML form can send text/plain without a preflight; no route here takes text,
   // so such a request is refused (415) before any route runs, whatever its body.
   scope.removeContentTypeParser('text/plain');
-  const { db, clock } = scope.deps;
   // Callback-style: most requests carry no session, and an async hook costs each a promise.
   scope.addHook('onRequest', (request, _reply, done) => {
     assertSameOrigin(request);
     const sessionId = request.cookies[cookieName(request, SESSION_COOKIE)];
     if (!sessionId) return done();
     request.sessionIdHash = hashSessionId(sessionId);
-    loadSessionUser(db, request.sessionIdHash, clock.now()).then((user) => {
+    cachedSessionUser(scope.deps, request.sessionIdHash).then((user) => {
       request.user = user;
       done();
     }, done);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { SessionUser } from '../deps.ts';
+import type { AppDeps, SessionUser } from '../deps.ts';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
@@ -53,16 +53,33 @@ export async function loadSessionUser(
   return { id: row.id, username: row.username };
 }
 
+/**
+ * The session look-up every member request makes, under the read-cache rule (decision 011): a
+ * node keeps the answer for a second (never longer: no stale answer is served), and its own
+ * logins and logouts drop it at once. A session ended on another node (or by the operator) stops
+ * working here within that second.
+ */
+export async function cachedSessionUser(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'sessions'>,
+  idHash: string,
+): Promise<SessionUser | null> {
+  const { user } = await deps.sessions.get(idHash, async () => ({
+    user: await loadSessionUser(deps.db, idHash, deps.clock.now()),
+  }));
+  return user;
+}
+
 /** Ends the caller's current session (if any) and starts a new one: a fresh id on every sign-in. */
 export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number,
 ): Promise<void> {
-  const { db, clock } = request.server.deps;
+  const { db, clock, sessions } = request.server.deps;
   const now = clock.now();
   if (request.sessionIdHash) {
     await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    sessions.delete(request.sessionIdHash);
   }
   const id = randomBytes(32).toString('base64url');
   const idHash = hashSessionId(id);
@@ -88,10 +105,9 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionIdHash) {
-    await request.server.deps.db
-      .deleteFrom('sessions')
-      .where('id_hash', '=', request.sessionIdHash)
-      .execute();
+    const { db, sessions } = request.server.deps;
+    await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
+    sessions.delete(request.sessionIdHash);
   }
   request.sessionIdHash = null;
   request.user = null;

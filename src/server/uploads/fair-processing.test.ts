@@ -64,6 +64,8 @@ describe.each(databaseKinds)('image processing is fair between members, on %s', 
     const results = await Promise.all(bombs);
     // Each bomb is then processed, or refused by the 20 s encode budget on a loaded machine.
     for (const res of results) expect([200, 413]).toContain(res.statusCode);
-    expect(finished).toEqual(['png', 'bomb 1', 'bomb 2']);
+    // The bomber's two requests were sent together, so either may have reached the line first.
+    expect(finished[0]).toBe('png');
+    expect(finished.slice(1).sort()).toEqual(['bomb 1', 'bomb 2']);
   });
 });

@@ -22,7 +22,6 @@ import {
   type UploadContext,
 } from './service.ts';
 
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const UPLOAD_REQUIRED = 'Please log in to upload images';
 
 /**
@@ -42,13 +41,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     processor: createImageProcessor({ concurrency: 2 }),
   };
 
-  const maintenance = setInterval(() => {
-    pruneUploads(ctx, app.deps.clock.now()).catch((err: unknown) =>
-      app.log.warn({ err }, 'upload maintenance failed'),
-    );
-  }, MAINTENANCE_INTERVAL_MS);
-  maintenance.unref();
-  app.addHook('onClose', async () => clearInterval(maintenance));
+  app.maintenance.add('uploads', (now) => pruneUploads(ctx, now));
 
   app.post(
     memePaths.uploadTarget,

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { enforceRateLimit, GALLERY_LIMITS } from '../memes/limits.ts';
+import { GALLERY_LIMITS } from '../memes/limits.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
 import { isObjectReferenced } from '../memes/repository.ts';
 import { claimUploadSlot } from '../memes/upload-slots.ts';
 import { findSamePicture } from './duplicates.ts';
@@ -53,7 +54,7 @@ export async function issueUploadTarget(
 ): Promise<{ uploadURL: string }> {
   const { deps, store } = ctx;
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `upload-url:user:${user.id}`,
     GALLERY_LIMITS.uploadUrlPerMember,
     'Too many uploads. Please try again later.',
@@ -138,7 +139,7 @@ export async function processUpload(
 ): Promise<{ objectPath: string }> {
   const { deps, store, processor } = ctx;
   await enforceRateLimit(
-    deps,
+    deps.rateLimiter,
     `process-image:user:${user.id}`,
     GALLERY_LIMITS.processPerMember,
     'Too many uploads. Please try again later.',

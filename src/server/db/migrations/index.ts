@@ -5,6 +5,7 @@ import * as m003 from './003-game.ts';
 import * as m004 from './004-gallery.ts';
 import * as m005 from './005-winners.ts';
 import * as m006 from './006-standings-index.ts';
+import * as m008 from './008-drop-gallery-state.ts';
 import * as m009 from './009-run-pacing.ts';
 import * as m010 from './010-prize-wallets.ts';
 import * as m011 from './011-gallery-community.ts';
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '004-gallery': m004,
   '005-winners': m005,
   '006-standings-index': m006,
+  '008-drop-gallery-state': m008,
   '009-run-pacing': m009,
   '010-prize-wallets': m010,
   '011-gallery-community': m011,

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
+import { createDatabase } from '../db/create-database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import type { AppDeps, CachedSession } from '../deps.ts';
+import { ReadCache } from '../http/read-cache.ts';
+import { createSqlRateLimiter } from '../security/rate-limit.ts';
+import { createRedisRateLimiter } from '../security/redis-rate-limit.ts';
+import { loadOrCreateSecret } from '../security/secrets.ts';
+import { createObjectStore } from '../storage/create-object-store.ts';
+
+/**
+ * The database (migrated to the latest schema before anything is served), the shared secret,
+ * the rate limiter and the object store, as `app.deps`; all closed with the app.
+ */
+export const database = fp(
+  async (app: FastifyInstance, { config, clock }: { config: AppConfig; clock: Clock }) => {
+    const db = createDatabase(config.database);
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
+    const deps: AppDeps = {
+      config,
+      db,
+      clock,
+      secret,
+      rateLimiter: config.redisUrl
+        ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
+        : createSqlRateLimiter(db, clock),
+      objectStore: createObjectStore(config, secret, clock),
+      sessions: new ReadCache<CachedSession>({
+        now: () => clock.now(),
+        max: 10_000,
+        serveStale: false,
+      }),
+    };
+    app.decorate('deps', deps);
+    app.decorateRequest('user', null);
+    app.decorateRequest('sessionIdHash', null);
+    app.addHook('onClose', async () => {
+      await deps.rateLimiter.close();
+      await deps.objectStore?.close?.();
+      await db.destroy();
+    });
+  },
+  { name: 'database' },
+);

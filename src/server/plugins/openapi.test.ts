@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths, gamePaths, memePaths, shopPaths } from '#shared/api/paths.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => t?.close());
+
+  it('describes every API route from its zod schemas', async () => {
+    const res = await t.app.inject('/api/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: {
+              content: Record<
+                string,
+                { schema: { properties?: Record<string, unknown>; required?: string[] } }
+              >;
+            };
+          }
+        >
+      >;
+    }>();
+    expect(doc.openapi).toBe('3.1.0');
+    const openApiPath = (pattern: string) => pattern.replace(/:(\w+)/g, '{$1}');
+    for (const path of [
+      authPaths.login,
+      authPaths.me,
+      shopPaths.purchase,
+      gamePaths.scores,
+      gamePaths.leaderboard,
+      memePaths.list,
+      memePaths.vote,
+    ]) {
+      expect(Object.keys(doc.paths), path).toContain(openApiPath(path));
+    }
+    const login =
+      doc.paths[authPaths.login]!.post!.requestBody!.content['application/json']!.schema;
+    expect(login.required).toEqual(expect.arrayContaining(['username', 'password']));
+    expect(Object.keys(doc.paths)).not.toContain('/healthz');
+  });
+});
