@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
+import { nameSkeleton } from '#shared/name-skeleton.ts';
 
 /**
  * Data written right after each migration, in that schema's own columns, and what must still
@@ -640,6 +641,36 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
           .where('meme_id', '=', meme)
           .execute(),
       ).toEqual([{ decision: 'dismiss', open_reports: 1 }]);
+    },
+  },
+  '012-name-skeletons': {
+    async seed(db) {
+      await db
+        .insertInto('users')
+        .values({
+          username: 'seed_carol',
+          username_lower: 'seed_carol',
+          username_skeleton: nameSkeleton('seed_carol'),
+          password_hash: '$argon2id$seed-c',
+          created_at: T0 + 8000,
+        })
+        .execute();
+    },
+    async verify(db) {
+      // Members from before the migration got their skeleton from its backfill.
+      expect(
+        await rows(
+          db
+            .selectFrom('users')
+            .select(['username', 'username_skeleton'])
+            .where('username_lower', 'in', ['seed_alice', 'seed-bob', 'seed_carol'])
+            .orderBy('id'),
+        ),
+      ).toEqual([
+        { username: 'Seed_Alice', username_skeleton: nameSkeleton('seed_alice') },
+        { username: 'seed-bob', username_skeleton: nameSkeleton('seed-bob') },
+        { username: 'seed_carol', username_skeleton: nameSkeleton('seed_carol') },
+      ]);
     },
   },
 };

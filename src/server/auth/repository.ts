@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { nameSkeleton } from '#shared/name-skeleton.ts';
 
 export function findUserByUsername(db: Kysely<Database>, username: string) {
   return db
@@ -9,7 +10,17 @@ export function findUserByUsername(db: Kysely<Database>, username: string) {
     .executeTakeFirst();
 }
 
-/** Inserts the user; returns undefined when the name is taken (ignoring case). */
+/** Whether a member's name looks like this one (same skeleton: `Аdmin` beside `admin`). */
+export async function isLookAlikeOfMember(db: Kysely<Database>, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_skeleton', '=', nameSkeleton(name))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Inserts the user; returns undefined when the name or a look-alike of it is taken. */
 export async function insertUser(
   db: Kysely<Database>,
   user: { username: string; passwordHash: string; now: number },
@@ -19,10 +30,11 @@ export async function insertUser(
     .values({
       username: user.username,
       username_lower: user.username.toLowerCase(),
+      username_skeleton: nameSkeleton(user.username),
       password_hash: user.passwordHash,
       created_at: user.now,
     })
-    .onConflict((oc) => oc.column('username_lower').doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returning(['id', 'username'])
     .executeTakeFirst();
 }

@@ -3,7 +3,7 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
-import { findUserByUsername, insertUser } from './repository.ts';
+import { findUserByUsername, insertUser, isLookAlikeOfMember } from './repository.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -33,7 +33,7 @@ export async function register(
     await deps.rateLimiter.undo(ipKey);
     return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
   };
-  if (await findUserByUsername(deps.db, body.username)) throw await taken();
+  if (await isLookAlikeOfMember(deps.db, body.username)) throw await taken();
   const user = await insertUser(deps.db, {
     username: body.username,
     passwordHash: await hashPassword(body.password),

@@ -9,6 +9,8 @@ export interface UsersTable {
   id: Generated<number>;
   username: string;
   username_lower: string;
+  /** nameSkeleton(username), unique (migration 012); null only for rows written outside the app. */
+  username_skeleton: string | null;
   password_hash: string;
   coins: Generated<number>;
   selected_character_key: Generated<string>;

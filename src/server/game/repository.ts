@@ -3,6 +3,7 @@ import type { Database, GameRunStatisticsTable, GameRunsTable } from '../db/data
 import type { RunStatistics } from '#shared/game/run-statistics.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
+import { nameSkeleton } from '#shared/name-skeleton.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type GameRunRow = Selectable<GameRunsTable>;
@@ -381,8 +382,15 @@ export async function weekStandings(
         .orderBy('id', 'asc')
         .limit(batch)
         .execute();
+      const memberLookAlikes = await lookAlikesOfMembers(
+        trx,
+        rows.filter((row) => row.user_id === null).map((row) => row.player_name),
+      );
       for (const { player_key, ...row } of rows) {
         if (players.has(player_key)) continue;
+        // A visitor's entry under a name a member has since taken (or one that looks like it)
+        // is not shown: the board would name the member for a score that is not theirs.
+        if (row.user_id === null && memberLookAlikes.has(row.player_name)) continue;
         players.add(player_key);
         standings.push(row);
         if (standings.length === limit) return standings;
@@ -394,13 +402,25 @@ export async function weekStandings(
   });
 }
 
+/** Whether the name is a member's or looks like one (same skeleton: `Аdmin` beside `admin`). */
 export async function isMemberName(db: Db, name: string): Promise<boolean> {
-  const row = await db
+  return (await lookAlikesOfMembers(db, [name])).size > 0;
+}
+
+/** Those of the names that are a member's or look like one. */
+async function lookAlikesOfMembers(db: Db, names: string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const skeletons = new Map<string, string[]>();
+  for (const name of new Set(names)) {
+    const skeleton = nameSkeleton(name);
+    skeletons.set(skeleton, [...(skeletons.get(skeleton) ?? []), name]);
+  }
+  const members = await db
     .selectFrom('users')
-    .select('id')
-    .where('username_lower', '=', name.toLowerCase())
-    .executeTakeFirst();
-  return row !== undefined;
+    .select('username_skeleton')
+    .where('username_skeleton', 'in', [...skeletons.keys()])
+    .execute();
+  return new Set(members.flatMap((member) => skeletons.get(member.username_skeleton ?? '') ?? []));
 }
 
 export async function findUsername(db: Db, userId: number): Promise<string | undefined> {

@@ -9,6 +9,7 @@ import * as m008 from './008-drop-gallery-state.ts';
 import * as m009 from './009-run-pacing.ts';
 import * as m010 from './010-prize-wallets.ts';
 import * as m011 from './011-gallery-community.ts';
+import * as m012 from './012-name-skeletons.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '009-run-pacing': m009,
   '010-prize-wallets': m010,
   '011-gallery-community': m011,
+  '012-name-skeletons': m012,
 };
