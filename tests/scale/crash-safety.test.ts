@@ -36,6 +36,8 @@ import {
 } from '#test-support/scratch.ts';
 import { answer, SiteClient } from '#test-support/site-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
+import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
+import { distinctPng } from '#test-support/gallery.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
 
@@ -151,6 +153,12 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
     for (const m of members) {
       await creditCoins(db, { userId: m.id, amount: ALL_PRICES, reason: 'grant', now: Date.now() });
     }
+    // The load is made by established members: past a new account's first-day upload slots.
+    await db
+      .updateTable('users')
+      .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
+      .where('id', 'in', members.map((m) => m.id))
+      .execute();
     const uploader = members[0]!;
     const memeIds: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -435,16 +443,8 @@ async function postMeme(
     client.fetch(node.origin, 'POST', '/api/objects/upload'),
   );
   if (target.status !== 200) return { status: target.status, id: 0, imageUrl: '' };
-  const png = await sharp({
-    create: {
-      width: 96,
-      height: 64,
-      channels: 3,
-      background: { r: randomBytes(1)[0]!, g: randomBytes(1)[0]!, b: randomBytes(1)[0]! },
-    },
-  })
-    .png()
-    .toBuffer();
+  // A picture of its own: plain colours all look alike to the duplicate check.
+  const png = await distinctPng(96, 64);
   const uploadURL = target.body.uploadURL;
   const put = await send(() =>
     uploadURL.startsWith('/')
