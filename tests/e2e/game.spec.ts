@@ -93,10 +93,10 @@ async function watchReplay(page: Page, name: string, score: number) {
   // The viewer's code is loaded when asked for, not before.
   const loaded = () =>
     page.evaluate(() =>
-      performance.getEntriesByType('resource').some((e) => e.name.includes('replay-viewer')),
+      performance.getEntriesByType('resource').some((e) => e.name.includes('replay-dialog')),
     );
   expect(await loaded()).toBe(false);
-  const replayChunk = page.waitForRequest((r) => r.url().includes('replay-viewer'));
+  const replayChunk = page.waitForRequest((r) => r.url().includes('replay-dialog'));
   await board.getByRole('button', { name: `Watch ${name}'s run` }).click();
   await replayChunk;
   const viewer = page.getByRole('dialog', { name: `Replay: ${name}` });
@@ -139,6 +139,52 @@ test('a member plays a round and the score lands on the weekly leaderboard under
   await expect(page.getByText('Enter your name for the leaderboard:')).toHaveCount(0);
   await expectOnFullLeaderboard(page, name, score);
   await expect(section.getByText('High Score')).toBeVisible();
+});
+
+// A replay has an address: the Watch button puts it in the location bar, and opening it (on
+// arrival or by changing the hash) shows the viewer; closing the viewer takes it away.
+test('a replay has an address anyone can open', async ({ page }) => {
+  const name = uniqueUsername('watched');
+  await signUpViaApi(page, name);
+  await openGame(page);
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const score = await playRound(page);
+  expect((await submitted).status()).toBe(201);
+  // Before the board opens: a toast that comes later is a layer above it and takes its Escape.
+  await expect(toastWith(page, 'Score Submitted!')).toBeVisible();
+
+  await page.getByRole('button', { name: 'View Full Leaderboard' }).click();
+  const board = page.getByRole('dialog', { name: 'Full Leaderboard' });
+  await board.getByRole('button', { name: `Watch ${name}'s run` }).click();
+  const viewer = page.getByRole('dialog', { name: `Replay: ${name}` });
+  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}$`) })).toBeVisible();
+  const address = new URL(page.url());
+  expect(address.pathname).toBe('/');
+  expect(address.hash).toMatch(/^#replay-\d+$/);
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  expect(new URL(page.url()).hash).toBe('');
+  await page.keyboard.press('Escape');
+  await expect(board).toHaveCount(0);
+
+  // The address, opened as a new page load by someone who is not signed in.
+  await page.context().clearCookies();
+  await page.goto('about:blank');
+  const loaded = page.waitForRequest((r) => r.url().includes('replay-dialog'));
+  await page.goto(address.href);
+  await loaded;
+  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}$`) })).toBeVisible();
+  await expect(viewer.getByText(`${name} · ${score} points`)).toBeVisible();
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(viewer).toHaveCount(0);
+  expect(page.url()).toBe(new URL('/', address).href);
+
+  // The hash changing on the open page opens it too.
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, address.hash);
+  await expect(viewer.getByTestId('replay-score')).toBeVisible();
+  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}$`) })).toBeVisible();
 });
 
 test('a visitor is asked for a leaderboard name once, and it is kept for the next round', async ({

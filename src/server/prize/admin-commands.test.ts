@@ -13,7 +13,13 @@ import type { AdminContext } from '../admin/command.ts';
 import { runAdmin } from '../admin/registry.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { createMigrator } from '../db/migrate.ts';
-import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
+import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
+import {
+  insertRun,
+  insertRunStatistics,
+  insertScore,
+  recordVerification,
+} from '../game/repository.ts';
 import { paidWeeks } from './repository.ts';
 
 describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on %s', (kind) => {
@@ -59,7 +65,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       { inputs: JSON.stringify(run.inputs), ...run.result },
       now,
     );
-    await insertScore(db(), {
+    const statistics = runStatistics(seed, run.inputs);
+    await insertRunStatistics(db(), runId, statistics, now);
+    const entryId = await insertScore(db(), {
       runId,
       userId,
       playerKey: userId === null ? `n:${playerName.toLowerCase()}` : `u:${userId}`,
@@ -72,7 +80,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       weekStart: weekStartUtc(now),
       createdAt: now,
     });
-    return { runId, score: run.result.score };
+    return { runId, entryId, score: run.result.score, statistics };
   }
 
   async function linkWallet(client: TestClient, wallet: TestWallet) {
@@ -130,9 +138,23 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       new RegExp(`^  2  .* yes: wallet ${firstWallet.address}$`),
     );
     expect(rowOf(bob.username)).toMatch(/no: member without a linked wallet$/);
+    // Under each run: its ids, the address that opens its replay, its statistics and signs.
     for (const run of [vera, aliceRun, bobRun]) {
-      expect(lines).toContainEqual(
-        expect.stringContaining(`watch http://localhost:${t.config.port}/replays/${run.runId}`),
+      const at = lines.findIndex((l) =>
+        l.startsWith(`     run ${run.runId}  entry #${run.entryId}`),
+      );
+      expect(at, `no line for run ${run.runId}`).toBeGreaterThan(0);
+      expect(lines[at]).toMatch(
+        new RegExp(`  watch http://localhost:${t.config.port}/#replay-${run.entryId}$`),
+      );
+      const s = run.statistics;
+      expect(s.jumps).toBeGreaterThan(0);
+      expect(lines[at + 1]).toBe(
+        `     statistics: ${s.jumps} jumps · interval median ${s.jumpIntervalMedianMs} ms, spread (CV) ${s.jumpIntervalCv} · aim spread ${s.aimSpreadPx} px · edge margin min ${s.edgeMarginMinPx} / median ${s.edgeMarginMedianPx} px · reaction median ${s.reactionMedianMs} ms (${Math.round(s.fastReactionShare * 100)} % under 100 ms) · top speed ${s.topSpeed}`,
+      );
+      const signs = machineSigns(s).map((sign) => sign.label);
+      expect(lines[at + 2]).toBe(
+        `     machine-like signs: ${signs.length === 0 ? 'none' : signs.join('; ')}`,
       );
     }
     expect(lines.at(-1)).toBe(

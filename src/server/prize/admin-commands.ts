@@ -1,5 +1,6 @@
 import { base58 } from '@scure/base';
-import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX, replayPageAddress } from '#shared/api/game.ts';
+import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
@@ -10,7 +11,12 @@ import {
   type AdminContext,
 } from '../admin/command.ts';
 import { verifyStanding } from '../game/admin-commands.ts';
-import { findRuns, weekStandings, type StandingRow } from '../game/repository.ts';
+import {
+  findRuns,
+  runStatisticsByRunId,
+  weekStandings,
+  type StandingRow,
+} from '../game/repository.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
 import { findWallet, findWallets } from '../wallet/repository.ts';
 import { appendPrizeEvent, weekEntry, weekEvents, type PrizeEventRow } from './repository.ts';
@@ -43,9 +49,28 @@ function requiredWeek(value: string | undefined): Week {
  * Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2).
  * PUBLIC_ORIGIN when set; the default local server otherwise.
  */
-export function replayUrl(ctx: AdminContext, runId: string): string {
+export function replayUrl(ctx: AdminContext, entryId: number): string {
   const origin = ctx.config.publicOrigin ?? `http://localhost:${ctx.config.port}`;
-  return `${origin}/replays/${runId}`;
+  return `${origin}${replayPageAddress(entryId)}`;
+}
+
+/** A run's statistics on one line for the reviewer (they point at a run, never refuse one). */
+function statisticsLine(stats: RunStatistics | undefined): string {
+  if (stats === undefined) return 'statistics: none stored';
+  return [
+    `statistics: ${stats.jumps} jumps`,
+    `interval median ${stats.jumpIntervalMedianMs} ms, spread (CV) ${stats.jumpIntervalCv}`,
+    `aim spread ${stats.aimSpreadPx} px`,
+    `edge margin min ${stats.edgeMarginMinPx} / median ${stats.edgeMarginMedianPx} px`,
+    `reaction median ${stats.reactionMedianMs} ms (${Math.round(stats.fastReactionShare * 100)} % under 100 ms)`,
+    `top speed ${stats.topSpeed}`,
+  ].join(' · ');
+}
+
+function signsLine(stats: RunStatistics | undefined): string {
+  if (stats === undefined) return 'machine-like signs: not measured';
+  const signs = machineSigns(stats);
+  return `machine-like signs: ${signs.length === 0 ? 'none' : signs.map((s) => s.label).join('; ')}`;
 }
 
 function pad(value: string | number, width: number, right = false): string {
@@ -105,14 +130,9 @@ export const prizeReviewCommand: AdminCommand = {
       ctx.print('No scores this week.');
       return 0;
     }
-    const runs = new Map(
-      (
-        await findRuns(
-          ctx.db,
-          rows.map((r) => r.run_id),
-        )
-      ).map((r) => [r.id, r]),
-    );
+    const runIds = rows.map((r) => r.run_id);
+    const runs = new Map((await findRuns(ctx.db, runIds)).map((r) => [r.id, r]));
+    const statistics = await runStatisticsByRunId(ctx.db, runIds);
     const memberIds = rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id]));
     const wallets = new Map(
       (await findWallets(ctx.db, memberIds)).map((w) => [w.user_id, w.address]),
@@ -138,8 +158,11 @@ export const prizeReviewCommand: AdminCommand = {
         `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(jumpCount(run?.inputs) ?? '?', 5, true)}  ${status}`,
       );
       ctx.print(
-        `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.run_id)}`,
+        `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.id)}`,
       );
+      const stats = statistics.get(row.run_id);
+      ctx.print(`     ${statisticsLine(stats)}`);
+      ctx.print(`     ${signsLine(stats)}`);
     });
 
     // The record shows which runs the operator was shown; approval needs this step first.

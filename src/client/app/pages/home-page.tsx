@@ -1,13 +1,31 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { scrollToHashOnArrival } from '#client/features/landing/anchor-scroll.ts';
 import { DeferredSection } from '#client/features/landing/deferred-section.tsx';
 import { HeroSection } from '#client/features/landing/hero-section.tsx';
 import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
+import { useReplayAddress } from '#client/features/replay/replay-address.ts';
 
 // The gallery and the game are most of the page's code: they load as they come near the screen.
 const GallerySection = lazy(() => import('#client/features/gallery/gallery-section.tsx'));
 const GameSection = lazy(() => import('#client/features/game/game-section.tsx'));
 const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderboard-panel.tsx'));
+// The replay viewer (engine, renderer, controls) loads only when the address asks for a replay.
+const ReplayDialog = lazy(() => import('#client/features/replay/replay-dialog.tsx'));
+
+/** `/#replay-<entryId>` opens that entry's replay, on arrival or when the hash changes. */
+function ReplayFromAddress() {
+  const entryId = useReplayAddress();
+  // The last replay asked for stays mounted, so closing runs the dialog's own close (focus back
+  // to the Watch button, the full leaderboard under it dismissable again).
+  const [shown, setShown] = useState<number | null>(null);
+  if (entryId !== null && entryId !== shown) setShown(entryId);
+  if (shown === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <ReplayDialog entryId={shown} open={entryId !== null} />
+    </Suspense>
+  );
+}
 
 const belowTheFold = () => import('#client/features/landing/below-the-fold.ts');
 const TokenomicsSection = lazyNearOrIdle(
@@ -85,6 +103,7 @@ export function HomePage() {
           <Section />
         </Suspense>
       ))}
+      <ReplayFromAddress />
     </>
   );
 }

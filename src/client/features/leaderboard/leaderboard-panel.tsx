@@ -1,5 +1,5 @@
 import { Crown, Eye, Medal, Trophy } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
@@ -14,9 +14,7 @@ import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
-
-// The replay viewer (engine, renderer, controls) loads only when a Watch button is pressed.
-const ReplayViewer = lazy(() => import('#client/features/replay/replay-viewer.tsx'));
+import { openReplay } from '#client/features/replay/replay-address.ts';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 export default function LeaderboardPanel() {
@@ -78,7 +76,6 @@ function EntryList({
   now: number;
   testId: string;
 }) {
-  const [watching, setWatching] = useState<LeaderboardEntry | null>(null);
   if (entries.length === 0) {
     return (
       <p className="py-6 text-center text-sm text-slate-400" data-testid={testId}>
@@ -87,57 +84,36 @@ function EntryList({
     );
   }
   return (
-    <>
-      <ol className="space-y-2" data-testid={testId}>
-        {entries.map((entry, index) => (
-          <li
-            key={entry.id}
-            className={cn(
-              'flex items-center gap-3 rounded-lg px-3 py-2',
-              index === 0 ? 'bg-grind-500/15 ring-1 ring-grind-500/40' : 'bg-slate-800/60',
-            )}
+    <ol className="space-y-2" data-testid={testId}>
+      {entries.map((entry, index) => (
+        <li
+          key={entry.id}
+          className={cn(
+            'flex items-center gap-3 rounded-lg px-3 py-2',
+            index === 0 ? 'bg-grind-500/15 ring-1 ring-grind-500/40' : 'bg-slate-800/60',
+          )}
+        >
+          <RankBadge rank={index + 1} />
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
+            <p className="text-xs text-slate-400">
+              Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
+            </p>
+          </div>
+          <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="px-2"
+            aria-label={`Watch ${entry.playerName}'s run`}
+            // The replay's address opens the viewer (home page), so it can be copied.
+            onClick={() => openReplay(entry.id)}
           >
-            <RankBadge rank={index + 1} />
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
-              <p className="text-xs text-slate-400">
-                Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
-              </p>
-            </div>
-            <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="px-2"
-              aria-label={`Watch ${entry.playerName}'s run`}
-              onClick={() => setWatching(entry)}
-            >
-              <Eye className="h-4 w-4" aria-hidden /> Watch
-            </Button>
-          </li>
-        ))}
-      </ol>
-      {/* Inside the list, so in the full leaderboard it stacks on that dialog. */}
-      <Dialog
-        open={watching !== null}
-        onOpenChange={(open) => {
-          if (!open) setWatching(null);
-        }}
-        title={watching ? `Replay: ${watching.playerName}` : 'Replay'}
-        description="Replayed by the game's own engine from the run's seed and jumps."
-        wide
-      >
-        {watching ? (
-          <Suspense
-            fallback={
-              <div className="aspect-[7/4] w-full animate-pulse rounded-lg bg-slate-800/60" />
-            }
-          >
-            <ReplayViewer entryId={watching.id} />
-          </Suspense>
-        ) : null}
-      </Dialog>
-    </>
+            <Eye className="h-4 w-4" aria-hidden /> Watch
+          </Button>
+        </li>
+      ))}
+    </ol>
   );
 }
 

@@ -9,19 +9,24 @@ import { Button } from '#client/ui/button.tsx';
 import { GameRenderer } from '#client/features/game/game-renderer.ts';
 import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playback.ts';
 
-// Loaded only when a Watch button is pressed (a dynamic import in the leaderboard panel).
+// Loaded only when a replay's address is opened (replay-dialog.tsx, a dynamic import).
 
 function fetchReplay(entryId: number): Promise<ReplayResponse> {
   return apiGet(replayPath(entryId), replayResponseSchema);
 }
 
-/** The public replay of a leaderboard entry: the run, its controls, and its figures. */
-export default function ReplayViewer({ entryId }: { entryId: number }) {
-  const replay = useQuery({
+/** A leaderboard entry's public replay (seed, jumps, character, figures). */
+export function useReplay(entryId: number) {
+  return useQuery({
     queryKey: ['replay', entryId],
     queryFn: () => fetchReplay(entryId),
     staleTime: Infinity,
   });
+}
+
+/** The public replay of a leaderboard entry: the run, its controls, and its figures. */
+export default function ReplayViewer({ entryId }: { entryId: number }) {
+  const replay = useReplay(entryId);
   if (replay.isPending) {
     return <div className="aspect-[7/4] w-full animate-pulse rounded-lg bg-slate-800/60" />;
   }
