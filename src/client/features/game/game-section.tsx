@@ -166,7 +166,7 @@ export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }
           </p>
         </header>
 
-        <div className="mt-10 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="mt-10 grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <div className="mx-auto w-full max-w-[700px] space-y-4">
             <GameStats hud={snapshot} />
             <div
