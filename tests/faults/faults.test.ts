@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
@@ -41,6 +40,8 @@ import {
 } from '#test-support/own-services.ts';
 import { newSessionSecret, scratchDir, startScratchS3 } from '#test-support/scratch.ts';
 import { SiteClient } from '#test-support/site-client.ts';
+import { distinctPng } from '#test-support/gallery.ts';
+import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 
 /** No request may go unanswered longer than this (pool wait 5 s + statement 10 s, decision 015). */
 const STATED_TIMEOUT_MS = 15_000;
@@ -464,6 +465,12 @@ describe.concurrent('faults under load', () => {
             now: Date.now(),
           });
         }
+        // The load is made by established members: past a new account's first-day upload slots.
+        await setup.db
+          .updateTable('users')
+          .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
+          .where('id', 'in', members.map((m) => m.id))
+          .execute();
         const memeIds: number[] = [];
         const memes: { id: number; imageUrl: string }[] = [];
         for (let i = 0; i < 3; i++) {
@@ -768,16 +775,8 @@ async function expectLeaderboardRebuilt(site: Site, db: Kysely<Database>, phase:
 async function postMeme(site: Site, client: SiteClient, title: string) {
   const target = await site.send<{ uploadURL: string }>(client, 'POST', '/api/objects/upload');
   if (target?.status !== 200) return null;
-  const png = await sharp({
-    create: {
-      width: 48,
-      height: 32,
-      channels: 3,
-      background: { r: randomBytes(1)[0]!, g: 90, b: 160 },
-    },
-  })
-    .png()
-    .toBuffer();
+  // A picture of its own: plain colours all look alike to the duplicate check.
+  const png = await distinctPng(48, 32);
   const uploadURL = target.body.uploadURL;
   if (uploadURL.startsWith('/')) {
     const put = await site.send(client, 'PUT', uploadURL, {

@@ -1,5 +1,6 @@
 import { base58 } from '@scure/base';
-import { PLAYER_NAME_MAX, replayPageAddress } from '#shared/api/game.ts';
+import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
+import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';

@@ -6,8 +6,6 @@ import { gamePaths, pathTo } from './paths.ts';
 /** Filled paths of the two game routes with a parameter. */
 export const progressPath = (runId: string) => pathTo(gamePaths.progress, { runId });
 export const replayPath = (entryId: number) => pathTo(gamePaths.replay, { entryId });
-/** The page address anyone can open to watch an entry's replay (a hash on `/` opens the viewer). */
-export const replayPageAddress = (entryId: number) => `/#replay-${entryId}`;
 
 export const PLAYER_NAME_MAX = 32;
 export const LEADERBOARD_DEFAULT_LIMIT = 5;

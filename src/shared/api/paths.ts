@@ -84,3 +84,6 @@ export function pathTo<P extends string>(
     encodeURIComponent(String((params as Record<string, string | number>)[name])),
   );
 }
+
+/** The page address anyone can open to watch an entry's replay (a hash on `/` opens the viewer). */
+export const replayPageAddress = (entryId: number) => `/#replay-${entryId}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayPageAddress } from '#shared/api/game.ts';
+import { replayPageAddress } from '#shared/api/paths.ts';
 import { entryIdFromHash } from './replay-address.ts';
 
 describe('the replay address', () => {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { replayPageAddress } from '#shared/api/game.ts';
+import { replayPageAddress } from '#shared/api/paths.ts';
 
 // A replay has an address anyone can open: `/#replay-<entryId>`. A hash on `/` (not a route of
 // its own) because the server renders `/`; the viewer opens when the page loads with it and
