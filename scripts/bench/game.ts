@@ -19,7 +19,8 @@ import { STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import type { BenchResult } from '#client/features/game/bench-hook.ts';
-import { createTestApp, TestClient } from '#test-support/test-app.ts';
+import { createTestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -215,7 +216,7 @@ async function benchServer(): Promise<Spread> {
   const t = await createTestApp('sqlite');
   const requests: number[] = [];
   try {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     for (let i = 0; i < 40; i++) {
       const issued = await client.request('POST', '/api/game-runs');
       const { runId } = issued.json<{ runId: string }>();

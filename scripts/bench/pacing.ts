@@ -12,7 +12,8 @@ import { progressPath } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { findRunProgress, insertRun, recordProgress } from '#server/game/repository.ts';
-import { createTestApp, TestClient } from '#test-support/test-app.ts';
+import { createTestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import type { DatabaseKind } from '#test-support/test-database.ts';
 
 const PLAYERS = 1000;
@@ -47,7 +48,7 @@ async function bench(kind: DatabaseKind) {
   const t = await createTestApp(kind);
   try {
     const db = t.app.deps.db;
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const issuedAt = t.clock.now();
     const runIds = Array.from({ length: PLAYERS }, (_, i) => `bench${String(i).padStart(17, '0')}`);
     for (const id of runIds) await insertRun(db, { id, seed: 1, userId: null, issuedAt });

@@ -39,7 +39,7 @@ import {
   type OwnRedis,
 } from '#test-support/own-services.ts';
 import { newSessionSecret, scratchDir, startScratchS3 } from '#test-support/scratch.ts';
-import { SiteClient } from '#test-support/site-client.ts';
+import { TestClient, type Method, type Reply, type RequestOptions } from '#test-support/test-client.ts';
 import { distinctPng } from '#test-support/gallery.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 
@@ -93,7 +93,7 @@ interface PhaseLog {
 
 interface VotePair {
   memeId: number;
-  voter: SiteClient;
+  voter: TestClient;
   answered: VoteType | null;
   /** Outcomes still possible from votes whose answer was lost or refused with 503. */
   maybe: (VoteType | null)[];
@@ -120,29 +120,23 @@ class Site {
    * answer never came (node killed mid-request): such a request may or may not have landed.
    */
   async send<T = Record<string, unknown>>(
-    client: SiteClient,
-    method: string,
+    client: TestClient,
+    method: Method,
     urlPath: string,
-    options: {
-      json?: unknown;
-      body?: BodyInit;
-      headers?: Record<string, string>;
-      csrf?: boolean;
-    } = {},
+    options: Pick<RequestOptions, 'body' | 'headers' | 'csrf'> = {},
   ): Promise<{ status: number; body: T } | null> {
     const log = this.phase;
     const started = Date.now();
     const first = this.turn++ % this.origins.length;
     for (let attempt = 0; attempt < this.origins.length; attempt++) {
       const origin = this.origins[(first + attempt) % this.origins.length]!;
-      let res: Response;
-      let text: string;
+      let res: Reply;
       try {
-        res = await client.fetch(origin, method, urlPath, {
+        res = await client.request(method, urlPath, {
           ...options,
+          node: origin,
           signal: AbortSignal.timeout(STATED_TIMEOUT_MS),
         });
-        text = await res.text();
       } catch (error) {
         const cause = (error as { cause?: { code?: string } }).cause;
         if (cause?.code === 'ECONNREFUSED') continue;
@@ -157,28 +151,28 @@ class Site {
       const ms = Date.now() - started;
       log.requests++;
       log.slowestMs = Math.max(log.slowestMs, ms);
-      if (res.status >= 200 && res.status < 300) log.ok++;
-      else if (res.status < 500) log.refused4xx[res.status] = (log.refused4xx[res.status] ?? 0) + 1;
-      if (res.status >= 500) {
+      if (res.statusCode >= 200 && res.statusCode < 300) log.ok++;
+      else if (res.statusCode < 500) log.refused4xx[res.statusCode] = (log.refused4xx[res.statusCode] ?? 0) + 1;
+      if (res.statusCode >= 500) {
         if (Date.now() > this.recoveredAt) log.afterRecovery5xx++;
         const clean =
-          res.status === 503 &&
-          Number(res.headers.get('retry-after')) > 0 &&
-          text === JSON.stringify({ message: UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
+          res.statusCode === 503 &&
+          Number(res.headers['retry-after']) > 0 &&
+          res.body === JSON.stringify({ message: UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
         if (clean) log.unavailable++;
-        else log.violations.push(`${method} ${urlPath}: ${res.status} ${text.slice(0, 300)}`);
+        else log.violations.push(`${method} ${urlPath}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
       // A session or CSRF token lost to a fault would show as these: no fault may cost them.
-      if (res.status === 401 || res.status === 403) {
-        log.violations.push(`${method} ${urlPath}: ${res.status} ${text.slice(0, 200)}`);
+      if (res.statusCode === 401 || res.statusCode === 403) {
+        log.violations.push(`${method} ${urlPath}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
-      let body: unknown = text;
+      let body: unknown = res.body;
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(res.body);
       } catch {
         // an image or a page
       }
-      return { status: res.status, body: body as T };
+      return { status: res.statusCode, body: body as T };
     }
     log.connectionRefused++;
     return null;
@@ -442,13 +436,13 @@ describe.concurrent('faults under load', () => {
         // ---- members with coins, memes to vote on ------------------------------------------
         const members = await Promise.all(
           Array.from({ length: MEMBERS }, async (_, i) => {
-            const client = new SiteClient(PUBLIC_ORIGIN, nextIp());
+            const client = TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() });
             const reg = await site.send<{ user: { id: number } }>(
               client,
               'POST',
               '/api/auth/register',
               {
-                json: { username: `fault_${tag}_${i}`, password: 'password123' },
+                body: { username: `fault_${tag}_${i}`, password: 'password123' },
                 csrf: false,
               },
             );
@@ -494,7 +488,7 @@ describe.concurrent('faults under load', () => {
 
         const visitors = Array.from(
           { length: VISITORS },
-          () => new SiteClient(PUBLIC_ORIGIN, nextIp()),
+          () => TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
         );
         for (const v of visitors) await v.token(setup.nodes[0]!.origin);
         const load = [
@@ -520,7 +514,7 @@ describe.concurrent('faults under load', () => {
                 'POST',
                 `/api/memes/${memeId}/vote`,
                 {
-                  json: { voteType },
+                  body: { voteType },
                 },
               );
               pair.pending = [];
@@ -592,7 +586,7 @@ describe.concurrent('faults under load', () => {
               // fault ends the round without a score, as it would for a player.
               const reported = await sendProgressReports(run, issuedAt, async (body) => {
                 const res = await site.send(m.client, 'POST', progressPath(run.runId), {
-                  json: body,
+                  body,
                 });
                 return res?.status ?? 0;
               }).then(
@@ -604,7 +598,7 @@ describe.concurrent('faults under load', () => {
                 m.client,
                 'POST',
                 '/api/game-scores',
-                { json: scoreBody(run, 'x') },
+                { body: scoreBody(run, 'x') },
               );
               if (scored?.status === 201)
                 scores.push({
@@ -614,7 +608,7 @@ describe.concurrent('faults under load', () => {
                 });
               if (run.result.coins > 0) {
                 const credited = await site.send(m.client, 'POST', '/api/coins/add', {
-                  json: { amount: run.result.coins, runId: run.runId },
+                  body: { amount: run.result.coins, runId: run.runId },
                 });
                 if (credited?.status === 200)
                   credits.push({ runId: run.runId, coins: run.result.coins });
@@ -772,7 +766,7 @@ async function expectLeaderboardRebuilt(site: Site, db: Kysely<Database>, phase:
 }
 
 /** A member's whole upload flow; the meme, or null when any step was refused or lost. */
-async function postMeme(site: Site, client: SiteClient, title: string) {
+async function postMeme(site: Site, client: TestClient, title: string) {
   const target = await site.send<{ uploadURL: string }>(client, 'POST', '/api/objects/upload');
   if (target?.status !== 200) return null;
   // A picture of its own: plain colours all look alike to the duplicate check.
@@ -796,7 +790,7 @@ async function postMeme(site: Site, client: SiteClient, title: string) {
     if (put?.status !== 200) return null;
   }
   const processed = await site.send<{ objectPath: string }>(client, 'PUT', '/api/meme-images', {
-    json: { imageUrl: uploadURL },
+    body: { imageUrl: uploadURL },
   });
   if (processed?.status !== 200) return null;
   const created = await site.send<{ meme: { id: number; imageUrl: string } }>(
@@ -804,7 +798,7 @@ async function postMeme(site: Site, client: SiteClient, title: string) {
     'POST',
     '/api/memes',
     {
-      json: { title, category: 'office-life', imageUrl: processed.body.objectPath },
+      body: { title, category: 'office-life', imageUrl: processed.body.objectPath },
     },
   );
   if (created?.status !== 201) return null;

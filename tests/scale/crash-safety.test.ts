@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { progressPath } from '#shared/api/game.ts';
+import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
 import { addressVoter } from '#server/memes/voter.ts';
@@ -34,7 +35,7 @@ import {
   startScratchS3,
   type ScratchS3,
 } from '#test-support/scratch.ts';
-import { answer, SiteClient } from '#test-support/site-client.ts';
+import { TestClient, type Reply } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { distinctPng } from '#test-support/gallery.ts';
@@ -64,11 +65,9 @@ const nextIp = () => `10.77.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
 class Unanswered extends Error {}
 
 /** Sends and reads the whole answer, or throws Unanswered when the connection died. */
-async function send<T>(request: () => Promise<Response>) {
-  let res: Response;
+async function send(request: () => Promise<Reply>): Promise<Reply> {
   try {
-    res = await request();
-    return await answer<T>(res);
+    return await request();
   } catch {
     throw new Unanswered();
   }
@@ -76,7 +75,7 @@ async function send<T>(request: () => Promise<Response>) {
 
 interface VotePair {
   memeId: number;
-  voter: SiteClient;
+  voter: TestClient;
   answered: VoteType | null;
   /** What the unanswered vote leads to if it landed. */
   inFlight: { next: VoteType | null } | null;
@@ -140,14 +139,11 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
     // ---- before the load: members with coins, memes to vote on, runs to submit ----------
     const members = await Promise.all(
       Array.from({ length: MEMBERS }, async (_, i) => {
-        const client = new SiteClient(PUBLIC_ORIGIN, nextIp());
-        const reg = await send<{ user: { id: number } }>(() =>
-          client.fetch(node.origin, 'POST', '/api/auth/register', {
-            json: { username: `crash_${tag}_${i}`, password: 'password123' },
-          }),
-        );
-        expect(reg.status).toBe(201);
-        return { client, id: reg.body.user.id, runs: [] as { run: HonestRun; issuedAt: number }[] };
+        const client = TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() });
+        const { id } = await client.register(`crash_${tag}_${i}`, 'password123', {
+          node: node.origin,
+        });
+        return { client, id, runs: [] as { run: HonestRun; issuedAt: number }[] };
       }),
     );
     for (const m of members) {
@@ -170,12 +166,13 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
     await Promise.all(
       members.map(async (m) => {
         for (let i = 0; i < RUNS_PER_MEMBER; i++) {
-          const res = await send<{ runId: string; seed: number }>(() =>
-            m.client.fetch(node.origin, 'POST', '/api/game-runs'),
+          const res = await send(() =>
+            m.client.request('POST', gamePaths.runs, { node: node.origin }),
           );
-          expect(res.status).toBe(201);
+          expect(res.statusCode).toBe(201);
+          const { runId, seed } = res.json<{ runId: string; seed: number }>();
           const entry = {
-            run: playHonestly(res.body.runId, res.body.seed, 60),
+            run: playHonestly(runId, seed, 60),
             issuedAt: Date.now(),
           };
           m.runs.push(entry);
@@ -183,9 +180,9 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
           reporting.push(
             sendProgressReports(entry.run, entry.issuedAt, async (body) => {
               const sent = await send(() =>
-                m.client.fetch(node.origin, 'POST', progressPath(entry.run.runId), { json: body }),
+                m.client.request('POST', progressPath(entry.run.runId), { node: node.origin, body }),
               );
-              return sent.status;
+              return sent.statusCode;
             }),
           );
         }
@@ -217,16 +214,15 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         seen.unanswered++;
       }
     };
-    const expectOk = (what: string, status: number, body: unknown) => {
+    const expectOk = (what: string, status: number, body: string) => {
       seen.answered++;
-      if (status < 200 || status > 299)
-        seen.refused.push(`${what}: ${status} ${JSON.stringify(body)}`);
+      if (status < 200 || status > 299) seen.refused.push(`${what}: ${status} ${body}`);
       return status >= 200 && status <= 299;
     };
 
     const visitors = Array.from(
       { length: VISITORS },
-      () => new SiteClient(PUBLIC_ORIGIN, nextIp()),
+      () => TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
     );
     const voting = visitors.map((visitor, v) =>
       loop(async () => {
@@ -242,10 +238,14 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         };
         seen.votes.set(key, pair);
         pair.inFlight = { next: voteTransition(pair.answered, voteType).next };
-        const res = await send<{ myVote: VoteType | null }>(() =>
-          visitor.fetch(node.origin, 'POST', `/api/memes/${memeId}/vote`, { json: { voteType } }),
+        const res = await send(() =>
+          visitor.request('POST', pathTo(memePaths.vote, { id: memeId }), {
+            node: node.origin,
+            body: { voteType },
+          }),
         );
-        if (expectOk('vote', res.status, res.body)) pair.answered = res.body.myVote;
+        if (expectOk('vote', res.statusCode, res.body))
+          pair.answered = res.json<{ myVote: VoteType | null }>().myVote;
         pair.inFlight = null;
       }),
     );
@@ -255,14 +255,16 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
           if (killed) return;
           await think(60, 220);
           try {
-            const res = await send<{ profile: { coins: number } }>(() =>
-              m.client.fetch(node.origin, 'POST', `/api/characters/${character.key}/purchase`),
+            const res = await send(() =>
+              m.client.request('POST', pathTo(shopPaths.purchase, { key: character.key }), {
+                node: node.origin,
+              }),
             );
-            if (expectOk('purchase', res.status, res.body)) {
+            if (expectOk('purchase', res.statusCode, res.body)) {
               seen.purchases.push({
                 userId: m.id,
                 key: character.key,
-                coins: res.body.profile.coins,
+                coins: res.json<{ profile: { coins: number } }>().profile.coins,
               });
             }
           } catch (error) {
@@ -279,17 +281,15 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
           if (killed) return;
           await think(60, 220);
           try {
-            const res = await send<{ entry: { id: number; score: number } }>(() =>
-              m.client.fetch(node.origin, 'POST', '/api/game-scores', {
-                json: scoreBody(run, 'x'),
+            const res = await send(() =>
+              m.client.request('POST', gamePaths.scores, {
+                node: node.origin,
+                body: scoreBody(run, 'x'),
               }),
             );
-            if (expectOk('score', res.status, res.body)) {
-              seen.scores.push({
-                id: res.body.entry.id,
-                runId: run.runId,
-                score: res.body.entry.score,
-              });
+            if (expectOk('score', res.statusCode, res.body)) {
+              const { entry } = res.json<{ entry: { id: number; score: number } }>();
+              seen.scores.push({ id: entry.id, runId: run.runId, score: entry.score });
             }
           } catch (error) {
             if (!(error instanceof Unanswered)) throw error;
@@ -304,7 +304,7 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         const posted = await postMeme(node, m.client, `During the load ${u}`, (objectPath) =>
           seen.images.push(objectPath),
         );
-        if (expectOk('meme', posted.status, posted))
+        if (expectOk('meme', posted.status, JSON.stringify(posted)))
           seen.memes.push({ id: posted.id, imageUrl: posted.imageUrl });
       }),
     );
@@ -340,7 +340,7 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
       ),
     );
     // A visitor's vote is its address's (memes/voter.ts).
-    const voterKey = (client: SiteClient) =>
+    const voterKey = (client: TestClient) =>
       client.clientIp ? addressVoter(client.clientIp, env.SESSION_SECRET) : null;
     let checkedVotes = 0;
     for (const pair of seen.votes.values()) {
@@ -407,15 +407,14 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
 
     // The restarted node carries on: sessions, votes, purchases and runs all work.
     const after = members[3]!;
-    const me = await answer(after.client.fetch(node.origin, 'GET', '/api/auth/me'));
-    expect(me.status).toBe(200);
-    expect((me.body as { user: { id: number } }).user.id).toBe(after.id);
-    const vote = await answer(
-      visitors[0]!.fetch(node.origin, 'POST', `/api/memes/${memeIds[0]}/vote`, {
-        json: { voteType: 'up' },
-      }),
-    );
-    expect(vote.status).toBe(200);
+    const me = await after.client.request('GET', authPaths.me, { node: node.origin });
+    expect(me.statusCode).toBe(200);
+    expect(me.json<{ user: { id: number } }>().user.id).toBe(after.id);
+    const vote = await visitors[0]!.request('POST', pathTo(memePaths.vote, { id: memeIds[0]! }), {
+      node: node.origin,
+      body: { voteType: 'up' },
+    });
+    expect(vote.statusCode).toBe(200);
     const owned = await db
       .selectFrom('owned_characters')
       .select('character_key')
@@ -423,10 +422,12 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
       .execute();
     const next = paid.find((c) => !owned.some((o) => o.character_key === c.key));
     if (next) {
-      const bought = await answer(
-        after.client.fetch(node.origin, 'POST', `/api/characters/${next.key}/purchase`),
+      const bought = await after.client.request(
+        'POST',
+        pathTo(shopPaths.purchase, { key: next.key }),
+        { node: node.origin },
       );
-      expect(bought.status).toBe(200);
+      expect(bought.statusCode).toBe(200);
     }
     expect(await findInvariantViolations(db, store)).toEqual([]);
   }, 90_000);
@@ -435,41 +436,52 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
 /** The member's whole upload flow; the meme's id and image path, or the status that refused. */
 async function postMeme(
   node: NodeProcess,
-  client: SiteClient,
+  client: TestClient,
   title: string,
   onProcessed?: (objectPath: string) => void,
 ): Promise<{ status: number; id: number; imageUrl: string }> {
-  const target = await send<{ uploadURL: string }>(() =>
-    client.fetch(node.origin, 'POST', '/api/objects/upload'),
+  const target = await send(() =>
+    client.request('POST', memePaths.uploadTarget, { node: node.origin }),
   );
-  if (target.status !== 200) return { status: target.status, id: 0, imageUrl: '' };
+  if (target.statusCode !== 200) return { status: target.statusCode, id: 0, imageUrl: '' };
   // A picture of its own: plain colours all look alike to the duplicate check.
   const png = await distinctPng(96, 64);
-  const uploadURL = target.body.uploadURL;
-  const put = await send(() =>
-    uploadURL.startsWith('/')
-      ? client.fetch(node.origin, 'PUT', uploadURL, {
-          body: new Uint8Array(png),
-          headers: { 'content-type': 'image/png' },
-          csrf: false,
-        })
-      : fetch(uploadURL, {
+  const { uploadURL } = target.json<{ uploadURL: string }>();
+  const putStatus = uploadURL.startsWith('/')
+    ? (
+        await send(() =>
+          client.request('PUT', uploadURL, {
+            node: node.origin,
+            body: png,
+            headers: { 'content-type': 'image/png' },
+            csrf: false,
+          }),
+        )
+      ).statusCode
+    : // Straight to the bucket, as the browser would.
+      (
+        await fetch(uploadURL, {
           method: 'PUT',
           body: new Uint8Array(png),
           headers: { 'content-type': 'image/png' },
-        }),
+        }).catch(() => {
+          throw new Unanswered();
+        })
+      ).status;
+  if (putStatus !== 200) return { status: putStatus, id: 0, imageUrl: '' };
+  const processed = await send(() =>
+    client.request('PUT', memePaths.memeImages, { node: node.origin, body: { imageUrl: uploadURL } }),
   );
-  if (put.status !== 200) return { status: put.status, id: 0, imageUrl: '' };
-  const processed = await send<{ objectPath: string }>(() =>
-    client.fetch(node.origin, 'PUT', '/api/meme-images', { json: { imageUrl: uploadURL } }),
-  );
-  if (processed.status !== 200) return { status: processed.status, id: 0, imageUrl: '' };
-  onProcessed?.(processed.body.objectPath);
-  const created = await send<{ meme: { id: number; imageUrl: string } }>(() =>
-    client.fetch(node.origin, 'POST', '/api/memes', {
-      json: { title, category: 'office-life', imageUrl: processed.body.objectPath },
+  if (processed.statusCode !== 200) return { status: processed.statusCode, id: 0, imageUrl: '' };
+  const { objectPath } = processed.json<{ objectPath: string }>();
+  onProcessed?.(objectPath);
+  const created = await send(() =>
+    client.request('POST', memePaths.create, {
+      node: node.origin,
+      body: { title, category: 'office-life', imageUrl: objectPath },
     }),
   );
-  if (created.status !== 201) return { status: created.status, id: 0, imageUrl: '' };
-  return { status: 201, id: created.body.meme.id, imageUrl: created.body.meme.imageUrl };
+  if (created.statusCode !== 201) return { status: created.statusCode, id: 0, imageUrl: '' };
+  const { meme } = created.json<{ meme: { id: number; imageUrl: string } }>();
+  return { status: 201, id: meme.id, imageUrl: meme.imageUrl };
 }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressPath } from '#shared/api/game.ts';
+import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import type { Database } from '#server/db/database.ts';
 import { createDatabase } from '#server/db/create-database.ts';
@@ -27,7 +28,7 @@ import {
   startScratchS3,
   type ScratchS3,
 } from '#test-support/scratch.ts';
-import { answer, SiteClient } from '#test-support/site-client.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createS3Store } from '#server/storage/s3.ts';
 
@@ -62,7 +63,7 @@ describe.skipIf(!adminUrl).each([
   const dataDirs: string[] = [];
 
   // One member's browser, and the run it started before anything else (rounds take real time).
-  let member: SiteClient;
+  let member: TestClient;
   let memberName: string;
   let memberId: number;
   let run: HonestRun;
@@ -92,31 +93,25 @@ describe.skipIf(!adminUrl).each([
     b = await startNode({ env: env() });
     db = createDatabase({ kind: 'postgres', url: database.url });
 
-    member = new SiteClient(PUBLIC_ORIGIN, clientIp());
+    member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     memberName = name('member');
-    const registered = await answer<{ user: { id: number } }>(
-      member.fetch(a.origin, 'POST', '/api/auth/register', {
-        json: { username: memberName, password: 'password123' },
-      }),
-    );
-    expect(registered.status).toBe(201);
-    memberId = registered.body.user.id;
-    const issued = await answer<{ runId: string; seed: number }>(
-      member.fetch(a.origin, 'POST', '/api/game-runs'),
-    );
-    expect(issued.status).toBe(201);
+    memberId = (await member.register(memberName, 'password123', { node: a.origin })).id;
+    const issued = await member.request('POST', gamePaths.runs, { node: a.origin });
+    expect(issued.statusCode).toBe(201);
     runIssuedAt = Date.now();
-    run = playHonestly(issued.body.runId, issued.body.seed, 420);
+    const { runId, seed } = issued.json<{ runId: string; seed: number }>();
+    run = playHonestly(runId, seed, 420);
     expect(run.result.coins).toBeGreaterThan(0);
     // The round's progress reports go out while the other tests run, to both nodes in turn:
     // the run's progress is kept in SQL, so either node takes any report.
     const played = run;
     reporting = sendProgressReports(played, runIssuedAt, async (body, index) => {
       const node = index % 2 === 0 ? a : b;
-      const res = await answer(
-        member.fetch(node.origin, 'POST', progressPath(played.runId), { json: body }),
-      );
-      return res.status;
+      const res = await member.request('POST', progressPath(played.runId), {
+        node: node.origin,
+        body,
+      });
+      return res.statusCode;
     });
     reporting.catch(() => {});
   }, 120_000);
@@ -130,60 +125,54 @@ describe.skipIf(!adminUrl).each([
   });
 
   it('keeps the session and the CSRF token valid on both nodes', async () => {
-    const me = await answer<{ user: { username: string } | null }>(
-      member.fetch(b.origin, 'GET', '/api/auth/me'),
-    );
-    expect(me).toEqual({ status: 200, body: { user: { id: memberId, username: memberName } } });
+    const me = await member.request('GET', authPaths.me, { node: b.origin });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual({ user: { id: memberId, username: memberName } });
 
     // The token came from A (fetched for the run above); B checks it without asking A.
-    const onB = await answer(member.fetch(b.origin, 'POST', '/api/characters/default/select'));
-    expect(onB.status).toBe(200);
-    const wrong = await answer(
-      member.fetch(b.origin, 'POST', '/api/objects/upload', {
-        headers: { 'x-csrf-token': 'not-the-token' },
-      }),
-    );
-    expect(wrong.status).toBe(403);
+    const onB = await member.request('POST', pathTo(shopPaths.select, { key: 'default' }), {
+      node: b.origin,
+    });
+    expect(onB.statusCode).toBe(200);
+    const wrong = await member.request('POST', memePaths.uploadTarget, {
+      node: b.origin,
+      headers: { 'x-csrf-token': 'not-the-token' },
+    });
+    expect(wrong.statusCode).toBe(403);
   });
 
   it('uploads on one node, processes on the other, serves the image from either', async () => {
-    const target = await answer<{ uploadURL: string }>(
-      member.fetch(a.origin, 'POST', '/api/objects/upload'),
-    );
-    expect(target.status).toBe(200);
-    expect(target.body.uploadURL.startsWith(`${s3.endpoint}/${s3.bucket}/uploads/`)).toBe(true);
+    const target = await member.request('POST', memePaths.uploadTarget, { node: a.origin });
+    expect(target.statusCode).toBe(200);
+    const { uploadURL } = target.json<{ uploadURL: string }>();
+    expect(uploadURL.startsWith(`${s3.endpoint}/${s3.bucket}/uploads/`)).toBe(true);
 
     const png = await sharp({
       create: { width: 64, height: 48, channels: 3, background: { r: 250, g: 180, b: 20 } },
     })
       .png()
       .toBuffer();
-    const put = await fetch(target.body.uploadURL, {
+    const put = await fetch(uploadURL, {
       method: 'PUT',
       body: new Uint8Array(png),
       headers: { 'content-type': 'image/png' },
     });
     expect(put.status).toBe(200);
 
-    const processed = await answer<{ objectPath: string }>(
-      member.fetch(b.origin, 'PUT', '/api/meme-images', {
-        json: { imageUrl: target.body.uploadURL },
-      }),
-    );
-    expect(processed.status).toBe(200);
+    const processed = await member.request('PUT', memePaths.memeImages, {
+      node: b.origin,
+      body: { imageUrl: uploadURL },
+    });
+    expect(processed.statusCode).toBe(200);
+    const { objectPath } = processed.json<{ objectPath: string }>();
 
-    const created = await answer<{ meme: Meme }>(
-      member.fetch(a.origin, 'POST', '/api/memes', {
-        json: {
-          title: 'Two nodes, one meme',
-          category: 'office-life',
-          imageUrl: processed.body.objectPath,
-        },
-      }),
-    );
-    expect(created.status).toBe(201);
-    meme = created.body.meme;
-    expect(meme.imageUrl).toBe(processed.body.objectPath);
+    const created = await member.request('POST', memePaths.create, {
+      node: a.origin,
+      body: { title: 'Two nodes, one meme', category: 'office-life', imageUrl: objectPath },
+    });
+    expect(created.statusCode).toBe(201);
+    meme = created.json<{ meme: Meme }>().meme;
+    expect(meme.imageUrl).toBe(objectPath);
 
     const fromB = await fetch(new URL(meme.imageUrl, b.origin));
     const fromA = await fetch(new URL(meme.imageUrl, a.origin));
@@ -196,18 +185,18 @@ describe.skipIf(!adminUrl).each([
     // B lists it within its read cache's second (docs/decisions/011-one-read-cache-rule.md).
     await expect
       .poll(async () => {
-        const listed = await answer<Meme[]>(member.fetch(b.origin, 'GET', '/api/memes'));
-        return listed.body.map((m) => m.id);
+        const listed = await member.request('GET', memePaths.list, { node: b.origin });
+        return listed.json<Meme[]>().map((m) => m.id);
       })
       .toContain(meme.id);
   });
 
   it('counts votes exactly when the voters alternate between the nodes', async () => {
-    const visitor1 = new SiteClient(PUBLIC_ORIGIN, clientIp());
-    const visitor2 = new SiteClient(PUBLIC_ORIGIN, clientIp());
-    const path = `/api/memes/${meme.id}/vote`;
+    const visitor1 = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    const visitor2 = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    const path = pathTo(memePaths.vote, { id: meme.id });
     const steps: [
-      SiteClient,
+      TestClient,
       NodeProcess,
       'up' | 'down',
       [number, number, 'up' | 'down' | null],
@@ -222,8 +211,9 @@ describe.skipIf(!adminUrl).each([
       [visitor2, b, 'up', [1, 0, 'up']],
     ];
     for (const [client, node, voteType, [upvotes, downvotes, myVote]] of steps) {
-      const res = await answer(client.fetch(node.origin, 'POST', path, { json: { voteType } }));
-      expect(res).toEqual({ status: 200, body: { upvotes, downvotes, myVote } });
+      const res = await client.request('POST', path, { node: node.origin, body: { voteType } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ upvotes, downvotes, myVote });
     }
     const row = await db
       .selectFrom('memes')
@@ -234,22 +224,23 @@ describe.skipIf(!adminUrl).each([
 
     // Each caller's own vote is read per request: exact on both nodes at once.
     for (const node of [a, b]) {
-      const page = await answer<Meme[]>(visitor2.fetch(node.origin, 'GET', '/api/memes'));
-      expect(page.body.find((m) => m.id === meme.id)?.myVote).toBe('up');
+      const page = await visitor2.request('GET', memePaths.list, { node: node.origin });
+      expect(page.json<Meme[]>().find((m) => m.id === meme.id)?.myVote).toBe('up');
     }
     // Counts in B's cached page follow a vote on A within the cache's entry lifetime (1 s;
     // http/read-cache.ts): B is asked first so it holds the page, then A takes a vote.
     const countsOn = async (node: NodeProcess) => {
-      const page = await answer<Meme[]>(fetch(new URL('/api/memes', node.origin)));
-      const m = page.body.find((x) => x.id === meme.id);
+      const page = await fetch(new URL(memePaths.list, node.origin));
+      const m = ((await page.json()) as Meme[]).find((x) => x.id === meme.id);
       return m && `${m.upvotes}/${m.downvotes}`;
     };
     expect(await countsOn(b)).toBe('1/0');
-    const visitor3 = new SiteClient(PUBLIC_ORIGIN, clientIp());
-    const voted = await answer(
-      visitor3.fetch(a.origin, 'POST', path, { json: { voteType: 'up' } }),
-    );
-    expect(voted.body).toEqual({ upvotes: 2, downvotes: 0, myVote: 'up' });
+    const visitor3 = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    const voted = await visitor3.request('POST', path, {
+      node: a.origin,
+      body: { voteType: 'up' },
+    });
+    expect(voted.json()).toEqual({ upvotes: 2, downvotes: 0, myVote: 'up' });
     const votedAt = Date.now();
     let onB = await countsOn(b);
     while (onB !== '2/0' && Date.now() - votedAt < PAGE_CACHE_SETTLE_MS) {
@@ -262,46 +253,48 @@ describe.skipIf(!adminUrl).each([
 
   it('takes a run issued by A, its score and coins on B, and a purchase on A', async () => {
     // A holds this week's (empty) standings in its leaderboard cache.
-    const leaderboardOn = async (node: NodeProcess) =>
-      (await answer<{ id: number }[]>(fetch(new URL('/api/leaderboard', node.origin)))).body.map(
-        (e) => e.id,
-      );
+    const leaderboardOn = async (node: NodeProcess) => {
+      const res = await fetch(new URL(gamePaths.leaderboard, node.origin));
+      return ((await res.json()) as { id: number }[]).map((e) => e.id);
+    };
     expect(await leaderboardOn(a)).toEqual([]);
     await reporting;
     await sleep(Math.max(0, runIssuedAt + playableAfterMs(run) - Date.now()));
-    const scored = await answer<{ entry: { id: number; playerName: string; score: number } }>(
-      member.fetch(b.origin, 'POST', '/api/game-scores', { json: scoreBody(run, 'ignored') }),
-    );
-    expect(scored.status, JSON.stringify(scored.body)).toBe(201);
-    expect(scored.body.entry).toMatchObject({ playerName: memberName, score: run.result.score });
-    const again = await answer(
-      member.fetch(a.origin, 'POST', '/api/game-scores', { json: scoreBody(run, 'ignored') }),
-    );
-    expect(again.status).toBe(422);
+    const scored = await member.request('POST', gamePaths.scores, {
+      node: b.origin,
+      body: scoreBody(run, 'ignored'),
+    });
+    expect(scored.statusCode, scored.body).toBe(201);
+    const { entry } = scored.json<{ entry: { id: number; playerName: string; score: number } }>();
+    expect(entry).toMatchObject({ playerName: memberName, score: run.result.score });
+    const again = await member.request('POST', gamePaths.scores, {
+      node: a.origin,
+      body: scoreBody(run, 'ignored'),
+    });
+    expect(again.statusCode).toBe(422);
 
     const coins = run.result.coins;
-    const credited = await answer(
-      member.fetch(b.origin, 'POST', '/api/coins/add', {
-        json: { amount: coins, runId: run.runId },
-      }),
-    );
-    expect(credited).toEqual({ status: 200, body: { coinsAdded: coins, balance: coins } });
-    const twice = await answer(
-      member.fetch(a.origin, 'POST', '/api/coins/add', {
-        json: { amount: coins, runId: run.runId },
-      }),
-    );
-    expect(twice.status).toBe(422);
+    const credited = await member.request('POST', gamePaths.coins, {
+      node: b.origin,
+      body: { amount: coins, runId: run.runId },
+    });
+    expect(credited.statusCode).toBe(200);
+    expect(credited.json()).toEqual({ coinsAdded: coins, balance: coins });
+    const twice = await member.request('POST', gamePaths.coins, {
+      node: a.origin,
+      body: { amount: coins, runId: run.runId },
+    });
+    expect(twice.statusCode).toBe(422);
 
     // B took the score and shows it at once; A within its cache's second (plus one refresh).
-    expect(await leaderboardOn(b)).toEqual([scored.body.entry.id]);
+    expect(await leaderboardOn(b)).toEqual([entry.id]);
     const scoredAt = Date.now();
     let onA = await leaderboardOn(a);
     while (onA.length === 0 && Date.now() - scoredAt < 3000) {
       await sleep(50);
       onA = await leaderboardOn(a);
     }
-    expect(onA).toEqual([scored.body.entry.id]);
+    expect(onA).toEqual([entry.id]);
 
     // The operator's grant (what `coins:grant` does), then a purchase on A.
     await creditCoins(db, {
@@ -311,28 +304,27 @@ describe.skipIf(!adminUrl).each([
       note: 'scale test',
       now: Date.now(),
     });
-    const bought = await answer<{ profile: { coins: number } }>(
-      member.fetch(a.origin, 'POST', '/api/characters/hardhat/purchase'),
-    );
-    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
-    expect(bought.body.profile.coins).toBe(coins + 100 - 50);
-    const boughtAgain = await answer(
-      member.fetch(b.origin, 'POST', '/api/characters/hardhat/purchase'),
-    );
-    expect(boughtAgain.status).toBe(409);
+    const purchase = pathTo(shopPaths.purchase, { key: 'hardhat' });
+    const bought = await member.request('POST', purchase, { node: a.origin });
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json<{ profile: { coins: number } }>().profile.coins).toBe(coins + 100 - 50);
+    const boughtAgain = await member.request('POST', purchase, { node: b.origin });
+    expect(boughtAgain.statusCode).toBe(409);
 
-    const profileOnB = await answer(member.fetch(b.origin, 'GET', '/api/user-profile'));
-    expect(profileOnB.body).toEqual({
+    const profileOnB = await member.request('GET', shopPaths.profile, { node: b.origin });
+    expect(profileOnB.json()).toEqual({
       username: memberName,
       coins: coins + 50,
       selectedCharacterKey: 'default',
     });
-    const selected = await answer(member.fetch(b.origin, 'POST', '/api/characters/hardhat/select'));
-    expect(selected.status).toBe(200);
-    const profileOnA = await answer(member.fetch(a.origin, 'GET', '/api/user-profile'));
-    expect(profileOnA.body).toMatchObject({ coins: coins + 50, selectedCharacterKey: 'hardhat' });
-    const owned = await answer(member.fetch(b.origin, 'GET', '/api/user-characters'));
-    expect(owned.body).toEqual([{ characterKey: 'default' }, { characterKey: 'hardhat' }]);
+    const selected = await member.request('POST', pathTo(shopPaths.select, { key: 'hardhat' }), {
+      node: b.origin,
+    });
+    expect(selected.statusCode).toBe(200);
+    const profileOnA = await member.request('GET', shopPaths.profile, { node: a.origin });
+    expect(profileOnA.json()).toMatchObject({ coins: coins + 50, selectedCharacterKey: 'hardhat' });
+    const owned = await member.request('GET', shopPaths.characters, { node: b.origin });
+    expect(owned.json()).toEqual([{ characterKey: 'default' }, { characterKey: 'hardhat' }]);
 
     const ledger = await db
       .selectFrom('coin_ledger')
@@ -349,33 +341,24 @@ describe.skipIf(!adminUrl).each([
 
   it('counts failed logins across both nodes in the shared store', async () => {
     const target = name('throttled');
-    const owner = new SiteClient(PUBLIC_ORIGIN, clientIp());
-    const created = await owner.fetch(b.origin, 'POST', '/api/auth/register', {
-      json: { username: target, password: 'password123' },
-    });
-    expect(created.status).toBe(201);
+    const owner = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    await owner.register(target, 'password123', { node: b.origin });
 
-    const attacker = new SiteClient(PUBLIC_ORIGIN, clientIp());
+    const attacker = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const node = i % 2 === 0 ? a : b;
-      const res = await attacker.fetch(node.origin, 'POST', '/api/auth/login', {
-        json: { username: target, password: `wrong-${i}` },
-      });
-      statuses.push(res.status);
-      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const res = await attacker.login(target, `wrong-${i}`, { node: node.origin });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
     // 10 per username and address per window: one node alone would have allowed 10 more.
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
-    const rightPassword = await attacker.fetch(a.origin, 'POST', '/api/auth/login', {
-      json: { username: target, password: 'password123' },
-    });
-    expect(rightPassword.status).toBe(429);
+    const rightPassword = await attacker.login(target, 'password123', { node: a.origin });
+    expect(rightPassword.statusCode).toBe(429);
     // The owner, from their own address, is not locked out by someone else's guesses.
-    const ownerLogin = await owner.fetch(b.origin, 'POST', '/api/auth/login', {
-      json: { username: target, password: 'password123' },
-    });
-    expect(ownerLogin.status).toBe(200);
+    const ownerLogin = await owner.login(target, 'password123', { node: b.origin });
+    expect(ownerLogin.statusCode).toBe(200);
 
     const key = `login:user:${target.toLowerCase()}:${attacker.clientIp}`;
     const sqlRow = await db
@@ -397,10 +380,10 @@ describe.skipIf(!adminUrl).each([
   });
 
   it('ends the session everywhere on logout, and leaves every invariant holding', async () => {
-    const out = await member.fetch(b.origin, 'POST', '/api/auth/logout');
-    expect(out.status).toBe(200);
-    const me = await answer(member.fetch(a.origin, 'GET', '/api/auth/me'));
-    expect(me.body).toEqual({ user: null });
+    const out = await member.request('POST', authPaths.logout, { node: b.origin });
+    expect(out.statusCode).toBe(200);
+    const me = await member.request('GET', authPaths.me, { node: a.origin });
+    expect(me.json()).toEqual({ user: null });
 
     const store = createS3Store({
       bucket: s3.bucket,

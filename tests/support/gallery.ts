@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { nextLink, type Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import type { TestClient } from './test-app.ts';
+import type { TestClient } from './test-client.ts';
 import { insertMeme } from '#server/memes/repository.ts';
 
 let picture = 0;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
@@ -18,6 +18,8 @@ export interface TestApp {
   app: FastifyInstance;
   config: AppConfig;
   clock: TestClock;
+  /** Listens on a loopback port, for tests that need real sockets; gives the app's origin. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -39,68 +41,15 @@ export async function createTestApp(
     app,
     config,
     clock,
+    listen: () => app.listen({ port: 0, host: '127.0.0.1' }),
     async close() {
+      // Fastify closes only connections idle at that moment; one whose streamed response just
+      // ended may not count as idle yet, and would hold the close for the 72 s keep-alive.
+      app.server.closeAllConnections();
       await app.close();
       await testDb.drop();
     },
   };
-}
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A browser-like client over inject(): keeps cookies and sends the CSRF header on mutations. */
-export class TestClient {
-  readonly cookies = new Map<string, string>();
-  private csrfToken: string | undefined;
-
-  /** `remoteAddress`: the client's IP as the server sees it (inject's default is 127.0.0.1). */
-  constructor(
-    private readonly app: FastifyInstance,
-    private readonly remoteAddress?: string,
-  ) {}
-
-  async request(
-    method: Method,
-    url: string,
-    options: { body?: unknown; headers?: Record<string, string>; csrf?: boolean } = {},
-  ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-    if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] ??= await this.token();
-    if (this.cookies.size > 0) {
-      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    }
-    const inject: InjectOptions = { method, url, headers, remoteAddress: this.remoteAddress };
-    if (options.body !== undefined) {
-      inject.payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    }
-    const res = await this.app.inject(inject);
-    for (const cookie of res.cookies) {
-      if (cookie.maxAge === 0 || cookie.value === '') this.cookies.delete(cookie.name);
-      else this.cookies.set(cookie.name, cookie.value);
-      // Login, register and logout renew the csrf cookie; the site's client then drops its token.
-      if (cookie.name.endsWith('csrf')) this.csrfToken = undefined;
-    }
-    return res;
-  }
-
-  async token(): Promise<string> {
-    if (!this.csrfToken) {
-      const res = await this.request('GET', '/api/csrf-token');
-      this.csrfToken = res.json<{ csrfToken: string }>().csrfToken;
-    }
-    return this.csrfToken;
-  }
-
-  async register(username: string, password = 'password123'): Promise<{ id: number; username: string }> {
-    const res = await this.request('POST', '/api/auth/register', { body: { username, password }, csrf: false });
-    if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-    return res.json<{ user: { id: number; username: string } }>().user;
-  }
-
-  async login(username: string, password = 'password123'): Promise<LightMyRequestResponse> {
-    return this.request('POST', '/api/auth/login', { body: { username, password }, csrf: false });
-  }
 }
 
 let counter = 0;

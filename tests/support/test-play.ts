@@ -7,7 +7,8 @@ import {
   scoreBody as honestScoreBody,
   type HonestRun,
 } from './honest-run.ts';
-import type { TestClient, TestClock } from './test-app.ts';
+import type { TestClock } from './test-app.ts';
+import type { TestClient } from './test-client.ts';
 
 export type PlayedRun = HonestRun & {
   /** The app clock's reading when the run was issued. */

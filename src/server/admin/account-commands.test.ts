@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { READ_CACHE_TTL_MS } from '../http/read-cache.ts';
@@ -46,39 +47,39 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
 
   it('users:sessions:revoke signs a member out on every device', async () => {
     const name = uniqueName('revoked');
-    const phone = new TestClient(t.app);
+    const phone = TestClient.inject(t.app);
     await phone.register(name);
-    const laptop = new TestClient(t.app);
+    const laptop = TestClient.inject(t.app);
     expect((await laptop.login(name)).statusCode).toBe(200);
-    const other = new TestClient(t.app);
+    const other = TestClient.inject(t.app);
     await other.register(uniqueName());
     expect(await admin('users:sessions:revoke', name)).toBe(0);
     expect(lines).toEqual([`Ended 2 session(s) of ${name}.`]);
     expect(await me(phone)).toBeNull();
     expect(await me(laptop)).toBeNull();
     expect(await me(other)).not.toBeNull();
-    expect((await new TestClient(t.app).login(name)).statusCode).toBe(200);
+    expect((await TestClient.inject(t.app).login(name)).statusCode).toBe(200);
   });
 
   it('users:password:reset prints a new password, refuses the old one and ends sessions', async () => {
     const name = uniqueName('reset');
-    const c = new TestClient(t.app);
+    const c = TestClient.inject(t.app);
     await c.register(name, 'old-password');
     expect(await admin('users:password:reset', name)).toBe(0);
     const password = /^New password for .+: (\S+)$/.exec(lines[0]!)![1]!;
     expect(password.length).toBeGreaterThanOrEqual(16);
     expect(lines[1]).toBe('Ended 1 session(s); the old password no longer works.');
     expect(await me(c)).toBeNull();
-    expect((await new TestClient(t.app).login(name, 'old-password')).statusCode).toBe(401);
-    expect((await new TestClient(t.app).login(name, password)).statusCode).toBe(200);
+    expect((await TestClient.inject(t.app).login(name, 'old-password')).statusCode).toBe(401);
+    expect((await TestClient.inject(t.app).login(name, password)).statusCode).toBe(200);
   });
 
   it('users:delete removes the member and what is theirs, and every invariant still holds', async () => {
     const db = t.app.deps.db;
     const name = uniqueName('gone');
-    const gone = new TestClient(t.app);
+    const gone = TestClient.inject(t.app);
     const goneUser = await gone.register(name);
-    const stays = new TestClient(t.app);
+    const stays = TestClient.inject(t.app);
     const staysUser = await stays.register(uniqueName('stays'));
     for (const userId of [goneUser.id, staysUser.id]) {
       await creditCoins(db, { userId, amount: 500, reason: 'grant', now: t.clock.now() });
@@ -107,7 +108,7 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     // second (decision 011).
     t.clock.advance(READ_CACHE_TTL_MS + 1);
     expect(await me(gone)).toBeNull();
-    expect((await new TestClient(t.app).login(name)).statusCode).toBe(401);
+    expect((await TestClient.inject(t.app).login(name)).statusCode).toBe(401);
     expect(await db.selectFrom('users').select('id').where('id', '=', goneUser.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom('memes').select('id').where('id', '=', meme.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom('game_scores').select('id').where('player_name', '=', name).execute()).toEqual([]);
@@ -116,6 +117,6 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).toBeNull();
     expect(await findInvariantViolations(db, t.app.deps.objectStore!)).toEqual([]);
     // The name is free again.
-    expect((await new TestClient(t.app).request('POST', '/api/auth/register', { body: { username: name, password: 'password123' }, csrf: false })).statusCode).toBe(201);
+    expect((await TestClient.inject(t.app).request('POST', '/api/auth/register', { body: { username: name, password: 'password123' }, csrf: false })).statusCode).toBe(201);
   });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import type { AdminContext } from './command.ts';
 import { defaultSite } from '#shared/site.ts';
@@ -52,7 +53,7 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
   }
 
   async function member(coins = 0) {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const user = await client.register(uniqueName('op'));
     if (coins > 0)
       await creditCoins(db(), {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from './service.ts';
 
@@ -10,7 +11,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  const client = () => new TestClient(t.app);
+  const client = () => TestClient.inject(t.app);
 
   it('registers, answers me, logs out and logs back in', async () => {
     const c = client();
@@ -49,7 +50,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 
     const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
     try {
-      const secureRes = await new TestClient(https.app).request('POST', '/api/auth/register', {
+      const secureRes = await TestClient.inject(https.app).request('POST', '/api/auth/register', {
         body: { username: uniqueName(), password: 'secret1' },
         csrf: false,
         headers: { origin: 'https://grind.example' },
@@ -131,7 +132,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 
   it('throttles one address guessing one username with 429 and Retry-After, then lets it go after the window', async () => {
     const name = uniqueName();
-    const guesser = () => new TestClient(t.app, '192.0.2.44');
+    const guesser = () => TestClient.inject(t.app, '192.0.2.44');
     await client().register(name, 'rightpass');
     for (let i = 0; i < 10; i++)
       expect((await guesser().login(name, 'wrong')).statusCode).toBe(401);
@@ -145,9 +146,11 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('does not lock the owner out when someone else guesses their password', async () => {
     const name = uniqueName('leader');
     await client().register(name, 'rightpass');
-    for (let i = 0; i < 11; i++) await new TestClient(t.app, '192.0.2.45').login(name, 'wrong');
-    expect((await new TestClient(t.app, '192.0.2.45').login(name, 'wrong')).statusCode).toBe(429);
-    const owner = await new TestClient(t.app, '198.51.100.45').login(name, 'rightpass');
+    for (let i = 0; i < 11; i++) await TestClient.inject(t.app, '192.0.2.45').login(name, 'wrong');
+    expect((await TestClient.inject(t.app, '192.0.2.45').login(name, 'wrong')).statusCode).toBe(
+      429,
+    );
+    const owner = await TestClient.inject(t.app, '198.51.100.45').login(name, 'rightpass');
     expect(owner.statusCode).toBe(200);
   });
 
@@ -155,7 +158,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     const ipHeaders = { 'x-forwarded-for': '203.0.113.9' };
     const app = await createTestApp(kind, { trustProxy: 1 });
     try {
-      const c = new TestClient(app.app);
+      const c = TestClient.inject(app.app);
       let last = 0;
       for (let i = 0; i < 51; i++) {
         last = (
@@ -181,7 +184,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('limits the accounts one address opens per hour; a taken name does not count', async () => {
     const ip = '198.51.100.7';
     const register = (username: string, address = ip) =>
-      new TestClient(t.app, address).request('POST', '/api/auth/register', {
+      TestClient.inject(t.app, address).request('POST', '/api/auth/register', {
         body: { username, password: 'password123' },
         csrf: false,
       });
@@ -267,7 +270,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   });
 
   it('refuses a mutating call without a token, or with a wrong one, with a body naming CSRF', async () => {
-    const c = new TestClient(t.app);
+    const c = TestClient.inject(t.app);
     await c.register(uniqueName());
     const missing = await c.request('POST', '/api/auth/logout', { csrf: false });
     expect(missing.statusCode).toBe(403);
@@ -283,8 +286,8 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   });
 
   it('does not accept a token minted for another visitor', async () => {
-    const a = new TestClient(t.app);
-    const b = new TestClient(t.app);
+    const a = TestClient.inject(t.app);
+    const b = TestClient.inject(t.app);
     await b.register(uniqueName());
     const res = await b.request('POST', '/api/auth/logout', {
       headers: { 'x-csrf-token': await a.token() },
@@ -294,12 +297,12 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
 
   it('exempts login and register from the token', async () => {
     const name = uniqueName();
-    const reg = await new TestClient(t.app).request('POST', '/api/auth/register', {
+    const reg = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
       body: { username: name, password: 'secret1' },
       csrf: false,
     });
     expect(reg.statusCode).toBe(201);
-    expect((await new TestClient(t.app).login(name, 'secret1')).statusCode).toBe(200);
+    expect((await TestClient.inject(t.app).login(name, 'secret1')).statusCode).toBe(200);
   });
 
   it.each([
@@ -308,7 +311,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     [{ origin: 'null' }],
   ])('refuses a cross-site mutating call (%j), exempt routes included', async (headers) => {
     const name = uniqueName();
-    const reg = await new TestClient(t.app).request('POST', '/api/auth/register', {
+    const reg = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
       body: { username: name, password: 'secret1' },
       csrf: false,
       headers,
@@ -324,7 +327,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   });
 
   it('accepts a same-origin browser call', async () => {
-    const res = await new TestClient(t.app).request('POST', '/api/auth/register', {
+    const res = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
       body: { username: uniqueName(), password: 'secret1' },
       csrf: false,
       headers: {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEK_MS } from '#shared/time.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
 import { UsageError } from '../admin/command.ts';
@@ -28,7 +29,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
 
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);
-    await reportPaced(new TestClient(t.app), t.clock, run);
+    await reportPaced(TestClient.inject(t.app), t.clock, run);
     const res = await client.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
     expect(res.statusCode, res.body).toBe(201);
     return { ...run, entry: res.json<{ entry: { id: number; score: number } }>().entry };
@@ -42,7 +43,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   });
 
   it("prints this week's standings with every run re-verified, and flags a tampered one", async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const a = await submit(visitor, uniqueName('Ann'), 900);
     const b = await submit(visitor, uniqueName('Ben'), 300);
 

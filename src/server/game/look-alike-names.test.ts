@@ -2,7 +2,8 @@
 // chosen, and a visitor's entry under a name a member later takes is not shown on the board.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekStartUtc } from '#shared/time.ts';
-import { createTestApp, TestClient, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { insertRun, insertScore } from './repository.ts';
@@ -24,7 +25,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
-    await new TestClient(t.app).register('admin');
+    await TestClient.inject(t.app).register('admin');
   });
   afterAll(async () => t?.close());
 
@@ -35,7 +36,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     'refuses registering %s beside a member admin',
     async (_form, name) => {
       const before = await users();
-      const res = await new TestClient(t.app).request('POST', '/api/auth/register', {
+      const res = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
         body: { username: name, password: 'password123' },
         csrf: false,
       });
@@ -49,9 +50,9 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
   );
 
   it('refuses every look-alike of a member as a visitor name, and takes an unlike one', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor);
-    await reportPaced(new TestClient(t.app), t.clock, [run]);
+    await reportPaced(TestClient.inject(t.app), t.clock, [run]);
     const scores = () => t.app.deps.db.selectFrom('game_scores').select('id').execute();
     const before = await scores();
     for (const [form, name] of LOOK_ALIKES_OF_ADMIN) {
@@ -98,13 +99,13 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     const ghost = await entry(`ghost-${kind}`, '\uFF27host', 900);
     const casper = await entry(`casper-${kind}`, 'Casper', 800);
     const board = async (limit: number) =>
-      (await new TestClient(t.app).request('GET', `/api/leaderboard?limit=${limit}`))
+      (await TestClient.inject(t.app).request('GET', `/api/leaderboard?limit=${limit}`))
         .json<{ id: number; playerName: string }[]>()
         .map((e) => e.id);
     // Distinct limits are distinct cache keys: each read below is loaded afresh.
     expect((await board(41)).slice(0, 2)).toEqual([ghost, casper]);
 
-    await new TestClient(t.app).register('ghost');
+    await TestClient.inject(t.app).register('ghost');
     const after = await board(42);
     expect(after).not.toContain(ghost);
     expect(after[0]).toBe(casper);

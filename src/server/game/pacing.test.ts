@@ -9,7 +9,8 @@ import {
 } from '#shared/game/pacing.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { progressReports } from '#test-support/honest-run.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody, type PlayedRun } from '#test-support/test-play.ts';
 import { runStatisticsByRunId } from './repository.ts';
@@ -64,7 +65,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   }
 
   it('ranks an honest round whose reports arrive late and bunched over a poor connection', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Jittery'));
     const run = await memberRun(member);
     // Up to four seconds late, varying from report to report: later reports queue behind.
@@ -90,7 +91,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('ranks a round whose report is sent again after a lost answer', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 300, t.clock);
     const [first, ...rest] = progressReports(run);
     t.clock.advance(first!.atMs);
@@ -114,7 +115,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('ends a slowed round as unranked at the report that falls behind, and keeps it so', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     await member.register(uniqueName('Slowed'));
     const run = await memberRun(member);
     // The game runs at 70 % of real time: each report a second apart covers 0.7 s of play.
@@ -142,7 +143,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('ends a paused round as unranked when it reports again', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     await visitor.register(uniqueName('Member'));
     const run = await memberRun(visitor);
     const [first, second] = progressReports(run);
@@ -161,7 +162,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('ends a sped-up round as unranked', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     await visitor.register(uniqueName('Member'));
     const run = await memberRun(visitor);
     t.clock.advance(ROUND_START_DELAY_MS + 3000);
@@ -177,7 +178,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('ends a round as unranked when its final jump log does not extend the reported one', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     await visitor.register(uniqueName('Member'));
     const run = await memberRun(visitor);
     await reportPaced(visitor, t.clock, run);
@@ -198,7 +199,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('refuses a report with jumps past the step reached, or out of order', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 600, t.clock);
     t.clock.advance(ROUND_START_DELAY_MS + 1000);
     const res = await report(visitor, run.runId, { step: 60, jumps: [10, 70] });
@@ -211,7 +212,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('refuses bad report bodies with a clear 4xx and no refusal of the run', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 300, t.clock);
     for (const body of [{}, { step: -1, jumps: [] }, { step: 1.5, jumps: [] }, { step: 5 }]) {
       const res = await report(visitor, run.runId, body as never);
@@ -228,7 +229,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   });
 
   it('serves the replay of a ranked entry, which plays to the same score, and nothing else', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Watched'));
     await db()
       .updateTable('users')
@@ -242,7 +243,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
     });
     const { entry } = res.json<{ entry: { id: number } }>();
 
-    const viewer = new TestClient(t.app);
+    const viewer = TestClient.inject(t.app);
     const replay = await viewer.request('GET', replayPath(entry.id));
     expect(replay.statusCode, replay.body).toBe(200);
     const body = replay.json<ReplayResponse>();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '#shared/game/simulate.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, scoreBody } from '#test-support/test-play.ts';
 
@@ -17,7 +18,7 @@ describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('answers a refused run with its stored refusal, even once it could be played', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 600);
     const body = scoreBody(run, uniqueName('Early'));
     const first = await visitor.request('POST', '/api/game-scores', { body });
@@ -30,7 +31,7 @@ describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
   });
 
   it('keeps the replay of a run sent with wrong figures: another jump log is not replayed', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 600);
     // Short runs (no jump: a fall of about 25 steps; one jump: a little longer) need no progress
     // report beyond the round's last second.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { insertRun, insertScore } from './repository.ts';
 import {
@@ -22,7 +23,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
 
   const db = () => t.app.deps.db;
   /** Plays runs out in real time on the app's clock, reporting their progress as a client does. */
-  const waitFor = (...runs: PlayedRun[]) => reportPaced(new TestClient(t.app), t.clock, runs);
+  const waitFor = (...runs: PlayedRun[]) => reportPaced(TestClient.inject(t.app), t.clock, runs);
 
   /** Everything a refused request must leave as it was (it may record the refusal itself). */
   async function snapshot(runId: string) {
@@ -63,7 +64,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   }
 
   it('hands out one-time runs with a 32-bit seed', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const a = (await visitor.request('POST', '/api/game-runs')).json<{
       runId: string;
       seed: number;
@@ -89,7 +90,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('accepts an honest visitor run, without a CSRF token, and lists it', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 900);
     await waitFor(run);
     const name = uniqueName('Visitor');
@@ -119,7 +120,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses forged figures and changes nothing; the honest figures still go through', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor);
     await waitFor(run);
     const name = uniqueName('Forger');
@@ -145,7 +146,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses a run sent before it could have been played, and keeps refusing it (no second replay)', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 1200);
     expect(run.result.steps).toBeGreaterThan(120);
     const body = scoreBody(run, uniqueName('Speedy'));
@@ -167,7 +168,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('accepts a run only once', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor);
     await waitFor(run);
     const body = scoreBody(run, uniqueName('Twice'));
@@ -182,7 +183,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
 
   it('lets exactly one of two concurrent submissions of a run win', async () => {
     for (let round = 0; round < 3; round++) {
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       const run = await play(visitor);
       await waitFor(run);
       const body = scoreBody(run, uniqueName('Racer'));
@@ -200,7 +201,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses unknown, malformed, late and expired runs', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor);
     await waitFor(run);
     const name = uniqueName('Odd');
@@ -240,7 +241,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses a score or coins sent after the run expired, even for a run already replayed', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     await member.register(uniqueName('Keeper'));
     const playWithCoins = async () => {
       let run = await play(member, 1200);
@@ -281,7 +282,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('validates and trims the player name', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const run = await play(visitor);
     await waitFor(run);
     for (const playerName of [
@@ -305,7 +306,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it("forces a member's name to their username and keeps visitors off members' names", async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Member'));
     const run = await play(member);
     await waitFor(run);
@@ -315,7 +316,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<{ entry: { playerName: string } }>().entry.playerName).toBe(user.username);
 
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const visitorRun = await play(visitor);
     await waitFor(visitorRun);
     await expectRefused(
@@ -328,7 +329,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       /belongs to a registered member/,
     );
     // Another member may not submit this member's run.
-    const other = new TestClient(t.app);
+    const other = TestClient.inject(t.app);
     await other.register(uniqueName('Other'));
     const memberRun = await play(member);
     await waitFor(memberRun);
@@ -341,7 +342,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it("credits a member's verified coins once and refuses inflated or repeated claims", async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Coins'));
     let run = await play(member, 1200);
     for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
@@ -382,7 +383,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('answers a visitor on a member route with 401 before looking at the body', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     for (const [method, url] of [
       ['POST', '/api/coins/add'],
       ['POST', '/api/memes'],
@@ -397,7 +398,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses coin claims from visitors, for visitor runs and for other members', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const visitorRun = await play(visitor, 1200);
     await waitFor(visitorRun);
     await expectRefused(
@@ -410,7 +411,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       /log in/i,
     );
 
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     await member.register(uniqueName('Claimer'));
     await expectRefused(
       visitorRun.runId,
@@ -422,7 +423,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       /started while logged in/,
     );
 
-    const owner = new TestClient(t.app);
+    const owner = TestClient.inject(t.app);
     await owner.register(uniqueName('Owner'));
     const ownerRun = await play(owner, 1200);
     await waitFor(ownerRun);
@@ -438,7 +439,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('verifies coins from the jump log when the score was not submitted', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Direct'));
     let run = await play(member, 1200);
     for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
@@ -467,7 +468,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('credits concurrent coin claims of one run exactly once', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Greedy'));
     let run = await play(member, 1200);
     for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
@@ -481,7 +482,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('saves coins for one game at a time: of overlapping runs only one pays, even saved at once', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Bot'));
     const withCoins = async () => {
       let run = await play(member, 1200);
@@ -511,10 +512,10 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
 
   it('rate limits new runs per visitor address', async () => {
     const before = await db().selectFrom('game_runs').select('id').execute();
-    const browser = new TestClient(t.app);
+    const browser = TestClient.inject(t.app);
     const headers = {
       'x-csrf-token': await browser.token(),
-      cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      cookie: browser.cookieHeader(),
     };
     let limited = null;
     let issued = 0;
@@ -539,7 +540,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('rate limits coin saves per member, before any replay', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     await member.register(uniqueName('Saver'));
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) {
@@ -566,7 +567,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
 
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);
-    await reportPaced(new TestClient(t.app), t.clock, run);
+    await reportPaced(TestClient.inject(t.app), t.clock, run);
     const res = await client.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ entry: { id: number; score: number; playerName: string } }>().entry;
@@ -607,7 +608,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     const lastWeek = await seedEntry('n:erin', 'Erin', 500, weekStartUtc(now) - 1);
     for (let i = 0; i < 6; i++) await seedEntry(`n:filler${i}`, `Filler ${i}`, 10 + i, now - 100);
 
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const board = (await client.request('GET', '/api/leaderboard?limit=50')).json<
       Array<{ id: number; playerName: string; score: number; createdAt: string }>
     >();
@@ -630,7 +631,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
   });
 
   it('ranks a member once whatever names their runs were sent with', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     const user = await member.register(uniqueName('Carol'));
     const first = await submit(member, 'ignored', 600);
     const second = await submit(member, 'also ignored', 120);
@@ -642,7 +643,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
   });
 
   it('starts a new week at Monday 00:00 UTC', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     await submit(visitor, 'Before', 300);
     expect(
       (await visitor.request('GET', '/api/leaderboard?limit=50')).json<unknown[]>().length,

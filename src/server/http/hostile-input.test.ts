@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../app.ts';
 import { hostileRequests, type RouteContract } from '#test-support/hostile-requests.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { loginBodySchema, registerBodySchema } from '#shared/api/auth.ts';
@@ -142,7 +143,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
   const memberName = uniqueName('sweeper');
   beforeAll(async () => {
     t = await createTestApp(kind);
-    member = new TestClient(t.app);
+    member = TestClient.inject(t.app);
     await member.register(memberName);
   });
   afterAll(async () => t?.close());
@@ -172,7 +173,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     // the session, which is then put back as it was (signing in again would cost an Argon2
     // hash each time).
     const memberToken = await member.token();
-    const memberCookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const memberCookie = member.cookieHeader();
     const session = await t.app.deps.db
       .selectFrom('sessions')
       .selectAll()
@@ -235,7 +236,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
   // PostgreSQL's text cannot hold NUL and its ids are 32-bit: such values must stop at the schema
   // (or, for a login, fail as an unknown name) before they reach the database.
   it('refuses values the database cannot hold with 4xx', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const login = await visitor.login('ab\u0000c');
     expect(login.statusCode, login.body).toBe(401);
     expect(login.json()).toMatchObject({ message: 'Invalid username or password' });

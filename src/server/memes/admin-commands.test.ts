@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
 import { UsageError } from '../admin/command.ts';
@@ -18,7 +19,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
 
   beforeEach(async () => {
     t = await createTestApp(kind);
-    member = new TestClient(t.app);
+    member = TestClient.inject(t.app);
     memberId = (await member.register(uniqueName('admin_case'))).id;
     output = [];
     ctx = {
@@ -32,7 +33,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
 
   const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
   const visibleIds = async () =>
-    (await new TestClient(t.app).request('GET', '/api/memes')).json<Meme[]>().map((m) => m.id);
+    (await TestClient.inject(t.app).request('GET', '/api/memes')).json<Meme[]>().map((m) => m.id);
   const status = async (path: string) =>
     (await t.app.inject({ method: 'GET', url: path })).statusCode;
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
 import { hotRank } from '#shared/meme-ranking.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { allPages, listPage, postMeme, processedImage, seedMemes } from '#test-support/gallery.ts';
 import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
@@ -35,7 +36,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       clientDistDir: distDir,
       publicOrigin: 'https://grind.example',
     });
-    member = new TestClient(t.app);
+    member = TestClient.inject(t.app);
     memberId = (await member.register(uniqueName('crowd'))).id;
   });
   afterEach(async () => t?.close());
@@ -56,13 +57,13 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
   describe('the list contract (spec section 7)', () => {
     it('answers a JSON array, with the next page in a Link header and none on the last page', async () => {
       await seedMemes(t.app, 5, { userId: memberId });
-      const res = await new TestClient(t.app).request('GET', '/api/memes?limit=2&category=all');
+      const res = await TestClient.inject(t.app).request('GET', '/api/memes?limit=2&category=all');
       expect(res.statusCode).toBe(200);
       const body = res.json<Meme[]>();
       expect(Array.isArray(body)).toBe(true);
       expect(body.map((m) => m.title)).toEqual(['Seeded meme 5', 'Seeded meme 4']);
       expect(res.headers.link).toBe(`</api/memes?limit=2&cursor=${body[1]!.id}>; rel="next"`);
-      const last = await new TestClient(t.app).request('GET', '/api/memes?limit=5');
+      const last = await TestClient.inject(t.app).request('GET', '/api/memes?limit=5');
       expect(last.headers.link).toBeUndefined();
     });
   });
@@ -80,7 +81,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       await votes(b!, 3, 1);
       await votes(c!, 0, 2);
       await votes(d!, 5);
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       const ids = (memes: Meme[]) => memes.map((m) => m.id);
       expect(ids(await allPages(visitor, '/api/memes?sort=top&limit=2'))).toEqual([d, b, a, c]);
       expect(ids(await allPages(visitor, '/api/memes?sort=top&category=overtime'))).toEqual([
@@ -98,7 +99,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       await votes(flop!, 0, 4);
       // 10 hours at +6 against new at 0: log10(9)/12^1.8 = 0.011 < log10(3)/2^1.8 = 0.137.
       expect(hotRank(6, 0, 10 * 3_600_000)).toBeLessThan(hotRank(0, 0, 0));
-      const page = await listPage(new TestClient(t.app), '/api/memes?sort=hot');
+      const page = await listPage(TestClient.inject(t.app), '/api/memes?sort=hot');
       expect(page.memes.map((m) => m.id)).toEqual([fresh, older, flop]);
     });
 
@@ -107,7 +108,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       async (sort) => {
         const ids = await seedMemes(t.app, 30, { userId: memberId });
         for (const [i, id] of ids.entries()) await votes(id, i % 7);
-        const visitor = new TestClient(t.app);
+        const visitor = TestClient.inject(t.app);
         const first = await listPage(visitor, `/api/memes?sort=${sort}&limit=10`);
         expect(first.next).toMatch(
           new RegExp(`^/api/memes\\?sort=${sort}&limit=10&cursor=\\d+-10$`),
@@ -127,7 +128,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         expect(seen.find((m) => m.id === ids[0])!.upvotes).toBe(20);
         // A new reader sees the new order (the snapshot is shared for a minute only).
         t.clock.advance(61_000);
-        const fresh = await listPage(new TestClient(t.app), `/api/memes?sort=${sort}&limit=5`);
+        const fresh = await listPage(TestClient.inject(t.app), `/api/memes?sort=${sort}&limit=5`);
         expect(fresh.memes.map((m) => m.id)).toEqual([...ids.slice(0, 5)].reverse());
         // An expired snapshot's cursor is refused with a clear message.
         // (The node's page cache may serve its copy once more while it reloads.)
@@ -146,20 +147,22 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       const report = (client: TestClient, reason: string) =>
         client.request('POST', `/api/memes/${meme.id}/report`, { body: { reason } });
 
-      const first = new TestClient(t.app, '192.0.2.10');
+      const first = TestClient.inject(t.app, '192.0.2.10');
       expect((await report(first, 'spam')).statusCode).toBe(200);
       expect(await report(first, 'spam')).toMatchObject({ statusCode: 409 });
       // The same visitor with a fresh cookie is still one reporter (visitors count by address).
-      expect((await report(new TestClient(t.app, '192.0.2.10'), 'hateful')).statusCode).toBe(409);
-      expect((await report(new TestClient(t.app), 'bogus')).statusCode).toBe(400);
+      expect((await report(TestClient.inject(t.app, '192.0.2.10'), 'hateful')).statusCode).toBe(
+        409,
+      );
+      expect((await report(TestClient.inject(t.app), 'bogus')).statusCode).toBe(400);
       expect((await report(member, 'hateful')).statusCode).toBe(200);
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       expect((await listPage(visitor, '/api/memes')).memes.map((m) => m.id)).toEqual([meme.id]);
-      expect((await report(new TestClient(t.app, '192.0.2.11'), 'other')).statusCode).toBe(200);
+      expect((await report(TestClient.inject(t.app, '192.0.2.11'), 'other')).statusCode).toBe(200);
       // Three distinct reporters: hidden at once, from the list, its API and its page.
       expect((await listPage(visitor, '/api/memes')).memes).toEqual([]);
       expect((await visitor.request('GET', `/api/memes/${meme.id}`)).statusCode).toBe(404);
-      expect((await report(new TestClient(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(404);
+      expect((await report(TestClient.inject(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(404);
 
       const output: string[] = [];
       const ctx: MemeAdminContext = {
@@ -191,7 +194,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect(output).toEqual(['No reports waiting.']);
 
       // New reports after a dismissal count afresh.
-      expect((await report(new TestClient(t.app, '192.0.2.13'), 'sexual')).statusCode).toBe(200);
+      expect((await report(TestClient.inject(t.app, '192.0.2.13'), 'sexual')).statusCode).toBe(200);
       expect(await run('memes:hide', String(meme.id))).toBe(0);
       t.clock.advance(READ_CACHE_TTL_MS + 1);
       await expect.poll(async () => (await listPage(visitor, '/api/memes')).memes).toEqual([]);
@@ -214,7 +217,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       const ids = await seedMemes(t.app, 21, { userId: memberId });
       const statuses: number[] = [];
       for (const id of ids) {
-        const res = await new TestClient(t.app, '192.0.2.50').request(
+        const res = await TestClient.inject(t.app, '192.0.2.50').request(
           'POST',
           `/api/memes/${id}/report`,
           { body: { reason: 'spam' } },
@@ -301,7 +304,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
     it("takes the request's own origin when PUBLIC_ORIGIN is not set", async () => {
       await t.close();
       t = await createTestApp(kind, { clientDistDir: distDir, publicOrigin: undefined });
-      member = new TestClient(t.app);
+      member = TestClient.inject(t.app);
       await member.register(uniqueName('origin'));
       const meme = await postMeme(t.app, member);
       const res = await t.app.inject({

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import {
   distinctPng,
@@ -20,7 +21,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
   beforeEach(async () => {
     t = await createTestApp(kind);
-    member = new TestClient(t.app);
+    member = TestClient.inject(t.app);
     memberId = (await member.register(uniqueName('memer'))).id;
   });
   afterEach(async () => t?.close());
@@ -54,7 +55,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
         createdAt: new Date(t.clock.now()).toISOString(),
         myVote: null,
       });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       const listed = await page(visitor);
       expect(listed.memes.map((m) => m.id)).toEqual([meme.id, first.id]);
       expect(listed.memes[0]).toEqual(meme);
@@ -65,14 +66,14 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('lists a post made on this node at once, though the page was cached', async () => {
       const first = await postMeme(t.app, member, { title: 'First', category: 'coffee-culture' });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       expect((await page(visitor)).memes.map((m) => m.id)).toEqual([first.id]);
       const second = await postMeme(t.app, member, { title: 'Second', category: 'success' });
       expect((await page(visitor)).memes.map((m) => m.id)).toEqual([second.id, first.id]);
     });
 
     it('lets a proxy keep a page nobody has voted on as long as a node does', async () => {
-      const visitor = await new TestClient(t.app).request('GET', '/api/memes');
+      const visitor = await TestClient.inject(t.app).request('GET', '/api/memes');
       expect(visitor.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
       expect(visitor.headers.vary).toMatch(/cookie/i);
       const own = await member.request('GET', '/api/memes');
@@ -86,7 +87,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
           body: { title: 'ok', category: 'success', imageUrl, ...body },
         });
 
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       expect((await post(visitor, {})).statusCode).toBe(401);
       const cases: [Record<string, unknown>, string][] = [
         [{ title: '   ' }, 'Title is required'],
@@ -105,7 +106,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
       // Used once; another member cannot take it either.
       expect((await post(member, {})).statusCode).toBe(400);
-      const other = new TestClient(t.app);
+      const other = TestClient.inject(t.app);
       await other.register(uniqueName('other'));
       expect((await post(other, {})).statusCode).toBe(400);
       expect((await page(member)).memes).toHaveLength(1);
@@ -113,7 +114,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it("refuses another member's upload of the same picture, linking the meme already there", async () => {
       const bytes = await distinctPng();
-      const other = new TestClient(t.app);
+      const other = TestClient.inject(t.app);
       await other.register(uniqueName('twin'));
       const a = await postMeme(t.app, member, { bytes, title: 'Mine' });
       await expect(processedImage(t.app, other, bytes)).rejects.toThrow(
@@ -125,7 +126,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
   describe('listing', () => {
     it('filters by category, pages by the Link header, and never repeats or skips a card', async () => {
       const ids = await seedMemes(t.app, 60, { userId: memberId });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
 
       const first = await page(visitor);
       expect(first.memes).toHaveLength(24);
@@ -154,9 +155,9 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it("shows votes at once on this node and other nodes' votes within a second and a reload", async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const reader = new TestClient(t.app);
+      const reader = TestClient.inject(t.app);
       expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 0 });
-      await vote(new TestClient(t.app), id!, 'up');
+      await vote(TestClient.inject(t.app), id!, 'up');
       expect((await page(reader)).memes[0]).toMatchObject({ upvotes: 1, myVote: null });
       // Another node writes straight to the shared database.
       await castVote(t.app.deps.db, {
@@ -190,7 +191,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('drops a meme the operator hid from votes at once and from lists within a second', async () => {
       const [a, b] = await seedMemes(t.app, 2, { userId: memberId });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       const listed = async () => (await page(visitor)).memes.map((m) => m.id);
       expect(await listed()).toEqual([b, a]);
       // The operator's CLI is another process: it writes to the database past this node's cache.
@@ -207,7 +208,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
   describe('voting', () => {
     it("counts a visitor's vote by address, toggles and switches it, and shows it back", async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
 
       const first = await vote(visitor, id!, 'up');
       expect(first.statusCode).toBe(200);
@@ -217,7 +218,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect(cookie.maxAge).toBeGreaterThan(300 * 24 * 3600);
 
       expect((await page(visitor)).memes[0]!.myVote).toBe('up');
-      expect((await page(new TestClient(t.app))).memes[0]!.myVote).toBeNull();
+      expect((await page(TestClient.inject(t.app))).memes[0]!.myVote).toBeNull();
 
       expect((await vote(visitor, id!, 'down')).json()).toEqual({
         upvotes: 0,
@@ -251,20 +252,20 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       const upvotes: number[] = [];
       for (let i = 0; i < 59; i++) {
         // A fresh client each time: no cookie of any kind carried over.
-        const res = await vote(new TestClient(t.app, '203.0.113.60'), id!, 'up');
+        const res = await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up');
         expect(res.statusCode).toBe(200);
         upvotes.push(res.json<{ upvotes: number }>().upvotes);
       }
       // The same address voting again takes its vote back: stuffing never gets past one.
       expect(Math.max(...upvotes)).toBe(1);
       expect(upvotes.at(-1)).toBe(1);
-      expect((await vote(new TestClient(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 0, myVote: null });
-      expect((await vote(new TestClient(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 1, myVote: 'up' });
-      expect((await vote(new TestClient(t.app, '203.0.113.60'), id!, 'down')).json()).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 'down' });
+      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 0, myVote: null });
+      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 1, myVote: 'up' });
+      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'down')).json()).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 'down' });
       // One IPv6 subscriber (a /64) is one address; another network is another voter.
-      expect((await vote(new TestClient(t.app, '2001:db8:5:6::1'), id!, 'up')).json()).toMatchObject({ upvotes: 1 });
-      expect((await vote(new TestClient(t.app, '2001:db8:5:6:ffff::9'), id!, 'up')).json()).toMatchObject({ upvotes: 0 });
-      expect((await vote(new TestClient(t.app, '198.51.100.61'), id!, 'up')).json()).toMatchObject({ upvotes: 1, downvotes: 1 });
+      expect((await vote(TestClient.inject(t.app, '2001:db8:5:6::1'), id!, 'up')).json()).toMatchObject({ upvotes: 1 });
+      expect((await vote(TestClient.inject(t.app, '2001:db8:5:6:ffff::9'), id!, 'up')).json()).toMatchObject({ upvotes: 0 });
+      expect((await vote(TestClient.inject(t.app, '198.51.100.61'), id!, 'up')).json()).toMatchObject({ upvotes: 1, downvotes: 1 });
       expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
     });
 
@@ -287,7 +288,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('keeps counts exact when 100 visitors vote at once, twice', async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const visitors = Array.from({ length: 100 }, (_, i) => new TestClient(t.app, `10.7.0.${i + 1}`));
+      const visitors = Array.from({ length: 100 }, (_, i) => TestClient.inject(t.app, `10.7.0.${i + 1}`));
       await Promise.all(visitors.map((v) => v.token()));
       const firstVotes = visitors.map((_, i) => (i % 3 === 0 ? 'down' : 'up'));
       const firstRound = await Promise.all(visitors.map((v, i) => vote(v, id!, firstVotes[i]!)));
@@ -341,9 +342,9 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('limits votes per IP and says when to come back', async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const visitor = new TestClient(t.app);
+      const visitor = TestClient.inject(t.app);
       const token = await visitor.token();
-      const cookie = [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const cookie = visitor.cookieHeader();
       const send = (remoteAddress: string) =>
         t.app.inject({
           method: 'POST',

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postMeme } from '#test-support/gallery.ts';
 import { contentTypeForKey } from '../storage/object-store.ts';
 import { creditCoins } from '../shop/ledger.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { findInvariantViolations } from './invariants.ts';
 
@@ -16,7 +17,7 @@ describe.each(databaseKinds)('invariant checks on %s', (kind) => {
 
   beforeEach(async () => {
     t = await createTestApp(kind);
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     userId = (await member.register(uniqueName('inv'))).id;
     await creditCoins(t.app.deps.db, { userId, amount: 100, reason: 'grant', now: t.clock.now() });
     expect((await member.request('POST', '/api/characters/hardhat/purchase')).statusCode).toBe(200);

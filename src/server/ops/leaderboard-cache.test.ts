@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekStartUtc } from '#shared/time.ts';
 import { insertRun, insertScore } from '../game/repository.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
-import { createTestApp, TestClient, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
 describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
@@ -42,7 +43,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
       .map((e) => e.id);
 
   it("shows another node's scores within a second, this node's at once", async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const first = await elsewhere('First', 5000);
     const second = await elsewhere('Second', 4000);
     expect(await board(visitor, 2)).toEqual([first, second]);
@@ -61,7 +62,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
     const hidden = await elsewhere('Hidden', 1);
     expect(await board(visitor, 50)).toEqual([first, third, second]);
     const run = await play(visitor, 120);
-    await reportPaced(new TestClient(t.app), t.clock, run);
+    await reportPaced(TestClient.inject(t.app), t.clock, run);
     const res = await visitor.request('POST', '/api/game-scores', {
       body: scoreBody(run, 'Fourth'),
       csrf: false,
@@ -79,7 +80,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
   });
 
   it('lets a proxy keep the answer as long as a node does, and browsers ask each time', async () => {
-    const res = await new TestClient(t.app).request('GET', '/api/leaderboard?limit=3');
+    const res = await TestClient.inject(t.app).request('GET', '/api/leaderboard?limit=3');
     expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
   });
 });

@@ -11,7 +11,8 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { MigrationError } from '../db/migrate.ts';
-import { createTestApp, TestClient, uniqueName } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { startNode } from '#test-support/node-process.ts';
 
@@ -57,7 +58,7 @@ describe('logs', () => {
     await t.app.close();
     const app = await buildApp({ ...t.config, logLevel: 'debug' }, { logger: { stream } });
     try {
-      const c = new TestClient(app);
+      const c = TestClient.inject(app);
       await c.register(uniqueName());
       const token = await c.token();
       await c.request('POST', '/api/auth/logout');
@@ -131,7 +132,7 @@ describe('logs', () => {
     await t.app.close();
     const app = await buildApp(t.config, { logger: { stream } });
     try {
-      const member = new TestClient(app);
+      const member = TestClient.inject(app);
       await member.register(uniqueName('Cutoff'));
       const target = await member.request('POST', '/api/objects/upload');
       const { pathname } = new URL(target.json<{ uploadURL: string }>().uploadURL, 'http://x');
@@ -283,7 +284,7 @@ describe('the server process', () => {
 
 describe('backup and restore', () => {
   async function seed(app: Awaited<ReturnType<typeof buildApp>>) {
-    const c = new TestClient(app);
+    const c = TestClient.inject(app);
     const name = uniqueName('backup');
     const user = await c.register(name, 'secret1');
     await app.deps.db.updateTable('users').set({ coins: 321 }).where('id', '=', user.id).execute();
@@ -297,7 +298,7 @@ describe('backup and restore', () => {
       .where('username', '=', name)
       .executeTakeFirst();
     expect(row).toEqual({ username: name, coins: 321 });
-    expect((await new TestClient(app).login(name, 'secret1')).statusCode).toBe(200);
+    expect((await TestClient.inject(app).login(name, 'secret1')).statusCode).toBe(200);
   }
 
   it('SQLite: the admin backup of a live database restores to the same data after a wipe', async () => {

@@ -6,7 +6,8 @@ import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { defaultSite } from '#shared/site.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
 import type { AdminContext } from '../admin/command.ts';
@@ -93,9 +94,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     db().selectFrom('prize_events').select(['step', 'run_id']).orderBy('id').execute();
 
   it('pays only a reviewed, approved run of a member with a proven wallet; a visitor tops the board unpaid', async () => {
-    const aliceClient = new TestClient(t.app);
+    const aliceClient = TestClient.inject(t.app);
     const alice = await aliceClient.register(uniqueName('Alice'));
-    const bob = await new TestClient(t.app).register(uniqueName('Bob'));
+    const bob = await TestClient.inject(t.app).register(uniqueName('Bob'));
     const visitorName = uniqueName('Vera');
     const vera = await seedEntry(null, visitorName, 1500);
     const aliceRun = await seedEntry(alice.id, alice.username, 700);
@@ -247,7 +248,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
   });
 
   it('records one payment per week when two operators pay at once', async () => {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const carol = await client.register(uniqueName('Carol'));
     await linkWallet(client, new TestWallet());
     const run = await seedEntry(carol.id, carol.username, 500);

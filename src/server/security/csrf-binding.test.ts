@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
 describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) => {
@@ -13,8 +14,8 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
 
   it('a token read before login is refused after it, and login renews the csrf cookie', async () => {
     const name = uniqueName();
-    await new TestClient(t.app).register(name);
-    const c = new TestClient(t.app);
+    await TestClient.inject(t.app).register(name);
+    const c = TestClient.inject(t.app);
     const before = await c.token();
     const cookieBefore = c.cookies.get('csrf');
     expect((await c.login(name)).statusCode).toBe(200);
@@ -26,10 +27,10 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
   });
 
   it('a cookie and token planted before the victim logs in are no good afterwards', async () => {
-    const attacker = new TestClient(t.app);
+    const attacker = TestClient.inject(t.app);
     const plantedToken = await attacker.token();
     const plantedCookie = attacker.cookies.get('csrf')!;
-    const victim = new TestClient(t.app);
+    const victim = TestClient.inject(t.app);
     victim.cookies.set('csrf', plantedCookie);
     await victim.register(uniqueName());
     // Even if the browser kept the planted cookie (renewal lost), the token is the visitor's.
@@ -40,10 +41,10 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
   });
 
   it("one member's token does not work in another member's session, even with the same csrf cookie", async () => {
-    const a = new TestClient(t.app);
+    const a = TestClient.inject(t.app);
     await a.register(uniqueName());
     const tokenA = await a.token();
-    const b = new TestClient(t.app);
+    const b = TestClient.inject(t.app);
     await b.register(uniqueName());
     b.cookies.set('csrf', a.cookies.get('csrf')!);
     const res = await b.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': tokenA } });
@@ -51,7 +52,7 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
   });
 
   it("logout renews the cookie: the member's token is refused for the visitor after", async () => {
-    const c = new TestClient(t.app);
+    const c = TestClient.inject(t.app);
     await c.register(uniqueName());
     const memberToken = await c.token();
     const cookie = c.cookies.get('csrf');
@@ -62,13 +63,13 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
   });
 
   it('names cookies __Host- when they are Secure, and keeps plain names on http', async () => {
-    const plain = new TestClient(t.app);
+    const plain = TestClient.inject(t.app);
     const plainReg = await plain.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false });
     expect(plainReg.cookies.map((c) => c.name).sort()).toEqual(['csrf', 'sid']);
 
     const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
     try {
-      const c = new TestClient(https.app);
+      const c = TestClient.inject(https.app);
       const origin = { origin: 'https://grind.example' };
       const reg = await c.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false, headers: origin });
       expect(reg.statusCode).toBe(201);
@@ -79,7 +80,7 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
       }
       expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
       // A bare-named cookie (what a plain-http page or a sibling host could plant) is not read.
-      const bare = new TestClient(https.app);
+      const bare = TestClient.inject(https.app);
       bare.cookies.set('sid', c.cookies.get('__Host-sid')!);
       expect((await bare.request('GET', '/api/auth/me')).json().user).toBeNull();
       const vote = await c.request('POST', '/api/memes/1/vote', { body: { voteType: 'up' }, headers: origin });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
 describe.each(databaseKinds)(
@@ -12,7 +13,7 @@ describe.each(databaseKinds)(
     afterAll(async () => t?.close());
 
     async function member(): Promise<TestClient> {
-      const c = new TestClient(t.app);
+      const c = TestClient.inject(t.app);
       await c.register(uniqueName());
       await c.token(); // the csrf cookie is there, as in a browser
       return c;
@@ -53,8 +54,8 @@ describe.each(databaseKinds)(
 
     it('refuses a text/plain login (a form posting JSON-looking text)', async () => {
       const name = uniqueName();
-      await new TestClient(t.app).register(name, 'secret1');
-      const res = await new TestClient(t.app).request('POST', '/api/auth/login', {
+      await TestClient.inject(t.app).register(name, 'secret1');
+      const res = await TestClient.inject(t.app).request('POST', '/api/auth/login', {
         csrf: false,
         body: JSON.stringify({ username: name, password: 'secret1' }),
         headers: { 'content-type': 'text/plain' },

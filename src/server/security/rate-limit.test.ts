@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { freePort } from '#test-support/node-process.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -77,14 +78,14 @@ describe('Redis rate limiter (REDIS_URL)', () => {
       const name = uniqueName();
       // Redis outlives the run, and so would per-IP counts for one fixed address.
       const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-      await new TestClient(a.app, ip).register(name, 'rightpass');
+      await TestClient.inject(a.app, ip).register(name, 'rightpass');
       for (let i = 0; i < 10; i++) {
         const app = i % 2 === 0 ? a.app : b.app;
-        expect((await new TestClient(app, ip).login(name, 'wrong')).statusCode).toBe(401);
+        expect((await TestClient.inject(app, ip).login(name, 'wrong')).statusCode).toBe(401);
       }
       // b has no user of that name in its own database, but the throttle is shared via Redis.
-      expect((await new TestClient(b.app, ip).login(name, 'rightpass')).statusCode).toBe(429);
-      expect((await new TestClient(a.app, ip).login(name, 'rightpass')).statusCode).toBe(429);
+      expect((await TestClient.inject(b.app, ip).login(name, 'rightpass')).statusCode).toBe(429);
+      expect((await TestClient.inject(a.app, ip).login(name, 'rightpass')).statusCode).toBe(429);
       const rows = await a.app.deps.db.selectFrom('rate_limits').selectAll().execute();
       expect(rows).toHaveLength(0);
     } finally {

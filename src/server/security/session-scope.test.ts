@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { allowReadsOnly } from './session-scope.ts';
 
@@ -44,7 +45,7 @@ describe.each(databaseKinds)('public reads on %s', (kind) => {
   });
 
   it('serve a member without looking up the session', async () => {
-    const member = new TestClient(t.app);
+    const member = TestClient.inject(t.app);
     await member.register(uniqueName('reader'));
     expect((await member.request('GET', '/api/auth/me')).json()).toMatchObject({
       user: { id: expect.any(Number) },

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { ConfigError, loadConfig, parseTrustProxy, type AppConfig } from '#server/config.ts';
 import { startForwardingProxy, type ForwardingProxy } from '#test-support/forwarding-proxy.ts';
-import { HttpTestClient } from '#test-support/http-test-client.ts';
 import { TestClock, uniqueName } from '#test-support/test-app.ts';
 import {
   createTestDatabase,
@@ -91,7 +90,7 @@ describe.each(setups)(
         clock: new TestClock(),
         logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
       });
-      proxy = await startForwardingProxy(await HttpTestClient.listen(app));
+      proxy = await startForwardingProxy(await app.listen({ port: 0, host: '127.0.0.1' }));
     });
     afterAll(async () => {
       await proxy?.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { creditCoins, ledgerSum } from './ledger.ts';
 
@@ -11,7 +12,7 @@ describe.each(databaseKinds)('coin ledger on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('credits a run once, even when the same run is claimed concurrently', async () => {
-    const user = await new TestClient(t.app).register(uniqueName());
+    const user = await TestClient.inject(t.app).register(uniqueName());
     const claims = await Promise.allSettled(
       Array.from({ length: 10 }, () =>
         creditCoins(t.app.deps.db, {
@@ -34,7 +35,7 @@ describe.each(databaseKinds)('coin ledger on %s', (kind) => {
   });
 
   it('refuses non-positive or fractional amounts and changes nothing', async () => {
-    const user = await new TestClient(t.app).register(uniqueName());
+    const user = await TestClient.inject(t.app).register(uniqueName());
     for (const amount of [0, -5, 1.5, Number.NaN]) {
       await expect(
         creditCoins(t.app.deps.db, { userId: user.id, amount, reason: 'grant', now: 1 }),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { creditCoins, ledgerEntries, ledgerSum } from './ledger.ts';
 
@@ -24,7 +25,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   const db = () => t.app.deps.db;
 
   async function member(coins = 0) {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const user = await client.register(uniqueName('shopper'));
     if (coins > 0) {
       await creditCoins(db(), {
@@ -81,7 +82,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   }
 
   it('answers 401 with a clear message to visitors on every route, and writes nothing', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     const cases = [
       ['GET', '/api/user-profile', 'Please log in to view your profile.'],
       ['GET', '/api/user-characters', 'Please log in to view your characters.'],

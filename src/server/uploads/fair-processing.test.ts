@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNoiseGifBomb, buildValidPng } from '#test-support/hostile-files.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
 describe.each(databaseKinds)('image processing is fair between members, on %s', { timeout: 180_000 }, (kind) => {
@@ -27,9 +28,9 @@ describe.each(databaseKinds)('image processing is fair between members, on %s', 
     member.request('PUT', '/api/meme-images', { body: { imageUrl } });
 
   it("another member's small PNG is processed while one member's GIF bombs wait; a third bomb is refused at once", async () => {
-    const bomber = new TestClient(t.app);
+    const bomber = TestClient.inject(t.app);
     const bomberId = (await bomber.register(uniqueName('bomber'))).id;
-    const other = new TestClient(t.app);
+    const other = TestClient.inject(t.app);
     await other.register(uniqueName('other'));
     const bombUrls = [await uploaded(bomber, bomb, 'image/gif'), await uploaded(bomber, bomb, 'image/gif')];
     const thirdUrl = await uploaded(bomber, bomb, 'image/gif');

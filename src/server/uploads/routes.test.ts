@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { S3Config } from '../config.ts';
 import { createS3Store } from '../storage/s3.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import {
   buildHostileCorpus,
@@ -18,7 +19,6 @@ import {
   METADATA_NEEDLES,
   type HostileFile,
 } from '#test-support/hostile-files.ts';
-import { HttpTestClient } from '#test-support/http-test-client.ts';
 import { UNUSED_IMAGE_TTL_MS, UPLOAD_PROCESS_GRACE_MS, UPLOAD_URL_TTL_MS } from './service.ts';
 
 type StoreKind = 'local' | 's3';
@@ -73,36 +73,37 @@ const cases = databaseKinds.flatMap((db) =>
 describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   let t: TestApp;
   let origin: string;
-  let member: HttpTestClient;
+  let member: TestClient;
 
   beforeEach(async () => {
     t = await createTestApp(dbKind, storeKind === 's3' ? { s3: await freshBucket() } : {});
-    origin = await HttpTestClient.listen(t.app);
-    member = HttpTestClient.for(origin);
+    origin = await t.listen();
+    member = TestClient.http(origin);
     await member.register(uniqueName('uploader'));
   });
-  afterEach(async () => HttpTestClient.close(t));
+  afterEach(async () => t.close());
 
   /** PUT the bytes where the site said, as the browser does: no CSRF header, the file's type. */
-  async function putFile(client: HttpTestClient, uploadURL: string, bytes: Buffer, type: string) {
+  async function putFile(client: TestClient, uploadURL: string, bytes: Buffer, type: string) {
     if (uploadURL.startsWith('/')) {
-      return client.fetch('PUT', uploadURL, {
+      return client.request('PUT', uploadURL, {
         body: bytes,
         headers: { 'content-type': type },
         csrf: false,
       });
     }
-    return fetch(uploadURL, {
+    const res = await fetch(uploadURL, {
       method: 'PUT',
       body: new Uint8Array(bytes),
       headers: { 'content-type': type },
     });
+    return { statusCode: res.status, body: await res.text() };
   }
 
   async function newUploadURL(client = member): Promise<string> {
-    const res = await client.fetch('POST', '/api/objects/upload');
-    expect(res.status).toBe(200);
-    const { uploadURL } = (await res.json()) as { uploadURL: string };
+    const res = await client.request('POST', '/api/objects/upload');
+    expect(res.statusCode).toBe(200);
+    const { uploadURL } = res.json<{ uploadURL: string }>();
     return uploadURL;
   }
 
@@ -110,10 +111,15 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   async function upload(bytes: Buffer, type = 'image/jpeg', client = member) {
     const uploadURL = await newUploadURL(client);
     const put = await putFile(client, uploadURL, bytes, type);
-    if (!put.ok) return { uploadURL, status: put.status, message: await put.text() };
-    const res = await client.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    const body = (await res.json()) as { objectPath?: string; message?: string };
-    return { uploadURL, status: res.status, objectPath: body.objectPath, message: body.message };
+    if (put.statusCode !== 200) return { uploadURL, status: put.statusCode, message: put.body };
+    const res = await client.request('PUT', '/api/meme-images', { body: { imageUrl: uploadURL } });
+    const body = res.json<{ objectPath?: string; message?: string }>();
+    return {
+      uploadURL,
+      status: res.statusCode,
+      objectPath: body.objectPath,
+      message: body.message,
+    };
   }
 
   async function rawUploadExists(uploadURL: string): Promise<boolean> {
@@ -124,7 +130,9 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   }
 
   async function postMeme(objectPath: string, title = 'A meme', category = 'office-life') {
-    return member.fetch('POST', '/api/memes', { json: { title, category, imageUrl: objectPath } });
+    return member.request('POST', '/api/memes', {
+      body: { title, category, imageUrl: objectPath },
+    });
   }
 
   async function served(path: string) {
@@ -133,14 +141,12 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   }
 
   it('asks visitors to log in before anything is stored', async () => {
-    const visitor = HttpTestClient.for(origin);
-    const res = await visitor.fetch('POST', '/api/objects/upload');
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { message: string }).message).toBe(
-      'Please log in to upload images',
-    );
-    const process = await visitor.fetch('PUT', '/api/meme-images', { json: { imageUrl: 'x' } });
-    expect(process.status).toBe(401);
+    const visitor = TestClient.http(origin);
+    const res = await visitor.request('POST', '/api/objects/upload');
+    expect(res.statusCode).toBe(401);
+    expect(res.json<{ message: string }>().message).toBe('Please log in to upload images');
+    const process = await visitor.request('PUT', '/api/meme-images', { body: { imageUrl: 'x' } });
+    expect(process.statusCode).toBe(401);
     expect(await t.app.deps.db.selectFrom('uploads').selectAll().execute()).toEqual([]);
   });
 
@@ -153,8 +159,8 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
     expect(await rawUploadExists(result.uploadURL)).toBe(false);
 
     const posted = await postMeme(result.objectPath!, '  Holiday at the desk  ');
-    expect(posted.status).toBe(201);
-    const { meme } = (await posted.json()) as { meme: Record<string, unknown> };
+    expect(posted.statusCode).toBe(201);
+    const { meme } = posted.json<{ meme: Record<string, unknown> }>();
     expect(meme).toMatchObject({
       title: 'Holiday at the desk',
       imageUrl: result.objectPath,
@@ -195,10 +201,10 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
         expect(result.status, file.name).toBe(file.expect.orReject);
       } else {
         const posted = await postMeme(result.objectPath!, file.name);
-        expect(posted.status).toBe(201);
-        const { meme } = (await posted.json()) as {
+        expect(posted.statusCode).toBe(201);
+        const { meme } = posted.json<{
           meme: { imageUrl: string; thumbnailUrl: string };
-        };
+        }>();
         for (const path of [meme.imageUrl, meme.thumbnailUrl]) {
           const { res, bytes } = await served(path);
           expect(res.status).toBe(200);
@@ -234,43 +240,53 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   it('processes an upload once, for its own member only', async () => {
     const png = await buildValidPng(64, 48);
     const uploadURL = await newUploadURL();
-    expect((await putFile(member, uploadURL, png, 'image/png')).ok).toBe(true);
+    expect((await putFile(member, uploadURL, png, 'image/png')).statusCode).toBe(200);
 
-    const other = HttpTestClient.for(origin);
+    const other = TestClient.http(origin);
     await other.register(uniqueName('thief'));
-    const stolen = await other.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    expect(stolen.status).toBe(404);
-
-    const first = await member.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    expect(first.status).toBe(200);
-    const again = await member.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    expect(again.status).toBe(409);
-
-    const foreign = await member.fetch('PUT', '/api/meme-images', {
-      json: { imageUrl: 'https://elsewhere.example/uploads/0b0d6a0c-56d7-4a0e-9c35-1d0d3bba0f6c' },
+    const stolen = await other.request('PUT', '/api/meme-images', {
+      body: { imageUrl: uploadURL },
     });
-    expect(foreign.status).toBe(400);
+    expect(stolen.statusCode).toBe(404);
+
+    const first = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: uploadURL },
+    });
+    expect(first.statusCode).toBe(200);
+    const again = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: uploadURL },
+    });
+    expect(again.statusCode).toBe(409);
+
+    const foreign = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: 'https://elsewhere.example/uploads/0b0d6a0c-56d7-4a0e-9c35-1d0d3bba0f6c' },
+    });
+    expect(foreign.statusCode).toBe(400);
   });
 
   it('answers 400 when nothing was uploaded yet, and lets the member try again', async () => {
     const uploadURL = await newUploadURL();
-    const early = await member.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    expect(early.status).toBe(400);
-    expect((await putFile(member, uploadURL, await buildValidPng(32, 32), 'image/png')).ok).toBe(
-      true,
-    );
-    const later = await member.fetch('PUT', '/api/meme-images', { json: { imageUrl: uploadURL } });
-    expect(later.status).toBe(200);
+    const early = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: uploadURL },
+    });
+    expect(early.statusCode).toBe(400);
+    expect(
+      (await putFile(member, uploadURL, await buildValidPng(32, 32), 'image/png')).statusCode,
+    ).toBe(200);
+    const later = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: uploadURL },
+    });
+    expect(later.statusCode).toBe(200);
   });
 
   it('sweeps raw files whose URL ran out and processed images nobody posted', async () => {
     const abandoned = await newUploadURL();
-    expect((await putFile(member, abandoned, await buildValidPng(40, 40), 'image/png')).ok).toBe(
-      true,
-    );
+    expect(
+      (await putFile(member, abandoned, await buildValidPng(40, 40), 'image/png')).statusCode,
+    ).toBe(200);
     const unposted = await upload(await buildValidPng(50, 50), 'image/png');
     const posted = await upload(await buildValidPng(60, 60), 'image/png');
-    expect((await postMeme(posted.objectPath!)).status).toBe(201);
+    expect((await postMeme(posted.objectPath!)).statusCode).toBe(201);
 
     t.clock.advance(UPLOAD_URL_TTL_MS + UPLOAD_PROCESS_GRACE_MS + UNUSED_IMAGE_TTL_MS);
     const { pruneUploads } = await import('./service.ts');
@@ -313,62 +329,62 @@ describe('readiness without the bucket', () => {
 describe.each(databaseKinds)('the local upload URL on %s', (dbKind) => {
   let t: TestApp;
   let origin: string;
-  let member: HttpTestClient;
+  let member: TestClient;
 
   beforeEach(async () => {
     t = await createTestApp(dbKind);
-    origin = await HttpTestClient.listen(t.app);
-    member = HttpTestClient.for(origin);
+    origin = await t.listen();
+    member = TestClient.http(origin);
     await member.register(uniqueName('local'));
   });
-  afterEach(async () => HttpTestClient.close(t));
+  afterEach(async () => t.close());
 
   async function uploadURL(): Promise<string> {
-    const res = await member.fetch('POST', '/api/objects/upload');
-    return ((await res.json()) as { uploadURL: string }).uploadURL;
+    const res = await member.request('POST', '/api/objects/upload');
+    return res.json<{ uploadURL: string }>().uploadURL;
   }
 
   it('is exempt from CSRF (its signature is the credential) but not from the origin check', async () => {
     const url = await uploadURL();
     expect(url).toMatch(/^\/api\/uploads\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    const crossSite = await member.fetch('PUT', url, {
+    const crossSite = await member.request('PUT', url, {
       body: Buffer.from('x'),
       headers: { origin: 'https://evil.example' },
       csrf: false,
     });
-    expect(crossSite.status).toBe(403);
-    const noToken = await member.fetch('PUT', url, {
+    expect(crossSite.statusCode).toBe(403);
+    const noToken = await member.request('PUT', url, {
       body: await buildValidPng(8, 8),
       csrf: false,
     });
-    expect(noToken.status).toBe(200);
+    expect(noToken.statusCode).toBe(200);
     // Every other mutating call still needs the token.
-    const processWithout = await member.fetch('PUT', '/api/meme-images', {
-      json: { imageUrl: url },
+    const processWithout = await member.request('PUT', '/api/meme-images', {
+      body: { imageUrl: url },
       csrf: false,
     });
-    expect(processWithout.status).toBe(403);
-    expect(await processWithout.text()).toContain('CSRF');
+    expect(processWithout.statusCode).toBe(403);
+    expect(processWithout.body).toContain('CSRF');
   });
 
   it('takes any content type as raw bytes, once', async () => {
     const url = await uploadURL();
     const png = await buildValidPng(16, 16);
-    const res = await member.fetch('PUT', url, {
+    const res = await member.request('PUT', url, {
       body: png,
       headers: { 'content-type': 'application/json' },
       csrf: false,
     });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ size: png.length });
-    const again = await member.fetch('PUT', url, { body: png, csrf: false });
-    expect(again.status).toBe(409);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ size: png.length });
+    const again = await member.request('PUT', url, { body: png, csrf: false });
+    expect(again.statusCode).toBe(409);
   });
 
   it('refuses more than 5 MB with 413, also when the length is not announced, and keeps nothing', async () => {
     const big = randomBytes(5 * 1024 * 1024 + 1);
-    const announced = await member.fetch('PUT', await uploadURL(), { body: big, csrf: false });
-    expect(announced.status).toBe(413);
+    const announced = await member.request('PUT', await uploadURL(), { body: big, csrf: false });
+    expect(announced.statusCode).toBe(413);
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < big.length; i += 1 << 20)
@@ -390,20 +406,20 @@ describe.each(databaseKinds)('the local upload URL on %s', (dbKind) => {
   it('says "Request has expired" after 15 minutes and refuses forged tokens', async () => {
     const url = await uploadURL();
     t.clock.advance(UPLOAD_URL_TTL_MS);
-    const expired = await member.fetch('PUT', url, { body: Buffer.from('x'), csrf: false });
-    expect(expired.status).toBe(403);
-    expect(await expired.text()).toContain('Request has expired');
-    const forged = await member.fetch('PUT', `${url.slice(0, -3)}AAA`, {
+    const expired = await member.request('PUT', url, { body: Buffer.from('x'), csrf: false });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.body).toContain('Request has expired');
+    const forged = await member.request('PUT', `${url.slice(0, -3)}AAA`, {
       body: Buffer.from('x'),
       csrf: false,
     });
-    expect(forged.status).toBe(403);
+    expect(forged.statusCode).toBe(403);
   });
 
   it('serves processed images only: never raw uploads, other keys or paths', async () => {
     const url = await uploadURL();
     const html = Buffer.from('<html><script>alert(1)</script></html>');
-    expect((await member.fetch('PUT', url, { body: html, csrf: false })).status).toBe(200);
+    expect((await member.request('PUT', url, { body: html, csrf: false })).statusCode).toBe(200);
     const key = t.app.deps.objectStore!.keyFromUploadURL(url)!;
     for (const path of [
       `/objects/${key}`,
@@ -423,7 +439,7 @@ describe('uploads through inject with the test client', () => {
   it('keeps the JSON routes parsing JSON beside the raw upload route', async () => {
     const t = await createTestApp('sqlite');
     try {
-      const client = new TestClient(t.app);
+      const client = TestClient.inject(t.app);
       await client.register(uniqueName('json'));
       const res = await client.request('PUT', '/api/meme-images', { body: '{"imageUrl": 1}' });
       expect(res.statusCode).toBe(400);

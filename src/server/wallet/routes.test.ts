@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
-import { createTestApp, TestClient, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { CHALLENGE_TTL_MS } from './service.ts';
@@ -13,7 +14,7 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   afterAll(async () => t?.close());
 
   async function member() {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     const user = await client.register(uniqueName('wallet'));
     return { client, user };
   }
@@ -196,7 +197,7 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   });
 
   it('answers bad input and visitors with a clear 4xx', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = TestClient.inject(t.app);
     for (const [method, url] of [
       ['GET', '/api/wallet'],
       ['POST', '/api/wallet/challenge'],
@@ -239,7 +240,7 @@ describe.each(databaseKinds)('a wallet message names PUBLIC_ORIGIN when set, on 
   afterAll(async () => t?.close());
 
   it('issues and accepts messages for the public origin only', async () => {
-    const client = new TestClient(t.app);
+    const client = TestClient.inject(t.app);
     await client.register(uniqueName('origin'));
     const issued = (await client.request('POST', '/api/wallet/challenge')).json<WalletChallenge>();
     expect(issued).toMatchObject({
