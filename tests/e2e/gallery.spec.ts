@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Meme } from '../../src/shared/api/memes.ts';
 import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
+import { authPaths, memePaths, objectPaths } from '#shared/api/paths.ts';
 
 /**
  * A small PNG no other test uploads, as a phone's file picker hands it over: a grid of random
@@ -87,7 +88,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   // Hold the file's PUT a moment to see the progress state.
   let releaseUpload: () => void = () => {};
   const uploadHeld = new Promise<void>((resolve) => (releaseUpload = resolve));
-  await page.route('**/api/uploads/**', async (route) => {
+  await page.route(`**${objectPaths.localUploadPrefix}**`, async (route) => {
     await uploadHeld;
     await route.continue();
   });
@@ -96,7 +97,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await expect(form.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
   releaseUpload();
   await expect(toastWith(page, 'Upload Complete')).toBeVisible();
-  await page.unroute('**/api/uploads/**');
+  await page.unroute(`**${objectPaths.localUploadPrefix}**`);
   await expect(form.getByRole('button', { name: 'Image uploaded! Click to change' })).toBeVisible();
   await expect(form.getByText('✓ Image ready')).toBeVisible();
   await expect(submit).toBeEnabled();
@@ -111,7 +112,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await form.getByLabel('Category').selectOption('coffee-culture');
   let releasePost: () => void = () => {};
   const postHeld = new Promise<void>((resolve) => (releasePost = resolve));
-  await page.route('**/api/memes', async (route) => {
+  await page.route(`**${memePaths.list}`, async (route) => {
     if (route.request().method() === 'POST') await postHeld;
     await route.continue();
   });
@@ -119,7 +120,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await expect(form.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
   releasePost();
   await expect(toastWith(page, 'Success!')).toBeVisible();
-  await page.unroute('**/api/memes');
+  await page.unroute(`**${memePaths.list}`);
   await expect(form.getByLabel('Meme Title')).toHaveValue('');
   await expect(form.getByLabel('Category')).toHaveValue('');
   await expect(form.getByText('✓ Image ready')).toBeHidden();
@@ -208,7 +209,7 @@ test('share uses the device share sheet when there is one', async ({ page }) => 
       },
     });
   });
-  await page.route('**/api/memes*', (route) =>
+  await page.route(`**${memePaths.list}*`, (route) =>
     route.fulfill({
       json: [fakeMeme(42, 'Shared meme')] satisfies Meme[],
     }),
@@ -228,7 +229,7 @@ test('loading shows six skeletons; empty states name the filter; more pages load
 }) => {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/memes*', async (route) => {
+  await page.route(`**${memePaths.list}*`, async (route) => {
     const url = new URL(route.request().url());
     const category = url.searchParams.get('category');
     if (category === 'overtime') return route.fulfill({ json: [] });
@@ -258,8 +259,8 @@ test('loading shows six skeletons; empty states name the filter; more pages load
   await expect(gallery(page).getByText('No memes found')).toBeVisible();
   await expect(gallery(page).getByText('No memes in the Overtime category yet.')).toBeVisible();
 
-  await page.unroute('**/api/memes*');
-  await page.route('**/api/memes*', (route) => route.fulfill({ json: [] }));
+  await page.unroute(`**${memePaths.list}*`);
+  await page.route(`**${memePaths.list}*`, (route) => route.fulfill({ json: [] }));
   await page.reload();
   await expect(gallery(page).getByText('No memes found')).toBeVisible();
   await expect(gallery(page).getByText('Be the first to upload a meme!')).toBeVisible();
@@ -279,7 +280,7 @@ test("every card shows its image in the same 4:3 box, whatever the image's shape
     thumbnailWidth: width,
     thumbnailHeight: height,
   }));
-  await page.route('**/api/memes*', (route) => route.fulfill({ json: memes }));
+  await page.route(`**${memePaths.list}*`, (route) => route.fulfill({ json: memes }));
   await page.route('**/objects/memes/*-thumb.webp', async (route) => {
     const meme = memes.find((m) => route.request().url().endsWith(m.thumbnailUrl))!;
     const body = await sharp({
@@ -310,14 +311,16 @@ test("every card shows its image in the same 4:3 box, whatever the image's shape
 });
 
 test('failures show the spec toasts', async ({ page }) => {
-  await page.route('**/api/memes*', (route) =>
+  await page.route(`**${memePaths.list}*`, (route) =>
     route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }),
   );
   await openGallery(page);
   await expect(toastWith(page, 'Failed to fetch memes')).toBeVisible();
-  await page.unroute('**/api/memes*');
+  await page.unroute(`**${memePaths.list}*`);
 
-  await page.route('**/api/memes*', (route) => route.fulfill({ json: [fakeMeme(7, 'Unvotable')] }));
+  await page.route(`**${memePaths.list}*`, (route) =>
+    route.fulfill({ json: [fakeMeme(7, 'Unvotable')] }),
+  );
   await page.route('**/api/memes/*/vote', (route) =>
     route.fulfill({ status: 429, json: { message: 'Too many votes. Please slow down.' } }),
   );
@@ -353,22 +356,24 @@ test('a member sees upload refusals: too big, not an image, signed out, no objec
   await expect(toastWith(page, 'Only JPG, PNG and GIF images can be uploaded.')).toBeVisible();
   await expect(gallery(page).getByText('✓ Image ready')).toBeHidden();
 
-  await page.route('**/api/meme-images', (route) => route.fulfill({ json: { ok: true } }));
+  await page.route(`**${memePaths.memeImages}`, (route) => route.fulfill({ json: { ok: true } }));
   await fileInput(page).setInputFiles(await pngFile('no-path.png'));
   await expect(toastWith(page, 'No object path returned from server')).toBeVisible();
-  await page.unroute('**/api/meme-images');
+  await page.unroute(`**${memePaths.memeImages}`);
 
-  await page.route('**/api/objects/upload', (route) =>
+  await page.route(`**${memePaths.uploadTarget}`, (route) =>
     route.fulfill({ status: 500, json: { message: 'Storage is down' } }),
   );
   await fileInput(page).setInputFiles(await pngFile('down.png'));
   await expect(toastWith(page, 'Upload Error')).toBeVisible();
   await expect(toastWith(page, 'Storage is down')).toBeVisible();
-  await page.unroute('**/api/objects/upload');
+  await page.unroute(`**${memePaths.uploadTarget}`);
 
   // The session ends in another tab.
-  const csrf = (await (await page.request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  await page.request.post('/api/auth/logout', { headers: { 'x-csrf-token': csrf.csrfToken } });
+  const csrf = (await (await page.request.get(authPaths.csrfToken)).json()) as {
+    csrfToken: string;
+  };
+  await page.request.post(authPaths.logout, { headers: { 'x-csrf-token': csrf.csrfToken } });
   await fileInput(page).setInputFiles(await pngFile('late.png'));
   await expect(toastWith(page, 'Authentication Required')).toBeVisible();
   await expect(toastWith(page, 'Please log in to upload images')).toBeVisible();
@@ -380,7 +385,7 @@ test('the upload helper renews an expired URL and retries a server error', async
   await signUpViaApi(page, uniqueUsername('retry'));
   await openGallery(page);
   const seen: string[] = [];
-  await page.route('**/api/uploads/**', async (route) => {
+  await page.route(`**${objectPaths.localUploadPrefix}**`, async (route) => {
     seen.push(new URL(route.request().url()).pathname);
     if (seen.length === 1) {
       return route.fulfill({

@@ -3,6 +3,7 @@ import { FrameClock } from '#client/features/game/frame-clock.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
 import { isPhone, requestsSoFar, signUpViaApi, toastWith, uniqueUsername } from './support';
+import { gamePaths } from '#shared/api/paths.ts';
 
 // A round: Start, the 3-2-1-GO countdown, then the worker flies until it hits the floor (nobody
 // presses anything, so that takes about half a second), and the end-of-round handling runs.
@@ -129,7 +130,7 @@ test('a member plays a round and the score lands on the weekly leaderboard under
   await expect(section.getByText('1 SOL', { exact: true })).toBeVisible();
   await expect(section.getByTestId('weekly-countdown')).toHaveText(/Resets in \d+d \d\d:\d\d:\d\d/);
 
-  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
   const score = await playRound(page);
   const response = await submitted;
   expect(response.status()).toBe(201);
@@ -147,7 +148,7 @@ test('a replay has an address anyone can open', async ({ page }) => {
   const name = uniqueUsername('watched');
   await signUpViaApi(page, name);
   await openGame(page);
-  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
   const score = await playRound(page);
   expect((await submitted).status()).toBe(201);
   // Before the board opens: a toast that comes later is a layer above it and takes its Escape.
@@ -203,7 +204,7 @@ test('a visitor is asked for a leaderboard name once, and it is kept for the nex
   await expectOnFullLeaderboard(page, name, score);
 
   // Second round: the stored name is used without asking.
-  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
+  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
   await playRound(page);
   expect((await submitted).request().postDataJSON()).toMatchObject({ playerName: name });
   await expect(page.getByRole('dialog', { name: 'Save your score' })).toHaveCount(0);
@@ -213,7 +214,7 @@ test('a visitor who skips the name prompt submits nothing', async ({ page }) => 
   await openGame(page);
   let submissions = 0;
   page.on('request', (r) => {
-    if (r.url().endsWith('/api/game-scores')) submissions += 1;
+    if (r.url().endsWith(gamePaths.scores)) submissions += 1;
   });
   await playRound(page);
   const prompt = page.getByRole('dialog', { name: 'Save your score' });
@@ -266,7 +267,7 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
 
   const issued = page.waitForResponse(
-    (r) => r.url().endsWith('/api/game-runs') && r.request().method() === 'POST',
+    (r) => r.url().endsWith(gamePaths.runs) && r.request().method() === 'POST',
   );
   await section.locator('button', { hasText: 'Start Game' }).click();
   // The server says when it counts the round as started (its issue plus the countdown); the
@@ -293,8 +294,8 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   const jump = isPhone(page)
     ? () => section.locator('canvas').tap()
     : () => page.keyboard.press('Space');
-  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/game-scores'));
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/coins/add'));
+  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
+  const saved = page.waitForResponse((r) => r.url().endsWith(gamePaths.coins));
   const roundStart = ticket.startsAt;
   for (let steps = 0, next = 0, now = 0; steps < result.steps;) {
     if (inputs[next] === steps) {
@@ -377,5 +378,5 @@ test('a round whose tab is hidden ends at once with a message, and submits nothi
   await expect(status).toHaveText('Ready');
   await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
   await expect(page.getByRole('dialog', { name: 'Save your score' })).toHaveCount(0);
-  expect(requests.filter((path) => path === '/api/game-scores')).toEqual([]);
+  expect(requests.filter((path) => path === gamePaths.scores)).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Meme } from '../../src/shared/api/memes.ts';
 import { signUpViaApi, toastWith, uniqueUsername } from './support.ts';
+import { authPaths, memePaths } from '#shared/api/paths.ts';
 
 /** A picture no other test posts (random shades), so the duplicate check lets it through. */
 async function freshPicture(): Promise<Buffer> {
@@ -16,23 +17,23 @@ async function freshPicture(): Promise<Buffer> {
 
 /** Upload URL, PUT, processing, post: the member flow over HTTP in the page's cookie jar. */
 async function postMeme(page: Page, title: string, picture?: Buffer) {
-  const { csrfToken } = (await (await page.request.get('/api/csrf-token')).json()) as {
+  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
     csrfToken: string;
   };
   const headers = { 'x-csrf-token': csrfToken };
   const { uploadURL } = (await (
-    await page.request.post('/api/objects/upload', { headers })
+    await page.request.post(memePaths.uploadTarget, { headers })
   ).json()) as { uploadURL: string };
   expect(
     (await page.request.put(uploadURL, { data: picture ?? (await freshPicture()) })).status(),
   ).toBe(200);
-  const processed = await page.request.put('/api/meme-images', {
+  const processed = await page.request.put(memePaths.memeImages, {
     headers,
     data: { imageUrl: uploadURL },
   });
   if (processed.status() !== 200) return processed;
   const { objectPath } = (await processed.json()) as { objectPath: string };
-  return page.request.post('/api/memes', {
+  return page.request.post(memePaths.create, {
     headers,
     data: { title, category: 'overtime', imageUrl: objectPath },
   });
@@ -145,7 +146,7 @@ test('the gallery sorts by New, Top of the week and Hot, each with the category 
     ['Hot', 'hot'],
   ] as const) {
     const answer = page.waitForResponse(
-      (res) => res.url().includes('/api/memes?') && res.url().includes(`sort=${sort}`),
+      (res) => res.url().includes(`${memePaths.list}?`) && res.url().includes(`sort=${sort}`),
     );
     await sorts.getByRole('button', { name: label }).click();
     const res = await answer;

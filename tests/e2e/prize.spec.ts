@@ -8,6 +8,7 @@ import { createDatabase } from '#server/db/create-database.ts';
 import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { authPaths, walletPaths } from '#shared/api/paths.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
 import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
@@ -63,7 +64,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
   expect(walletChunkLoaded()).toBe(false);
 
   const username = uniqueUsername('prize');
-  const registered = await page.request.post(`${node.origin}/api/auth/register`, {
+  const registered = await page.request.post(`${node.origin}${authPaths.register}`, {
     data: { username, password: 'grind123' },
   });
   expect(registered.status()).toBe(201);
@@ -80,7 +81,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
     `You are eligible: the prize is paid to ${shortAddress(wallet.address)}.`,
   );
   expect(walletChunkLoaded()).toBe(true);
-  const stored = await page.request.get(`${node.origin}/api/wallet`);
+  const stored = await page.request.get(`${node.origin}${walletPaths.wallet}`);
   expect((await stored.json()).wallet.address).toBe(wallet.address);
 
   // After a reload the box remembers, and offers a change.

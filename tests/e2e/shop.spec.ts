@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpViaApi, toastWith, uniqueUsername } from './support.ts';
+import { authPaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 const ADMIN = path.resolve(import.meta.dirname, '../../src/server/admin/main.ts');
 
@@ -35,7 +36,7 @@ function grantCoins(username: string, amount: number): Promise<void> {
 
 /** A mutating call from the page's own cookie jar, as another tab of the same member would make. */
 async function postAsMember(page: Page, url: string) {
-  const { csrfToken } = (await (await page.request.get('/api/csrf-token')).json()) as {
+  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
     csrfToken: string;
   };
   return page.request.post(url, { headers: { 'x-csrf-token': csrfToken } });
@@ -160,7 +161,7 @@ test('a member with granted coins buys and selects a character, and the game fli
       return count;
     });
   const profileRead = page.waitForResponse(
-    (res) => res.url().endsWith('/api/user-profile') && res.request().method() === 'GET',
+    (res) => res.url().endsWith(shopPaths.profile) && res.request().method() === 'GET',
   );
   await game.getByRole('button', { name: 'Start Game' }).click();
   const profile = (await (await profileRead).json()) as { selectedCharacterKey: string };
@@ -180,7 +181,9 @@ test('purchase and selection failures show their toasts and the page recovers', 
   await expect(balance(page)).toHaveText('60 coins');
 
   // Another tab buys the same character first: this one is told why, then shows the truth.
-  expect((await postAsMember(page, '/api/characters/hardhat/purchase')).status()).toBe(200);
+  expect((await postAsMember(page, pathTo(shopPaths.purchase, { key: 'hardhat' }))).status()).toBe(
+    200,
+  );
   await card(page, 'hardhat').getByRole('button', { name: 'Purchase' }).click();
   await expect(toastWith(page, 'Purchase Failed')).toBeVisible();
   await expect(toastWith(page, 'You already own Construction Worker')).toBeVisible();
@@ -188,7 +191,7 @@ test('purchase and selection failures show their toasts and the page recovers', 
   await expect(card(page, 'hardhat').getByRole('button', { name: 'Select' })).toBeEnabled();
 
   // The session ends elsewhere: the next action asks to log in and the page follows.
-  expect((await postAsMember(page, '/api/auth/logout')).status()).toBe(200);
+  expect((await postAsMember(page, authPaths.logout)).status()).toBe(200);
   await card(page, 'hardhat').getByRole('button', { name: 'Select' }).click();
   await expect(toastWith(page, 'Login Required')).toBeVisible();
   await expect(toastWith(page, 'Please log in to select characters.')).toBeVisible();
@@ -202,15 +205,17 @@ test('a failed read of the profile or the collection is reported', async ({ page
   await page.goto('/');
   await signUpViaApi(page, name);
 
-  await page.route('**/api/user-profile', (route) => route.fulfill({ status: 503, body: 'down' }));
+  await page.route(`**${shopPaths.profile}`, (route) =>
+    route.fulfill({ status: 503, body: 'down' }),
+  );
   await page.goto('/shop');
   await expect(
     toastWith(page, 'Failed to load profile data. Please refresh the page.'),
   ).toBeVisible();
   await expect(balance(page)).toHaveText('— coins');
-  await page.unroute('**/api/user-profile');
+  await page.unroute(`**${shopPaths.profile}`);
 
-  await page.route('**/api/user-characters', (route) =>
+  await page.route(`**${shopPaths.characters}`, (route) =>
     route.fulfill({ status: 503, body: 'down' }),
   );
   await page.reload();

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { authPaths } from '#shared/api/paths.ts';
 
 let counter = 0;
 export function uniqueUsername(prefix = 'e2e'): string {
@@ -27,7 +28,7 @@ export async function signUp(page: Page, username: string, password = 'grind123'
 export async function signUpViaApi(page: Page, username: string, password = 'grind123'): Promise<void> {
   counter += 1;
   const address = `10.${process.pid % 250}.${(counter >> 8) & 255}.${counter & 255}`;
-  const res = await page.request.post('/api/auth/register', {
+  const res = await page.request.post(authPaths.register, {
     data: { username, password },
     headers: { 'x-forwarded-for': address },
   });

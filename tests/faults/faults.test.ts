@@ -42,6 +42,7 @@ import { newSessionSecret, scratchDir, startScratchS3 } from '#test-support/scra
 import { TestClient, type Method, type Reply, type RequestOptions } from '#test-support/test-client.ts';
 import { distinctPng } from '#test-support/gallery.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
+import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 /** No request may go unanswered longer than this (pool wait 5 s + statement 10 s, decision 015). */
 const STATED_TIMEOUT_MS = 15_000;
@@ -313,14 +314,7 @@ async function postgresSetup(redis: OwnRedis): Promise<Setup> {
   const nodes = await startNodes(envs);
   // The test's own view, as an operator's tools would have it: straight to the services.
   const db = createDatabase({ kind: 'postgres', url: postgres.adminUrl });
-  const s3Store = createS3Store({
-    bucket: s3.bucket,
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
-    forcePathStyle: true,
-  });
+  const s3Store = createS3Store(s3.config);
   cleanups.push(
     () => db.destroy(),
     () => s3Store.client.destroy(),
@@ -440,7 +434,7 @@ describe.concurrent('faults under load', () => {
             const reg = await site.send<{ user: { id: number } }>(
               client,
               'POST',
-              '/api/auth/register',
+              authPaths.register,
               {
                 body: { username: `fault_${tag}_${i}`, password: 'password123' },
                 csrf: false,
@@ -512,7 +506,7 @@ describe.concurrent('faults under load', () => {
               const res = await site.send<{ myVote: VoteType | null }>(
                 visitor,
                 'POST',
-                `/api/memes/${memeId}/vote`,
+                pathTo(memePaths.vote, { id: memeId }),
                 {
                   body: { voteType },
                 },
@@ -536,9 +530,9 @@ describe.concurrent('faults under load', () => {
           ...visitors.slice(0, 3).map((visitor) =>
             loop(async () => {
               await think(20, 80);
-              await site.send(visitor, 'GET', '/api/memes');
-              await site.send(visitor, 'GET', '/api/leaderboard?limit=10');
-              await site.send(visitor, 'GET', '/api/auth/me');
+              await site.send(visitor, 'GET', memePaths.list);
+              await site.send(visitor, 'GET', `${gamePaths.leaderboard}?limit=10`);
+              await site.send(visitor, 'GET', authPaths.me);
               const meme = memes[Math.floor(Math.random() * memes.length)];
               if (meme) await site.send(visitor, 'GET', meme.imageUrl);
             }),
@@ -552,7 +546,7 @@ describe.concurrent('faults under load', () => {
                   const res = await site.send<{ profile: { coins: number } }>(
                     m.client,
                     'POST',
-                    `/api/characters/${character.key}/purchase`,
+                    pathTo(shopPaths.purchase, { key: character.key }),
                   );
                   if (res?.status === 200) {
                     purchases.push({
@@ -573,7 +567,7 @@ describe.concurrent('faults under load', () => {
               const issued = await site.send<{ runId: string; seed: number }>(
                 m.client,
                 'POST',
-                '/api/game-runs',
+                gamePaths.runs,
               );
               if (issued?.status !== 201) {
                 await think(100, 300);
@@ -597,7 +591,7 @@ describe.concurrent('faults under load', () => {
               const scored = await site.send<{ entry: { id: number; score: number } }>(
                 m.client,
                 'POST',
-                '/api/game-scores',
+                gamePaths.scores,
                 { body: scoreBody(run, 'x') },
               );
               if (scored?.status === 201)
@@ -607,7 +601,7 @@ describe.concurrent('faults under load', () => {
                   score: scored.body.entry.score,
                 });
               if (run.result.coins > 0) {
-                const credited = await site.send(m.client, 'POST', '/api/coins/add', {
+                const credited = await site.send(m.client, 'POST', gamePaths.coins, {
                   body: { amount: run.result.coins, runId: run.runId },
                 });
                 if (credited?.status === 200)
@@ -756,7 +750,7 @@ async function expectLeaderboardRebuilt(site: Site, db: Kysely<Database>, phase:
   for (const origin of site.origins) {
     let served: number[] = [];
     for (let i = 0; i < 40; i++) {
-      const res = await fetch(new URL('/api/leaderboard?limit=50', origin));
+      const res = await fetch(new URL(`${gamePaths.leaderboard}?limit=50`, origin));
       served = ((await res.json()) as { id: number }[]).map((e) => e.id);
       if (served.join() === rebuilt.map((r) => r.id).join()) break;
       await sleep(100);
@@ -767,7 +761,7 @@ async function expectLeaderboardRebuilt(site: Site, db: Kysely<Database>, phase:
 
 /** A member's whole upload flow; the meme, or null when any step was refused or lost. */
 async function postMeme(site: Site, client: TestClient, title: string) {
-  const target = await site.send<{ uploadURL: string }>(client, 'POST', '/api/objects/upload');
+  const target = await site.send<{ uploadURL: string }>(client, 'POST', memePaths.uploadTarget);
   if (target?.status !== 200) return null;
   // A picture of its own: plain colours all look alike to the duplicate check.
   const png = await distinctPng(48, 32);
@@ -789,14 +783,14 @@ async function postMeme(site: Site, client: TestClient, title: string) {
     }).catch(() => null);
     if (put?.status !== 200) return null;
   }
-  const processed = await site.send<{ objectPath: string }>(client, 'PUT', '/api/meme-images', {
+  const processed = await site.send<{ objectPath: string }>(client, 'PUT', memePaths.memeImages, {
     body: { imageUrl: uploadURL },
   });
   if (processed?.status !== 200) return null;
   const created = await site.send<{ meme: { id: number; imageUrl: string } }>(
     client,
     'POST',
-    '/api/memes',
+    memePaths.create,
     {
       body: { title, category: 'office-life', imageUrl: processed.body.objectPath },
     },

@@ -385,14 +385,7 @@ describe.skipIf(!adminUrl).each([
     const me = await member.request('GET', authPaths.me, { node: a.origin });
     expect(me.json()).toEqual({ user: null });
 
-    const store = createS3Store({
-      bucket: s3.bucket,
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      forcePathStyle: true,
-    });
+    const store = createS3Store(s3.config);
     try {
       expect(await findInvariantViolations(db, store)).toEqual([]);
     } finally {

@@ -4,6 +4,7 @@ import { nextLink, type Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import type { TestClient } from './test-client.ts';
 import { insertMeme } from '#server/memes/repository.ts';
+import { memePaths } from '#shared/api/paths.ts';
 
 let picture = 0;
 /**
@@ -37,7 +38,7 @@ export async function processedImage(
   member: TestClient,
   bytes?: Buffer,
 ): Promise<string> {
-  const target = await member.request('POST', '/api/objects/upload');
+  const target = await member.request('POST', memePaths.uploadTarget);
   if (target.statusCode !== 200) throw new Error(`upload URL: ${target.statusCode} ${target.body}`);
   const { uploadURL } = target.json<{ uploadURL: string }>();
   const put = await app.inject({
@@ -47,7 +48,7 @@ export async function processedImage(
     headers: { 'content-type': 'image/png' },
   });
   if (put.statusCode !== 200) throw new Error(`upload: ${put.statusCode} ${put.body}`);
-  const processed = await member.request('PUT', '/api/meme-images', {
+  const processed = await member.request('PUT', memePaths.memeImages, {
     body: { imageUrl: uploadURL },
   });
   if (processed.statusCode !== 200)
@@ -62,7 +63,7 @@ export async function postMeme(
   meme: { title?: string; category?: string; bytes?: Buffer } = {},
 ): Promise<Meme> {
   const imageUrl = await processedImage(app, member, meme.bytes);
-  const res = await member.request('POST', '/api/memes', {
+  const res = await member.request('POST', memePaths.create, {
     body: {
       title: meme.title ?? 'Posted meme',
       category: meme.category ?? 'office-life',

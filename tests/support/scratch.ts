@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import type { S3Config } from '#server/config.ts';
 import { createS3Store } from '#server/storage/s3.ts';
 
 /**
@@ -15,6 +16,8 @@ import { createS3Store } from '#server/storage/s3.ts';
 export interface ScratchS3 {
   endpoint: string;
   bucket: string;
+  /** The bucket as the app's config names it (for the test's own store). */
+  config: S3Config;
   /** The S3_* variables a node needs to use this bucket. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -27,19 +30,21 @@ export async function startScratchS3(): Promise<ScratchS3> {
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const bucket = `grind-${randomBytes(5).toString('hex')}`;
-  const admin = createS3Store({
+  const config: S3Config = {
     bucket,
     endpoint,
     region: 'us-east-1',
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
     forcePathStyle: true,
-  });
+  };
+  const admin = createS3Store(config);
   await admin.client.send(new CreateBucketCommand({ Bucket: bucket }));
   admin.client.destroy();
   return {
     endpoint,
     bucket,
+    config,
     env: {
       S3_BUCKET: bucket,
       S3_ENDPOINT: endpoint,

@@ -9,6 +9,7 @@ import {
 } from './honest-run.ts';
 import type { TestClock } from './test-app.ts';
 import type { TestClient } from './test-client.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 
 export type PlayedRun = HonestRun & {
   /** The app clock's reading when the run was issued. */
@@ -21,7 +22,7 @@ export async function play(
   targetSteps = 600,
   clock?: TestClock,
 ): Promise<PlayedRun> {
-  const res = await client.request('POST', '/api/game-runs');
+  const res = await client.request('POST', gamePaths.runs);
   expect(res.statusCode).toBe(201);
   const { runId, seed } = res.json<{ runId: string; seed: number }>();
   return { ...playHonestly(runId, seed, targetSteps), issuedAt: clock?.now() };

@@ -8,6 +8,7 @@ import {
   getQueryFn,
   resetCsrfToken,
 } from './api-client.ts';
+import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 interface Call {
   url: string;
@@ -47,28 +48,28 @@ afterEach(() => vi.unstubAllGlobals());
 describe('apiRequest', () => {
   it('fetches the CSRF token once with credentials and reuses it on mutating calls', async () => {
     const calls = fakeFetch({
-      '/api/csrf-token': [tokenAnswer('t1')],
-      '/api/memes': [() => json({}), () => json({})],
+      [authPaths.csrfToken]: [tokenAnswer('t1')],
+      [memePaths.list]: [() => json({}), () => json({})],
     });
-    await apiRequest('POST', '/api/memes', { title: 'x' });
-    await apiRequest('DELETE', '/api/memes');
-    expect(calls.filter((c) => c.url === '/api/csrf-token')).toHaveLength(1);
+    await apiRequest('POST', memePaths.create, { title: 'x' });
+    await apiRequest('DELETE', memePaths.list);
+    expect(calls.filter((c) => c.url === authPaths.csrfToken)).toHaveLength(1);
     expect(calls[0]!.credentials).toBe('include');
-    const posts = calls.filter((c) => c.url === '/api/memes');
+    const posts = calls.filter((c) => c.url === memePaths.list);
     expect(posts.map((c) => c.headers['X-CSRF-Token'])).toEqual(['t1', 't1']);
     expect(posts.every((c) => c.credentials === 'include')).toBe(true);
   });
 
   it.each(['PUT', 'PATCH', 'DELETE', 'post'] as const)('sends the token on %s', async (method) => {
     const calls = fakeFetch({
-      '/api/csrf-token': [tokenAnswer('tok')],
+      [authPaths.csrfToken]: [tokenAnswer('tok')],
       '/api/x': [() => json({})],
     });
     await apiRequest(method, '/api/x');
     expect(calls.at(-1)!.headers['X-CSRF-Token']).toBe('tok');
   });
 
-  it.each(['/api/game-scores', '/api/auth/register', '/api/auth/login', '/api/auth/login?next=1'])(
+  it.each([gamePaths.scores, authPaths.register, authPaths.login, `${authPaths.login}?next=1`])(
     'sends no token to %s',
     async (url) => {
       const calls = fakeFetch({ [url]: [() => json({})] });
@@ -80,7 +81,7 @@ describe('apiRequest', () => {
 
   it('sets a JSON content type only when there is a body', async () => {
     const calls = fakeFetch({
-      '/api/csrf-token': [tokenAnswer('t')],
+      [authPaths.csrfToken]: [tokenAnswer('t')],
       '/api/a': [() => json({}), () => json({})],
     });
     await apiRequest('POST', '/api/a', { n: 1 });
@@ -95,7 +96,7 @@ describe('apiRequest', () => {
     'on a 403 whose body says %s, refetches the token and retries once',
     async (body) => {
       const calls = fakeFetch({
-        '/api/csrf-token': [tokenAnswer('old'), tokenAnswer('new')],
+        [authPaths.csrfToken]: [tokenAnswer('old'), tokenAnswer('new')],
         '/api/a': [() => new Response(body, { status: 403 }), () => json({ ok: true })],
       });
       const res = await apiRequest('POST', '/api/a', {});
@@ -107,7 +108,7 @@ describe('apiRequest', () => {
 
   it('does not retry a 403 about something else', async () => {
     const calls = fakeFetch({
-      '/api/csrf-token': [tokenAnswer('t')],
+      [authPaths.csrfToken]: [tokenAnswer('t')],
       '/api/a': [() => new Response('{"message":"Not yours"}', { status: 403 })],
     });
     await expect(apiRequest('POST', '/api/a')).rejects.toThrow('403: {"message":"Not yours"}');
@@ -116,7 +117,7 @@ describe('apiRequest', () => {
 
   it('fails with "CSRF token validation failed" when the retry is refused again', async () => {
     const calls = fakeFetch({
-      '/api/csrf-token': [tokenAnswer('a'), tokenAnswer('b')],
+      [authPaths.csrfToken]: [tokenAnswer('a'), tokenAnswer('b')],
       '/api/a': [
         () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
         () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
@@ -128,7 +129,7 @@ describe('apiRequest', () => {
 
   it('fails with "CSRF token validation failed" when the fresh token cannot be fetched', async () => {
     fakeFetch({
-      '/api/csrf-token': [tokenAnswer('a'), () => new Response('down', { status: 500 })],
+      [authPaths.csrfToken]: [tokenAnswer('a'), () => new Response('down', { status: 500 })],
       '/api/a': [() => new Response('CSRF token invalid', { status: 403 })],
     });
     await expect(apiRequest('POST', '/api/a')).rejects.toThrow('CSRF token validation failed');
@@ -137,7 +138,7 @@ describe('apiRequest', () => {
   it('logs a failed token fetch and sends the call without the header', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const calls = fakeFetch({
-      '/api/csrf-token': [() => new Response('nope', { status: 503 })],
+      [authPaths.csrfToken]: [() => new Response('nope', { status: 503 })],
       '/api/a': [() => json({ ok: true })],
     });
     await apiRequest('POST', '/api/a');
@@ -148,9 +149,9 @@ describe('apiRequest', () => {
 
   it('raises "<status>: <body>" errors carrying the status and the server message', async () => {
     fakeFetch({
-      '/api/auth/login': [() => json({ message: 'Invalid username or password' }, 401)],
+      [authPaths.login]: [() => json({ message: 'Invalid username or password' }, 401)],
     });
-    const error = await apiRequest('POST', '/api/auth/login', {}).catch((e: unknown) => e);
+    const error = await apiRequest('POST', authPaths.login, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('401: {"message":"Invalid username or password"}');
     expect((error as ApiError).status).toBe(401);
@@ -182,8 +183,8 @@ describe('getQueryFn', () => {
     fn({ queryKey, signal: new AbortController().signal, meta: undefined } as never);
 
   it('GETs the query key joined with "/" with credentials and returns JSON', async () => {
-    const calls = fakeFetch({ '/api/memes/5': [() => json({ id: 5 })] });
-    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/memes', 5])).resolves.toEqual({
+    const calls = fakeFetch({ [pathTo(memePaths.one, { id: 5 })]: [() => json({ id: 5 })] });
+    await expect(run(getQueryFn({ on401: 'throw' }), [memePaths.list, 5])).resolves.toEqual({
       id: 5,
     });
     expect(calls[0]!.credentials).toBe('include');
@@ -191,14 +192,10 @@ describe('getQueryFn', () => {
 
   it('throws on 401 by default and returns null when told to', async () => {
     fakeFetch({
-      '/api/user-profile': [() => json({ message: 'no' }, 401), () => json({ message: 'no' }, 401)],
+      [shopPaths.profile]: [() => json({ message: 'no' }, 401), () => json({ message: 'no' }, 401)],
     });
-    await expect(run(getQueryFn({ on401: 'throw' }), ['/api/user-profile'])).rejects.toThrow(
-      '401: ',
-    );
-    await expect(
-      run(getQueryFn({ on401: 'returnNull' }), ['/api/user-profile']),
-    ).resolves.toBeNull();
+    await expect(run(getQueryFn({ on401: 'throw' }), [shopPaths.profile])).rejects.toThrow('401: ');
+    await expect(run(getQueryFn({ on401: 'returnNull' }), [shopPaths.profile])).resolves.toBeNull();
   });
 });
 

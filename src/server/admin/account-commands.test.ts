@@ -10,6 +10,7 @@ import { findInvariantViolations } from '../ops/invariants.ts';
 import { creditCoins } from '../shop/ledger.ts';
 import type { AdminContext } from './command.ts';
 import { runAdmin } from './registry.ts';
+import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('account operator commands on %s', (kind) => {
   let t: TestApp;
@@ -33,7 +34,7 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     return runAdmin(argv, io, async () => ({ ctx, close: async () => {} }));
   }
 
-  const me = async (c: TestClient) => (await c.request('GET', '/api/auth/me')).json().user;
+  const me = async (c: TestClient) => (await c.request('GET', authPaths.me)).json().user;
 
   it('each has --help, and a name no member has is refused', async () => {
     for (const name of ['users:sessions:revoke', 'users:password:reset', 'users:delete']) {
@@ -84,9 +85,9 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     for (const userId of [goneUser.id, staysUser.id]) {
       await creditCoins(db, { userId, amount: 500, reason: 'grant', now: t.clock.now() });
     }
-    expect((await gone.request('POST', '/api/characters/hardhat/purchase')).statusCode).toBe(200);
+    expect((await gone.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode).toBe(200);
     const meme = await postMeme(t.app, gone);
-    expect((await stays.request('POST', `/api/memes/${meme.id}/vote`, { body: { voteType: 'up' } })).statusCode).toBe(200);
+    expect((await stays.request('POST', pathTo(memePaths.vote, { id: meme.id }), { body: { voteType: 'up' } })).statusCode).toBe(200);
     // A run that picked up coins, so its credit is in the ledger (a short run may collect none).
     let runs = 0;
     let run;
@@ -95,8 +96,8 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
       run = await play(gone, 600, t.clock);
     } while (run.result.coins === 0 && runs < 10);
     await reportPaced(gone, t.clock, run);
-    expect((await gone.request('POST', '/api/game-scores', { body: scoreBody(run, name) })).statusCode).toBe(201);
-    expect((await gone.request('POST', '/api/coins/add', { body: { amount: run.result.coins, runId: run.runId } })).statusCode).toBe(200);
+    expect((await gone.request('POST', gamePaths.scores, { body: scoreBody(run, name) })).statusCode).toBe(201);
+    expect((await gone.request('POST', gamePaths.coins, { body: { amount: run.result.coins, runId: run.runId } })).statusCode).toBe(200);
     const imageKey = meme.imageUrl.replace(/^\/objects\//, '');
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).not.toBeNull();
     const staysBefore = await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute();
@@ -113,10 +114,10 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     expect(await db.selectFrom('memes').select('id').where('id', '=', meme.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom('game_scores').select('id').where('player_name', '=', name).execute()).toEqual([]);
     expect(await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute()).toEqual(staysBefore);
-    expect((await stays.request('GET', '/api/user-profile')).json().coins).toBe(500);
+    expect((await stays.request('GET', shopPaths.profile)).json().coins).toBe(500);
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).toBeNull();
     expect(await findInvariantViolations(db, t.app.deps.objectStore!)).toEqual([]);
     // The name is free again.
-    expect((await TestClient.inject(t.app).request('POST', '/api/auth/register', { body: { username: name, password: 'password123' }, csrf: false })).statusCode).toBe(201);
+    expect((await TestClient.inject(t.app).request('POST', authPaths.register, { body: { username: name, password: 'password123' }, csrf: false })).statusCode).toBe(201);
   });
 });

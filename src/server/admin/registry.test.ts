@@ -4,12 +4,13 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
-import { TestClient } from '#test-support/test-client.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
 import type { AdminContext } from './command.ts';
 import { defaultSite } from '#shared/site.ts';
 import { adminCommands, helpText, runAdmin } from './registry.ts';
+import { shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operator CLI on %s', (kind) => {
   let t: TestApp;
@@ -52,22 +53,8 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
     return { code, out, err, opened, text: out.join('\n') };
   }
 
-  async function member(coins = 0) {
-    const client = TestClient.inject(t.app);
-    const user = await client.register(uniqueName('op'));
-    if (coins > 0)
-      await creditCoins(db(), {
-        userId: user.id,
-        amount: coins,
-        reason: 'grant',
-        now: t.clock.now(),
-      });
-    return { client, user };
-  }
-
-  const balance = async (id: number) =>
-    (await db().selectFrom('users').select('coins').where('id', '=', id).executeTakeFirstOrThrow())
-      .coins;
+  const balance = (id: number) => coinsOf(db(), id);
+  const member = (coins = 0) => memberWithCoins(t, coins, 'op');
 
   it('lists every command with --help and answers usage mistakes with exit code 2, without opening the database', async () => {
     const help = await admin('--help');
@@ -182,7 +169,9 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
       runId: `admin-run-${user.id}`,
       now: t.clock.now(),
     });
-    expect((await client.request('POST', '/api/characters/hardhat/purchase')).statusCode).toBe(200);
+    expect(
+      (await client.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode,
+    ).toBe(200);
 
     const res = await admin('coins:ledger', user.username);
     expect(res.code).toBe(0);
@@ -211,8 +200,12 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
 
   it('lists members and shows one with balance, sources and characters', async () => {
     const { client, user } = await member(400);
-    expect((await client.request('POST', '/api/characters/suit/purchase')).statusCode).toBe(200);
-    expect((await client.request('POST', '/api/characters/suit/select')).statusCode).toBe(200);
+    expect(
+      (await client.request('POST', pathTo(shopPaths.purchase, { key: 'suit' }))).statusCode,
+    ).toBe(200);
+    expect(
+      (await client.request('POST', pathTo(shopPaths.select, { key: 'suit' }))).statusCode,
+    ).toBe(200);
 
     const list = await admin('users:list');
     expect(list.code).toBe(0);

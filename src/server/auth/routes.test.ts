@@ -3,6 +3,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from './service.ts';
+import { authPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('accounts on %s', (kind) => {
   let t: TestApp;
@@ -16,29 +17,29 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('registers, answers me, logs out and logs back in', async () => {
     const c = client();
     const name = uniqueName('Grinder');
-    const res = await c.request('POST', '/api/auth/register', {
+    const res = await c.request('POST', authPaths.register, {
       body: { username: name, password: 'secret1' },
       csrf: false,
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ user: { id: expect.any(Number), username: name } });
 
-    expect((await c.request('GET', '/api/auth/me')).json()).toEqual({
+    expect((await c.request('GET', authPaths.me)).json()).toEqual({
       user: { id: expect.any(Number), username: name },
     });
 
-    const out = await c.request('POST', '/api/auth/logout');
+    const out = await c.request('POST', authPaths.logout);
     expect(out.statusCode).toBe(200);
-    expect((await c.request('GET', '/api/auth/me')).json()).toEqual({ user: null });
+    expect((await c.request('GET', authPaths.me)).json()).toEqual({ user: null });
 
     const login = await c.login(name, 'secret1');
     expect(login.statusCode).toBe(200);
     expect(login.json()).toEqual({ user: { id: expect.any(Number), username: name } });
-    expect((await c.request('GET', '/api/auth/me')).json().user.username).toBe(name);
+    expect((await c.request('GET', authPaths.me)).json().user.username).toBe(name);
   });
 
   it('sets an httpOnly, SameSite=Lax session cookie, Secure only behind https', async () => {
-    const res = await client().request('POST', '/api/auth/register', {
+    const res = await client().request('POST', authPaths.register, {
       body: { username: uniqueName(), password: 'secret1' },
       csrf: false,
     });
@@ -50,7 +51,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 
     const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
     try {
-      const secureRes = await TestClient.inject(https.app).request('POST', '/api/auth/register', {
+      const secureRes = await TestClient.inject(https.app).request('POST', authPaths.register, {
         body: { username: uniqueName(), password: 'secret1' },
         csrf: false,
         headers: { origin: 'https://grind.example' },
@@ -81,7 +82,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     expect(second).not.toBe(first);
     const stale = await t.app.inject({
       method: 'GET',
-      url: '/api/auth/me',
+      url: authPaths.me,
       headers: { cookie: `sid=${first}` },
     });
     expect(stale.json()).toEqual({ user: null });
@@ -90,7 +91,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('refuses a duplicate username ignoring case with 409', async () => {
     const name = uniqueName('CaseName');
     await client().register(name);
-    const res = await client().request('POST', '/api/auth/register', {
+    const res = await client().request('POST', authPaths.register, {
       body: { username: name.toUpperCase(), password: 'secret1' },
       csrf: false,
     });
@@ -114,7 +115,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     ],
     [{ password: 'secret1' }, 'Username is required'],
   ])('rejects register body %j with a readable 400', async (body, message) => {
-    const res = await client().request('POST', '/api/auth/register', { body, csrf: false });
+    const res = await client().request('POST', authPaths.register, { body, csrf: false });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message, code: 'VALIDATION' });
   });
@@ -162,7 +163,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
       let last = 0;
       for (let i = 0; i < 51; i++) {
         last = (
-          await c.request('POST', '/api/auth/login', {
+          await c.request('POST', authPaths.login, {
             body: { username: uniqueName('spray'), password: 'whatever' },
             csrf: false,
             headers: ipHeaders,
@@ -170,7 +171,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
         ).statusCode;
       }
       expect(last).toBe(429);
-      const other = await c.request('POST', '/api/auth/login', {
+      const other = await c.request('POST', authPaths.login, {
         body: { username: uniqueName('spray'), password: 'whatever' },
         csrf: false,
         headers: { 'x-forwarded-for': '203.0.113.10' },
@@ -184,7 +185,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('limits the accounts one address opens per hour; a taken name does not count', async () => {
     const ip = '198.51.100.7';
     const register = (username: string, address = ip) =>
-      TestClient.inject(t.app, address).request('POST', '/api/auth/register', {
+      TestClient.inject(t.app, address).request('POST', authPaths.register, {
         body: { username, password: 'password123' },
         csrf: false,
       });
@@ -211,7 +212,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   it('ends a session at once on this node, and within a second when ended elsewhere', async () => {
     const c = client();
     await c.register(uniqueName());
-    const me = async () => (await c.request('GET', '/api/auth/me')).json<{ user: unknown }>().user;
+    const me = async () => (await c.request('GET', authPaths.me)).json<{ user: unknown }>().user;
     expect(await me()).not.toBeNull();
     // Another node (or the operator) deletes the session row: this node's copy lasts a second.
     await t.app.deps.db.deleteFrom('sessions').execute();
@@ -222,28 +223,28 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 
     const d = client();
     await d.register(uniqueName());
-    expect((await d.request('GET', '/api/auth/me')).json<{ user: unknown }>().user).not.toBeNull();
+    expect((await d.request('GET', authPaths.me)).json<{ user: unknown }>().user).not.toBeNull();
     const cookie = d.cookies.get('sid')!;
-    expect((await d.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect((await d.request('POST', authPaths.logout)).statusCode).toBe(200);
     const replay = client();
     replay.cookies.set('sid', cookie);
-    expect((await replay.request('GET', '/api/auth/me')).json<{ user: unknown }>().user).toBeNull();
+    expect((await replay.request('GET', authPaths.me)).json<{ user: unknown }>().user).toBeNull();
   });
 
   it('expires a session after the idle limit and after the absolute limit', async () => {
     const c = client();
     await c.register(uniqueName());
     t.clock.advance(13 * 24 * 60 * 60 * 1000);
-    expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+    expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
     t.clock.advance(13 * 24 * 60 * 60 * 1000);
-    expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+    expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
     t.clock.advance(5 * 24 * 60 * 60 * 1000);
-    expect((await c.request('GET', '/api/auth/me')).json().user).toBeNull();
+    expect((await c.request('GET', authPaths.me)).json().user).toBeNull();
 
     const idle = client();
     await idle.register(uniqueName());
     t.clock.advance(14 * 24 * 60 * 60 * 1000 + 1000);
-    expect((await idle.request('GET', '/api/auth/me')).json().user).toBeNull();
+    expect((await idle.request('GET', authPaths.me)).json().user).toBeNull();
   });
 });
 
@@ -259,7 +260,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
       .selectFrom('sessions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    const res = await t.app.inject({ method: 'GET', url: '/api/csrf-token' });
+    const res = await t.app.inject({ method: 'GET', url: authPaths.csrfToken });
     expect(res.statusCode).toBe(200);
     expect(res.json().csrfToken).toMatch(/^[\w-]{40,}$/);
     const after = await t.app.deps.db
@@ -272,24 +273,24 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   it('refuses a mutating call without a token, or with a wrong one, with a body naming CSRF', async () => {
     const c = TestClient.inject(t.app);
     await c.register(uniqueName());
-    const missing = await c.request('POST', '/api/auth/logout', { csrf: false });
+    const missing = await c.request('POST', authPaths.logout, { csrf: false });
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain('CSRF');
-    const wrong = await c.request('POST', '/api/auth/logout', {
+    const wrong = await c.request('POST', authPaths.logout, {
       headers: { 'x-csrf-token': 'A'.repeat(43) },
     });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.body).toContain('CSRF');
-    expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+    expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
     // A fresh token (what the client fetches on retry) then works.
-    expect((await c.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect((await c.request('POST', authPaths.logout)).statusCode).toBe(200);
   });
 
   it('does not accept a token minted for another visitor', async () => {
     const a = TestClient.inject(t.app);
     const b = TestClient.inject(t.app);
     await b.register(uniqueName());
-    const res = await b.request('POST', '/api/auth/logout', {
+    const res = await b.request('POST', authPaths.logout, {
       headers: { 'x-csrf-token': await a.token() },
     });
     expect(res.statusCode).toBe(403);
@@ -297,7 +298,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
 
   it('exempts login and register from the token', async () => {
     const name = uniqueName();
-    const reg = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
+    const reg = await TestClient.inject(t.app).request('POST', authPaths.register, {
       body: { username: name, password: 'secret1' },
       csrf: false,
     });
@@ -311,7 +312,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
     [{ origin: 'null' }],
   ])('refuses a cross-site mutating call (%j), exempt routes included', async (headers) => {
     const name = uniqueName();
-    const reg = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
+    const reg = await TestClient.inject(t.app).request('POST', authPaths.register, {
       body: { username: name, password: 'secret1' },
       csrf: false,
       headers,
@@ -327,7 +328,7 @@ describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
   });
 
   it('accepts a same-origin browser call', async () => {
-    const res = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
+    const res = await TestClient.inject(t.app).request('POST', authPaths.register, {
       body: { username: uniqueName(), password: 'secret1' },
       csrf: false,
       headers: {

@@ -7,6 +7,7 @@ import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.
 import { UsageError } from '../admin/command.ts';
 import { defaultSite } from '#shared/site.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   let t: TestApp;
@@ -30,7 +31,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);
     await reportPaced(TestClient.inject(t.app), t.clock, run);
-    const res = await client.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
+    const res = await client.request('POST', gamePaths.scores, { body: scoreBody(run, name) });
     expect(res.statusCode, res.body).toBe(201);
     return { ...run, entry: res.json<{ entry: { id: number; score: number } }>().entry };
   }

@@ -5,21 +5,10 @@ import { weekStartUtc } from '#shared/time.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { LOOK_ALIKES_OF_ADMIN } from '#test-support/look-alike-names.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { insertRun, insertScore } from './repository.ts';
-
-/** The forms the audit had accepted beside a member `admin`, and a few more. */
-const LOOK_ALIKES_OF_ADMIN: [string, string][] = [
-  ['upper case', 'ADMIN'],
-  ['Cyrillic А', '\u0410dmin'],
-  ['Cyrillic а and і', '\u0430dm\u0456n'],
-  ['fullwidth Ａ', '\uFF21dmin'],
-  ['soft hyphen', 'Ad\u00ADmin'],
-  ['variation selector', 'Admin\uFE0F'],
-  ['Hangul filler', 'Admin\u3164'],
-  ['zero-width space', 'Ad\u200Bmin'],
-  ['rn for m', 'adrnin'],
-];
+import { authPaths, gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('look-alike names on %s', (kind) => {
   let t: TestApp;
@@ -36,7 +25,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     'refuses registering %s beside a member admin',
     async (_form, name) => {
       const before = await users();
-      const res = await TestClient.inject(t.app).request('POST', '/api/auth/register', {
+      const res = await TestClient.inject(t.app).request('POST', authPaths.register, {
         body: { username: name, password: 'password123' },
         csrf: false,
       });
@@ -56,7 +45,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     const scores = () => t.app.deps.db.selectFrom('game_scores').select('id').execute();
     const before = await scores();
     for (const [form, name] of LOOK_ALIKES_OF_ADMIN) {
-      const res = await visitor.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
+      const res = await visitor.request('POST', gamePaths.scores, { body: scoreBody(run, name) });
       // Some invisible characters are refused by the name's own rule (400), the rest as a member's.
       expect([400, 422], `${form}: ${res.body}`).toContain(res.statusCode);
       expect(res.json<{ message: string }>().message, form).toMatch(
@@ -67,7 +56,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     }
     expect(await scores()).toEqual(before);
     // The same run under a name nobody holds is taken: the refusals were about the name only.
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'adnim'),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -99,7 +88,7 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
     const ghost = await entry(`ghost-${kind}`, '\uFF27host', 900);
     const casper = await entry(`casper-${kind}`, 'Casper', 800);
     const board = async (limit: number) =>
-      (await TestClient.inject(t.app).request('GET', `/api/leaderboard?limit=${limit}`))
+      (await TestClient.inject(t.app).request('GET', `${gamePaths.leaderboard}?limit=${limit}`))
         .json<{ id: number; playerName: string }[]>()
         .map((e) => e.id);
     // Distinct limits are distinct cache keys: each read below is loaded afresh.

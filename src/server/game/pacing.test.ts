@@ -12,8 +12,10 @@ import { progressReports } from '#test-support/honest-run.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { coinsOf } from '#test-support/coins.ts';
 import { play, reportPaced, scoreBody, type PlayedRun } from '#test-support/test-play.ts';
 import { runStatisticsByRunId } from './repository.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 
 // Issue 21, deliverable 1: runs paced in real time. Each test plays the server's clock forward
 // as a client's reports would arrive, and checks what the run earns.
@@ -51,12 +53,12 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
   /** Sends the score and the coins: both must be refused with `message`, changing nothing. */
   async function expectUnranked(client: TestClient, run: PlayedRun, message: RegExp) {
     const before = await valuables();
-    const score = await client.request('POST', '/api/game-scores', {
+    const score = await client.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'ignored'),
     });
     expect(score.statusCode, score.body).toBe(422);
     expect(score.json<{ message: string }>().message).toMatch(message);
-    const coins = await client.request('POST', '/api/coins/add', {
+    const coins = await client.request('POST', gamePaths.coins, {
       body: { amount: run.result.coins, runId: run.runId, inputs: run.inputs },
     });
     expect(coins.statusCode, coins.body).toBe(422);
@@ -71,20 +73,15 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
     // Up to four seconds late, varying from report to report: later reports queue behind.
     const delays = [0, 3900, 200, 0, 2500, 4000, 100, 1200];
     await reportPaced(member, t.clock, run, (n) => delays[n % delays.length]!);
-    const res = await member.request('POST', '/api/game-scores', {
+    const res = await member.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'ignored'),
     });
     expect(res.statusCode, res.body).toBe(201);
-    const coins = await member.request('POST', '/api/coins/add', {
+    const coins = await member.request('POST', gamePaths.coins, {
       body: { amount: run.result.coins, runId: run.runId, inputs: run.inputs },
     });
     expect(coins.statusCode, coins.body).toBe(200);
-    const balance = await db()
-      .selectFrom('users')
-      .select('coins')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(balance.coins).toBe(run.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(run.result.coins);
     // The reviewer's figures were stored with the entry.
     const stats = (await runStatisticsByRunId(db(), [run.runId])).get(run.runId);
     expect(stats?.jumps).toBe(run.inputs.length);
@@ -108,7 +105,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
         200,
       );
     }
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, uniqueName('Resent')),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -188,7 +185,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
     expect(moved).toBeGreaterThanOrEqual(0);
     altered[moved] = altered[moved]! + 1;
     const before = await valuables();
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'Editor', { inputs: altered }),
     });
     expect(res.statusCode).toBe(422);
@@ -222,7 +219,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
     const unknown = await report(visitor, 'x'.repeat(22), { step: 1, jumps: [] });
     expect(unknown.statusCode).toBe(422);
     await reportPaced(visitor, t.clock, run);
-    const ok = await visitor.request('POST', '/api/game-scores', {
+    const ok = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, uniqueName('Fine')),
     });
     expect(ok.statusCode, ok.body).toBe(201);
@@ -238,7 +235,7 @@ describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
       .execute();
     const run = await play(member, 900, t.clock);
     await reportPaced(member, t.clock, run);
-    const res = await member.request('POST', '/api/game-scores', {
+    const res = await member.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'ignored'),
     });
     const { entry } = res.json<{ entry: { id: number } }>();

@@ -4,6 +4,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, scoreBody } from '#test-support/test-play.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 
 // Issue 19, finding 2: a refused run was replayed in full every time it was sent, because the
 // outcome was kept only when the claimed figures matched. Each run is now verified once and its
@@ -21,11 +22,11 @@ describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
     const visitor = TestClient.inject(t.app);
     const run = await play(visitor, 600);
     const body = scoreBody(run, uniqueName('Early'));
-    const first = await visitor.request('POST', '/api/game-scores', { body });
+    const first = await visitor.request('POST', gamePaths.scores, { body });
     expect(first.statusCode, first.body).toBe(422);
     // Long enough for the run to have been played: before the fix, this replayed it again.
     t.clock.advance(60_000);
-    const again = await visitor.request('POST', '/api/game-scores', { body });
+    const again = await visitor.request('POST', gamePaths.scores, { body });
     expect(again.statusCode, again.body).toBe(422);
     expect(again.json()).toEqual(first.json());
   });
@@ -41,13 +42,13 @@ describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
     expect(hop.steps).toBeLessThanOrEqual(60);
     t.clock.advance(10_000);
     const name = uniqueName('Wrong');
-    const wrong = await visitor.request('POST', '/api/game-scores', {
+    const wrong = await visitor.request('POST', gamePaths.scores, {
       body: { ...scoreBody(run, name), inputs: [], score: fall.score + 7 },
     });
     expect(wrong.statusCode, wrong.body).toBe(422);
     expect(wrong.json<{ message: string }>().message).toMatch(/do not match the replay/);
     // Before the fix this second log was replayed afresh (and accepted).
-    const other = await visitor.request('POST', '/api/game-scores', {
+    const other = await visitor.request('POST', gamePaths.scores, {
       body: {
         ...scoreBody(run, name),
         inputs: [0],
@@ -60,7 +61,7 @@ describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
     expect(other.statusCode, other.body).toBe(422);
     expect(other.json()).toMatchObject({ code: 'RUN_MISMATCH' });
     // The stored outcome still takes the log it came from, with the right figures.
-    const right = await visitor.request('POST', '/api/game-scores', {
+    const right = await visitor.request('POST', gamePaths.scores, {
       body: {
         ...scoreBody(run, name),
         inputs: [],

@@ -4,6 +4,7 @@ import { DAY_MS, weekStartUtc } from '#shared/time.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { coinsOf } from '#test-support/coins.ts';
 import { insertRun, insertScore } from './repository.ts';
 import {
   play,
@@ -13,6 +14,7 @@ import {
   type PlayedRun,
 } from '#test-support/test-play.ts';
 import { RUN_TTL_MS } from './service.ts';
+import { gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   let t: TestApp;
@@ -54,22 +56,13 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     return res;
   }
 
-  async function coinsOf(userId: number): Promise<number> {
-    const row = await db()
-      .selectFrom('users')
-      .select('coins')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return row.coins;
-  }
-
   it('hands out one-time runs with a 32-bit seed', async () => {
     const visitor = TestClient.inject(t.app);
-    const a = (await visitor.request('POST', '/api/game-runs')).json<{
+    const a = (await visitor.request('POST', gamePaths.runs)).json<{
       runId: string;
       seed: number;
     }>();
-    const b = (await visitor.request('POST', '/api/game-runs')).json<{
+    const b = (await visitor.request('POST', gamePaths.runs)).json<{
       runId: string;
       seed: number;
     }>();
@@ -94,7 +87,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const run = await play(visitor, 900);
     await waitFor(run);
     const name = uniqueName('Visitor');
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, `  ${name}  `),
       csrf: false,
     });
@@ -108,7 +101,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       tasksCompleted: run.result.score,
       createdAt: new Date(t.clock.now()).toISOString(),
     });
-    const board = await visitor.request('GET', '/api/leaderboard?limit=50');
+    const board = await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`);
     expect(board.json()).toContainEqual(entry);
     const stored = await db()
       .selectFrom('game_runs')
@@ -135,13 +128,13 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     ]) {
       await expectRefused(
         run.runId,
-        () => visitor.request('POST', '/api/game-scores', { body: scoreBody(run, name, forged) }),
+        () => visitor.request('POST', gamePaths.scores, { body: scoreBody(run, name, forged) }),
         422,
         // The first refusal stores the replay's outcome: another jump log is refused at once.
         /do not match the replay|differ from the ones already verified/,
       );
     }
-    const ok = await visitor.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
+    const ok = await visitor.request('POST', gamePaths.scores, { body: scoreBody(run, name) });
     expect(ok.statusCode, ok.body).toBe(201);
   });
 
@@ -152,7 +145,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const body = scoreBody(run, uniqueName('Speedy'));
     const first = await expectRefused(
       run.runId,
-      () => visitor.request('POST', '/api/game-scores', { body }),
+      () => visitor.request('POST', gamePaths.scores, { body }),
       422,
       /unranked/,
     );
@@ -160,7 +153,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     t.clock.advance(realTimeMs(run) + 10_000);
     const again = await expectRefused(
       run.runId,
-      () => visitor.request('POST', '/api/game-scores', { body }),
+      () => visitor.request('POST', gamePaths.scores, { body }),
       422,
       /unranked/,
     );
@@ -172,10 +165,10 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const run = await play(visitor);
     await waitFor(run);
     const body = scoreBody(run, uniqueName('Twice'));
-    expect((await visitor.request('POST', '/api/game-scores', { body })).statusCode).toBe(201);
+    expect((await visitor.request('POST', gamePaths.scores, { body })).statusCode).toBe(201);
     await expectRefused(
       run.runId,
-      () => visitor.request('POST', '/api/game-scores', { body }),
+      () => visitor.request('POST', gamePaths.scores, { body }),
       422,
       /already been submitted/,
     );
@@ -188,7 +181,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       await waitFor(run);
       const body = scoreBody(run, uniqueName('Racer'));
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => visitor.request('POST', '/api/game-scores', { body })),
+        Array.from({ length: 4 }, () => visitor.request('POST', gamePaths.scores, { body })),
       );
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 422, 422, 422]);
       const rows = await db()
@@ -206,26 +199,25 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await waitFor(run);
     const name = uniqueName('Odd');
     const unknown = scoreBody(run, name, { runId: 'A'.repeat(22) });
-    expect((await visitor.request('POST', '/api/game-scores', { body: unknown })).statusCode).toBe(
+    expect((await visitor.request('POST', gamePaths.scores, { body: unknown })).statusCode).toBe(
       422,
     );
     for (const inputs of [[5, 5], [9, 3], [-1], [1.5], [run.result.steps + 100]]) {
       await expectRefused(
         run.runId,
-        () =>
-          visitor.request('POST', '/api/game-scores', { body: scoreBody(run, name, { inputs }) }),
+        () => visitor.request('POST', gamePaths.scores, { body: scoreBody(run, name, { inputs }) }),
         inputs.some((i) => i < 0 || !Number.isInteger(i)) ? 400 : 422,
         /./,
       );
     }
     const tooMany = Array.from({ length: MAX_INPUTS + 1 }, (_, i) => i);
-    const big = await visitor.request('POST', '/api/game-scores', {
+    const big = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, name, { inputs: tooMany }),
     });
     expect(big.statusCode).toBe(400);
     expect(big.json<{ message: string }>().message).toMatch(/At most/);
     // A full-size jump log fits the route's body limit and is judged by the replay.
-    const full = await visitor.request('POST', '/api/game-scores', {
+    const full = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, name, { inputs: tooMany.slice(0, MAX_INPUTS).map((i) => i * 5) }),
     });
     expect(full.statusCode).toBe(422);
@@ -234,7 +226,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     t.clock.advance(RUN_TTL_MS + 1);
     await expectRefused(
       stale.runId,
-      () => visitor.request('POST', '/api/game-scores', { body: scoreBody(stale, name) }),
+      () => visitor.request('POST', gamePaths.scores, { body: scoreBody(stale, name) }),
       422,
       /expired/,
     );
@@ -252,13 +244,13 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const coinRun = await playWithCoins();
     await waitFor(coinRun);
     // The coins are saved at once (the run is now replayed); the score is kept back...
-    const saved = await member.request('POST', '/api/coins/add', {
+    const saved = await member.request('POST', gamePaths.coins, {
       body: { amount: coinRun.result.coins, runId: coinRun.runId, inputs: coinRun.inputs },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const scoreRun = await playWithCoins();
     await waitFor(scoreRun);
-    const scored = await member.request('POST', '/api/game-scores', {
+    const scored = await member.request('POST', gamePaths.scores, {
       body: scoreBody(scoreRun, 'x'),
     });
     expect(scored.statusCode, scored.body).toBe(201);
@@ -266,14 +258,14 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     t.clock.advance(7 * 24 * 60 * 60 * 1000);
     await expectRefused(
       coinRun.runId,
-      () => member.request('POST', '/api/game-scores', { body: scoreBody(coinRun, 'x') }),
+      () => member.request('POST', gamePaths.scores, { body: scoreBody(coinRun, 'x') }),
       422,
       /expired/,
     );
     await expectRefused(
       scoreRun.runId,
       () =>
-        member.request('POST', '/api/coins/add', {
+        member.request('POST', gamePaths.coins, {
           body: { amount: scoreRun.result.coins, runId: scoreRun.runId },
         }),
       422,
@@ -293,12 +285,12 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       'tab\there',
       'evil\u202Eman',
     ]) {
-      const res = await visitor.request('POST', '/api/game-scores', {
+      const res = await visitor.request('POST', gamePaths.scores, {
         body: scoreBody(run, 'x', { playerName }),
       });
       expect(res.statusCode).toBe(400);
     }
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, ` ${'y'.repeat(32)} `),
     });
     expect(res.statusCode).toBe(201);
@@ -310,7 +302,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const user = await member.register(uniqueName('Member'));
     const run = await play(member);
     await waitFor(run);
-    const res = await member.request('POST', '/api/game-scores', {
+    const res = await member.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'Someone Else'),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -322,7 +314,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await expectRefused(
       visitorRun.runId,
       () =>
-        visitor.request('POST', '/api/game-scores', {
+        visitor.request('POST', gamePaths.scores, {
           body: scoreBody(visitorRun, user.username.toUpperCase()),
         }),
       422,
@@ -335,7 +327,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await waitFor(memberRun);
     await expectRefused(
       memberRun.runId,
-      () => other.request('POST', '/api/game-scores', { body: scoreBody(memberRun, 'x') }),
+      () => other.request('POST', gamePaths.scores, { body: scoreBody(memberRun, 'x') }),
       422,
       /another player/,
     );
@@ -349,33 +341,33 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     expect(run.result.coins).toBeGreaterThan(0);
     await waitFor(run);
     expect(
-      (await member.request('POST', '/api/game-scores', { body: scoreBody(run, 'x') })).statusCode,
+      (await member.request('POST', gamePaths.scores, { body: scoreBody(run, 'x') })).statusCode,
     ).toBe(201);
 
     await expectRefused(
       run.runId,
       () =>
-        member.request('POST', '/api/coins/add', {
+        member.request('POST', gamePaths.coins, {
           body: { amount: run.result.coins + 1, runId: run.runId },
         }),
       422,
       new RegExp(`collected ${run.result.coins} coin`),
     );
-    const ok = await member.request('POST', '/api/coins/add', {
+    const ok = await member.request('POST', gamePaths.coins, {
       body: { amount: run.result.coins, runId: run.runId },
     });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ coinsAdded: run.result.coins, balance: run.result.coins });
-    expect(await coinsOf(user.id)).toBe(run.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(run.result.coins);
 
     await expectRefused(
       run.runId,
-      () => member.request('POST', '/api/coins/add', { body: { amount: 1, runId: run.runId } }),
+      () => member.request('POST', gamePaths.coins, { body: { amount: 1, runId: run.runId } }),
       422,
       /already been saved/,
     );
     // Without a CSRF token the mutation is refused before anything is read.
-    const noToken = await member.request('POST', '/api/coins/add', {
+    const noToken = await member.request('POST', gamePaths.coins, {
       body: { amount: 1, runId: run.runId },
       csrf: false,
     });
@@ -385,11 +377,11 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   it('answers a visitor on a member route with 401 before looking at the body', async () => {
     const visitor = TestClient.inject(t.app);
     for (const [method, url] of [
-      ['POST', '/api/coins/add'],
-      ['POST', '/api/memes'],
-      ['PUT', '/api/meme-images'],
+      ['POST', gamePaths.coins],
+      ['POST', memePaths.create],
+      ['PUT', memePaths.memeImages],
       ['POST', '/api/characters/no-such-key!/purchase'],
-      ['POST', '/api/characters/x/select'],
+      ['POST', pathTo(shopPaths.select, { key: 'x' })],
     ] as const) {
       const res = await visitor.request(method, url);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
@@ -404,7 +396,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await expectRefused(
       visitorRun.runId,
       () =>
-        visitor.request('POST', '/api/coins/add', {
+        visitor.request('POST', gamePaths.coins, {
           body: { amount: 1, runId: visitorRun.runId, inputs: visitorRun.inputs },
         }),
       401,
@@ -416,7 +408,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await expectRefused(
       visitorRun.runId,
       () =>
-        member.request('POST', '/api/coins/add', {
+        member.request('POST', gamePaths.coins, {
           body: { amount: 1, runId: visitorRun.runId, inputs: visitorRun.inputs },
         }),
       422,
@@ -430,7 +422,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await expectRefused(
       ownerRun.runId,
       () =>
-        member.request('POST', '/api/coins/add', {
+        member.request('POST', gamePaths.coins, {
           body: { amount: 1, runId: ownerRun.runId, inputs: ownerRun.inputs },
         }),
       422,
@@ -446,24 +438,24 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const body = { amount: run.result.coins, runId: run.runId, inputs: run.inputs };
     await expectRefused(
       run.runId,
-      () => member.request('POST', '/api/coins/add', { body: { amount: 1, runId: run.runId } }),
+      () => member.request('POST', gamePaths.coins, { body: { amount: 1, runId: run.runId } }),
       422,
       /Send the jumps/,
     );
     await waitFor(run);
-    const ok = await member.request('POST', '/api/coins/add', { body });
+    const ok = await member.request('POST', gamePaths.coins, { body });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(await coinsOf(user.id)).toBe(run.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(run.result.coins);
     // The run's outcome is now fixed: a score with another jump log is refused, the same one accepted.
     const other = scoreBody(run, 'x', { inputs: run.inputs.slice(1) });
     await expectRefused(
       run.runId,
-      () => member.request('POST', '/api/game-scores', { body: other }),
+      () => member.request('POST', gamePaths.scores, { body: other }),
       422,
       /differ/,
     );
     expect(
-      (await member.request('POST', '/api/game-scores', { body: scoreBody(run, 'x') })).statusCode,
+      (await member.request('POST', gamePaths.scores, { body: scoreBody(run, 'x') })).statusCode,
     ).toBe(201);
   });
 
@@ -475,10 +467,10 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await waitFor(run);
     const body = { amount: run.result.coins, runId: run.runId, inputs: run.inputs };
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => member.request('POST', '/api/coins/add', { body })),
+      Array.from({ length: 4 }, () => member.request('POST', gamePaths.coins, { body })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 422, 422, 422]);
-    expect(await coinsOf(user.id)).toBe(run.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(run.result.coins);
   });
 
   it('saves coins for one game at a time: of overlapping runs only one pays, even saved at once', async () => {
@@ -490,7 +482,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       return run;
     };
     const save = (run: PlayedRun) =>
-      member.request('POST', '/api/coins/add', {
+      member.request('POST', gamePaths.coins, {
         body: { amount: run.result.coins, runId: run.runId, inputs: run.inputs },
       });
     const [a, b] = [await withCoins(), await withCoins()];
@@ -500,14 +492,14 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     const refused = results.find((r) => r.statusCode === 422)!;
     expect(refused.json()).toMatchObject({ code: 'RUN_OVERLAPS' });
     const paid = results[0]!.statusCode === 200 ? a : b;
-    expect(await coinsOf(user.id)).toBe(paid.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(paid.result.coins);
 
     // The next game, started after the saved one ended, pays as usual.
     t.clock.advance(1000);
     const c = await withCoins();
     await waitFor(c);
     expect((await save(c)).statusCode).toBe(200);
-    expect(await coinsOf(user.id)).toBe(paid.result.coins + c.result.coins);
+    expect(await coinsOf(db(), user.id)).toBe(paid.result.coins + c.result.coins);
   });
 
   it('rate limits new runs per visitor address', async () => {
@@ -522,7 +514,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     for (let i = 0; i < 60 && !limited; i++) {
       const res = await t.app.inject({
         method: 'POST',
-        url: '/api/game-runs',
+        url: gamePaths.runs,
         remoteAddress: '203.0.113.9',
         headers,
       });
@@ -544,7 +536,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     await member.register(uniqueName('Saver'));
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) {
-      const res = await member.request('POST', '/api/coins/add', {
+      const res = await member.request('POST', gamePaths.coins, {
         body: { amount: 1, runId: 'x'.repeat(22), inputs: [] },
       });
       statuses.push(res.statusCode);
@@ -568,7 +560,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);
     await reportPaced(TestClient.inject(t.app), t.clock, run);
-    const res = await client.request('POST', '/api/game-scores', { body: scoreBody(run, name) });
+    const res = await client.request('POST', gamePaths.scores, { body: scoreBody(run, name) });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ entry: { id: number; score: number; playerName: string } }>().entry;
   }
@@ -609,7 +601,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     for (let i = 0; i < 6; i++) await seedEntry(`n:filler${i}`, `Filler ${i}`, 10 + i, now - 100);
 
     const client = TestClient.inject(t.app);
-    const board = (await client.request('GET', '/api/leaderboard?limit=50')).json<
+    const board = (await client.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
       Array<{ id: number; playerName: string; score: number; createdAt: string }>
     >();
     expect(board.slice(0, 3).map((e) => e.id)).toEqual([aliceHigh, bob, dave]);
@@ -624,10 +616,10 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     expect(ids).not.toContain(lastWeek);
     expect(board).toHaveLength(9);
 
-    const top = (await client.request('GET', '/api/leaderboard')).json<Array<{ id: number }>>();
+    const top = (await client.request('GET', gamePaths.leaderboard)).json<Array<{ id: number }>>();
     expect(top.map((e) => e.id)).toEqual(ids.slice(0, 5));
-    expect((await client.request('GET', '/api/leaderboard?limit=51')).statusCode).toBe(400);
-    expect((await client.request('GET', '/api/leaderboard?limit=0')).statusCode).toBe(400);
+    expect((await client.request('GET', `${gamePaths.leaderboard}?limit=51`)).statusCode).toBe(400);
+    expect((await client.request('GET', `${gamePaths.leaderboard}?limit=0`)).statusCode).toBe(400);
   });
 
   it('ranks a member once whatever names their runs were sent with', async () => {
@@ -636,7 +628,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     const first = await submit(member, 'ignored', 600);
     const second = await submit(member, 'also ignored', 120);
     const best = first.score >= second.score ? first : second;
-    const board = (await member.request('GET', '/api/leaderboard?limit=50')).json<
+    const board = (await member.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
       Array<{ id: number; playerName: string }>
     >();
     expect(board.filter((e) => e.playerName === user.username).map((e) => e.id)).toEqual([best.id]);
@@ -646,7 +638,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     const visitor = TestClient.inject(t.app);
     await submit(visitor, 'Before', 300);
     expect(
-      (await visitor.request('GET', '/api/leaderboard?limit=50')).json<unknown[]>().length,
+      (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<unknown[]>().length,
     ).toBeGreaterThan(0);
     // The test clock starts on a Wednesday; move to the next Monday 00:00 UTC.
     const now = t.clock.now();
@@ -655,10 +647,10 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
     t.clock.advance((day + daysToMonday) * DAY_MS - now);
     expect(new Date(t.clock.now()).toISOString()).toMatch(/T00:00:00.000Z$/);
     expect(new Date(t.clock.now()).getUTCDay()).toBe(1);
-    expect((await visitor.request('GET', '/api/leaderboard')).json()).toEqual([]);
+    expect((await visitor.request('GET', gamePaths.leaderboard)).json()).toEqual([]);
     const fresh = await submit(visitor, 'After', 300);
     expect(
-      (await visitor.request('GET', '/api/leaderboard'))
+      (await visitor.request('GET', gamePaths.leaderboard))
         .json<Array<{ id: number }>>()
         .map((e) => e.id),
     ).toEqual([fresh.id]);

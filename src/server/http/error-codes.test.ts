@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { authPaths } from '#shared/api/paths.ts';
 
 describe("Fastify's own refusals", () => {
   let t: TestApp;
@@ -15,7 +16,7 @@ describe("Fastify's own refusals", () => {
     ['text/plain', { 'content-type': 'text/plain' }, 'a=b', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['a body over the limit', { 'content-type': 'application/json' }, `{"username":"${'x'.repeat(70_000)}"}`, 413, 'PAYLOAD_TOO_LARGE'],
   ])('answer %s with our own code, never an FST_ERR_* name', async (_what, headers, payload, status, code) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers, payload });
+    const res = await t.app.inject({ method: 'POST', url: authPaths.login, headers, payload });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual({ message: expect.any(String), code });
     expect(res.body).not.toContain('FST_');

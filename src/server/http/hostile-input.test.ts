@@ -33,6 +33,7 @@ import {
   shopPaths,
   sitePaths,
   walletPaths,
+  pathTo,
 } from '#shared/api/paths.ts';
 import { characterParamsSchema } from '#shared/api/shop.ts';
 import { linkWalletBodySchema } from '#shared/api/wallet.ts';
@@ -241,14 +242,14 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(login.statusCode, login.body).toBe(401);
     expect(login.json()).toMatchObject({ message: 'Invalid username or password' });
 
-    const page = await visitor.request('GET', '/api/memes?cursor=999999999999999');
+    const page = await visitor.request('GET', `${memePaths.list}?cursor=999999999999999`);
     expect(page.statusCode, page.body).toBe(400);
     expect(page.json()).toMatchObject({
       message: 'cursor must come from the previous page',
     });
 
     for (const id of ['2147483648', '9007199254740991']) {
-      const vote = await visitor.request('POST', `/api/memes/${id}/vote`, {
+      const vote = await visitor.request('POST', pathTo(memePaths.vote, { id }), {
         body: { voteType: 'up' },
       });
       expect(vote.statusCode, vote.body).toBe(400);
@@ -256,7 +257,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     }
 
     const before = await tableCounts(t);
-    const meme = await member.request('POST', '/api/memes', {
+    const meme = await member.request('POST', memePaths.create, {
       body: {
         title: 'a\u0000b',
         category: MEME_CATEGORY_VALUES[0],
@@ -267,8 +268,8 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(meme.json()).toMatchObject({
       message: 'Title contains characters that are not allowed',
     });
-    const image = await member.request('PUT', '/api/meme-images', {
-      body: { imageUrl: `/api/uploads/${'a'.repeat(5000)}` },
+    const image = await member.request('PUT', memePaths.memeImages, {
+      body: { imageUrl: `${objectPaths.localUploadPrefix}${'a'.repeat(5000)}` },
     });
     expect(image.statusCode, image.body).toBe(400);
     expect(image.json()).toMatchObject({ message: 'imageUrl is too long' });
@@ -280,7 +281,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       `${memberName}\u200b`,
       `\u200e${memberName}`,
     ]) {
-      const score = await visitor.request('POST', '/api/game-scores', {
+      const score = await visitor.request('POST', gamePaths.scores, {
         body: {
           playerName,
           score: 1,

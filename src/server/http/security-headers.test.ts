@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { authPaths, memePaths } from '#shared/api/paths.ts';
 
 describe('security headers', () => {
   let site: TestApp | undefined;
@@ -28,12 +29,12 @@ describe('security headers', () => {
   it('give every API answer, errors included, the headers an API needs and no page policy', async () => {
     site = await createTestApp('sqlite');
     const answers = await Promise.all([
-      site.app.inject({ method: 'GET', url: '/api/csrf-token' }),
+      site.app.inject({ method: 'GET', url: authPaths.csrfToken }),
       site.app.inject({ method: 'GET', url: '/api/no-such-route' }),
-      site.app.inject({ method: 'GET', url: '/api/memes?limit=abc' }),
+      site.app.inject({ method: 'GET', url: `${memePaths.list}?limit=abc` }),
       site.app.inject({
         method: 'POST',
-        url: '/api/auth/login',
+        url: authPaths.login,
         headers: { 'content-type': 'application/json' },
         payload: '{',
       }),
@@ -51,7 +52,7 @@ describe('security headers', () => {
 
   it('ask for https only when the site is served over https, on pages and API alike', async () => {
     site = await createTestApp('sqlite', { publicOrigin: 'https://grind.example' });
-    for (const url of ['/healthz', '/api/csrf-token']) {
+    for (const url of ['/healthz', authPaths.csrfToken]) {
       const res = await site.app.inject({ method: 'GET', url });
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
     }

@@ -9,6 +9,7 @@ import { postMeme } from '#test-support/gallery.ts';
 import { keyFromObjectPath } from '../uploads/object-paths.ts';
 import { insertMeme } from './repository.ts';
 import { toMeme } from './service.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
   let t: TestApp;
@@ -33,7 +34,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
 
   const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
   const visibleIds = async () =>
-    (await TestClient.inject(t.app).request('GET', '/api/memes')).json<Meme[]>().map((m) => m.id);
+    (await TestClient.inject(t.app).request('GET', memePaths.list)).json<Meme[]>().map((m) => m.id);
   const status = async (path: string) =>
     (await t.app.inject({ method: 'GET', url: path })).statusCode;
 
@@ -87,7 +88,9 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
         now: t.clock.now(),
       }),
     );
-    await member.request('POST', `/api/memes/${first.id}/vote`, { body: { voteType: 'up' } });
+    await member.request('POST', pathTo(memePaths.vote, { id: first.id }), {
+      body: { voteType: 'up' },
+    });
 
     expect(await run('memes:delete', String(first.id))).toBe(0);
     expect(output.at(-1)).toContain('2 kept');

@@ -14,6 +14,7 @@ import { castVote } from './repository.ts';
 import { SNAPSHOT_TTL_MS } from './service.ts';
 import { READ_CACHE_TTL_MS } from '../http/read-cache.ts';
 import { NEW_ACCOUNT_MEMES, NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-memes-'));
 const distDir = path.join(dir, 'dist');
@@ -57,13 +58,16 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
   describe('the list contract (spec section 7)', () => {
     it('answers a JSON array, with the next page in a Link header and none on the last page', async () => {
       await seedMemes(t.app, 5, { userId: memberId });
-      const res = await TestClient.inject(t.app).request('GET', '/api/memes?limit=2&category=all');
+      const res = await TestClient.inject(t.app).request(
+        'GET',
+        `${memePaths.list}?limit=2&category=all`,
+      );
       expect(res.statusCode).toBe(200);
       const body = res.json<Meme[]>();
       expect(Array.isArray(body)).toBe(true);
       expect(body.map((m) => m.title)).toEqual(['Seeded meme 5', 'Seeded meme 4']);
       expect(res.headers.link).toBe(`</api/memes?limit=2&cursor=${body[1]!.id}>; rel="next"`);
-      const last = await TestClient.inject(t.app).request('GET', '/api/memes?limit=5');
+      const last = await TestClient.inject(t.app).request('GET', `${memePaths.list}?limit=5`);
       expect(last.headers.link).toBeUndefined();
     });
   });
@@ -83,8 +87,13 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       await votes(d!, 5);
       const visitor = TestClient.inject(t.app);
       const ids = (memes: Meme[]) => memes.map((m) => m.id);
-      expect(ids(await allPages(visitor, '/api/memes?sort=top&limit=2'))).toEqual([d, b, a, c]);
-      expect(ids(await allPages(visitor, '/api/memes?sort=top&category=overtime'))).toEqual([
+      expect(ids(await allPages(visitor, `${memePaths.list}?sort=top&limit=2`))).toEqual([
+        d,
+        b,
+        a,
+        c,
+      ]);
+      expect(ids(await allPages(visitor, `${memePaths.list}?sort=top&category=overtime`))).toEqual([
         b,
         a,
         c,
@@ -99,7 +108,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       await votes(flop!, 0, 4);
       // 10 hours at +6 against new at 0: log10(9)/12^1.8 = 0.011 < log10(3)/2^1.8 = 0.137.
       expect(hotRank(6, 0, 10 * 3_600_000)).toBeLessThan(hotRank(0, 0, 0));
-      const page = await listPage(TestClient.inject(t.app), '/api/memes?sort=hot');
+      const page = await listPage(TestClient.inject(t.app), `${memePaths.list}?sort=hot`);
       expect(page.memes.map((m) => m.id)).toEqual([fresh, older, flop]);
     });
 
@@ -109,7 +118,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         const ids = await seedMemes(t.app, 30, { userId: memberId });
         for (const [i, id] of ids.entries()) await votes(id, i % 7);
         const visitor = TestClient.inject(t.app);
-        const first = await listPage(visitor, `/api/memes?sort=${sort}&limit=10`);
+        const first = await listPage(visitor, `${memePaths.list}?sort=${sort}&limit=10`);
         expect(first.next).toMatch(
           new RegExp(`^/api/memes\\?sort=${sort}&limit=10&cursor=\\d+-10$`),
         );
@@ -128,7 +137,10 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         expect(seen.find((m) => m.id === ids[0])!.upvotes).toBe(20);
         // A new reader sees the new order (the snapshot is shared for a minute only).
         t.clock.advance(61_000);
-        const fresh = await listPage(TestClient.inject(t.app), `/api/memes?sort=${sort}&limit=5`);
+        const fresh = await listPage(
+          TestClient.inject(t.app),
+          `${memePaths.list}?sort=${sort}&limit=5`,
+        );
         expect(fresh.memes.map((m) => m.id)).toEqual([...ids.slice(0, 5)].reverse());
         // An expired snapshot's cursor is refused with a clear message.
         // (The node's page cache may serve its copy once more while it reloads.)
@@ -145,7 +157,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect(REPORTS_TO_HIDE).toBe(3);
       const meme = await postMeme(t.app, member, { title: 'Reported <b>meme</b>' });
       const report = (client: TestClient, reason: string) =>
-        client.request('POST', `/api/memes/${meme.id}/report`, { body: { reason } });
+        client.request('POST', pathTo(memePaths.report, { id: meme.id }), { body: { reason } });
 
       const first = TestClient.inject(t.app, '192.0.2.10');
       expect((await report(first, 'spam')).statusCode).toBe(200);
@@ -157,11 +169,13 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect((await report(TestClient.inject(t.app), 'bogus')).statusCode).toBe(400);
       expect((await report(member, 'hateful')).statusCode).toBe(200);
       const visitor = TestClient.inject(t.app);
-      expect((await listPage(visitor, '/api/memes')).memes.map((m) => m.id)).toEqual([meme.id]);
+      expect((await listPage(visitor, memePaths.list)).memes.map((m) => m.id)).toEqual([meme.id]);
       expect((await report(TestClient.inject(t.app, '192.0.2.11'), 'other')).statusCode).toBe(200);
       // Three distinct reporters: hidden at once, from the list, its API and its page.
-      expect((await listPage(visitor, '/api/memes')).memes).toEqual([]);
-      expect((await visitor.request('GET', `/api/memes/${meme.id}`)).statusCode).toBe(404);
+      expect((await listPage(visitor, memePaths.list)).memes).toEqual([]);
+      expect(
+        (await visitor.request('GET', pathTo(memePaths.one, { id: meme.id }))).statusCode,
+      ).toBe(404);
       expect((await report(TestClient.inject(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(404);
 
       const output: string[] = [];
@@ -187,7 +201,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       // (011: the first read after it may still get the old page while the reload runs).
       t.clock.advance(READ_CACHE_TTL_MS + 1);
       await expect
-        .poll(async () => (await listPage(visitor, '/api/memes')).memes.map((m) => m.id))
+        .poll(async () => (await listPage(visitor, memePaths.list)).memes.map((m) => m.id))
         .toEqual([meme.id]);
       output.length = 0;
       await run('memes:queue');
@@ -197,7 +211,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect((await report(TestClient.inject(t.app, '192.0.2.13'), 'sexual')).statusCode).toBe(200);
       expect(await run('memes:hide', String(meme.id))).toBe(0);
       t.clock.advance(READ_CACHE_TTL_MS + 1);
-      await expect.poll(async () => (await listPage(visitor, '/api/memes')).memes).toEqual([]);
+      await expect.poll(async () => (await listPage(visitor, memePaths.list)).memes).toEqual([]);
       expect(await run('memes:delete', String(meme.id))).toBe(0);
       expect(await run('memes:delete', String(meme.id))).toBe(1);
 
@@ -219,7 +233,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       for (const id of ids) {
         const res = await TestClient.inject(t.app, '192.0.2.50').request(
           'POST',
-          `/api/memes/${id}/report`,
+          pathTo(memePaths.report, { id }),
           { body: { reason: 'spam' } },
         );
         statuses.push(res.statusCode);
@@ -248,7 +262,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       for (let i = 0; i <= NEW_ACCOUNT_MEMES; i++) images.push(await processedImage(t.app, member));
       const statuses = [];
       for (const imageUrl of images) {
-        const res = await member.request('POST', '/api/memes', {
+        const res = await member.request('POST', memePaths.create, {
           body: { title: 'Slot', category: 'overtime', imageUrl },
         });
         statuses.push(res.statusCode);

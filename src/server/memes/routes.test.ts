@@ -13,6 +13,7 @@ import {
 import { GALLERY_LIMITS } from './limits.ts';
 import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';
 import { VOTED_COOKIE } from './voter.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('memes API on %s', (kind) => {
   let t: TestApp;
@@ -26,10 +27,10 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
   });
   afterEach(async () => t?.close());
 
-  const page = (client: TestClient, query = '') => listPage(client, `/api/memes${query}`);
+  const page = (client: TestClient, query = '') => listPage(client, `${memePaths.list}${query}`);
 
   async function vote(client: TestClient, id: number, voteType: string) {
-    return client.request('POST', `/api/memes/${id}/vote`, { body: { voteType } });
+    return client.request('POST', pathTo(memePaths.vote, { id }), { body: { voteType } });
   }
 
   describe('posting', () => {
@@ -37,7 +38,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       const first = await postMeme(t.app, member, { title: 'First', category: 'coffee-culture' });
       t.clock.advance(1000);
       const imageUrl = await processedImage(t.app, member);
-      const res = await member.request('POST', '/api/memes', {
+      const res = await member.request('POST', memePaths.create, {
         body: { title: '  Monday again  ', category: 'monday-motivation', imageUrl },
       });
       expect(res.statusCode).toBe(201);
@@ -73,17 +74,17 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
     });
 
     it('lets a proxy keep a page nobody has voted on as long as a node does', async () => {
-      const visitor = await TestClient.inject(t.app).request('GET', '/api/memes');
+      const visitor = await TestClient.inject(t.app).request('GET', memePaths.list);
       expect(visitor.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
       expect(visitor.headers.vary).toMatch(/cookie/i);
-      const own = await member.request('GET', '/api/memes');
+      const own = await member.request('GET', memePaths.list);
       expect(own.headers['cache-control']).toBe('private, no-cache');
     });
 
     it('refuses visitors, bad titles, "all", and images that are not this member\'s unused ones', async () => {
       const imageUrl = await processedImage(t.app, member);
       const post = (client: TestClient, body: Record<string, unknown>) =>
-        client.request('POST', '/api/memes', {
+        client.request('POST', memePaths.create, {
           body: { title: 'ok', category: 'success', imageUrl, ...body },
         });
 
@@ -131,7 +132,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       const first = await page(visitor);
       expect(first.memes).toHaveLength(24);
       expect(first.memes[0]!.id).toBe(ids[59]);
-      expect(first.next).toBe(`/api/memes?cursor=${ids[36]}`);
+      expect(first.next).toBe(`${memePaths.list}?cursor=${ids[36]}`);
 
       // New uploads arrive while the visitor reads page one.
       await seedMemes(t.app, 5, { userId: memberId });
@@ -184,7 +185,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       ['?sort=best', 'sort must be new, top or hot'],
       ['?category=cats', 'Unknown category'],
     ])('refuses %s', async (query, message) => {
-      const res = await member.request('GET', `/api/memes${query}`);
+      const res = await member.request('GET', `${memePaths.list}${query}`);
       expect(res.statusCode).toBe(400);
       expect(res.json<{ message: string }>().message).toContain(message);
     });
@@ -274,10 +275,10 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect((await vote(member, 999_999, 'up')).statusCode).toBe(404);
       expect((await vote(member, id!, 'sideways')).statusCode).toBe(400);
       expect(
-        (await member.request('POST', `/api/memes/abc/vote`, { body: { voteType: 'up' } }))
+        (await member.request('POST', '/api/memes/abc/vote', { body: { voteType: 'up' } }))
           .statusCode,
       ).toBe(400);
-      const noToken = await member.request('POST', `/api/memes/${id}/vote`, {
+      const noToken = await member.request('POST', pathTo(memePaths.vote, { id: id! }), {
         body: { voteType: 'up' },
         csrf: false,
       });
@@ -348,7 +349,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       const send = (remoteAddress: string) =>
         t.app.inject({
           method: 'POST',
-          url: `/api/memes/${id}/vote`,
+          url: pathTo(memePaths.vote, { id: id! }),
           remoteAddress,
           headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
           payload: { voteType: 'up' },

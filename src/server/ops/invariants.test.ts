@@ -7,6 +7,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { findInvariantViolations } from './invariants.ts';
+import { memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('invariant checks on %s', (kind) => {
   let t: TestApp;
@@ -20,14 +21,19 @@ describe.each(databaseKinds)('invariant checks on %s', (kind) => {
     const member = TestClient.inject(t.app);
     userId = (await member.register(uniqueName('inv'))).id;
     await creditCoins(t.app.deps.db, { userId, amount: 100, reason: 'grant', now: t.clock.now() });
-    expect((await member.request('POST', '/api/characters/hardhat/purchase')).statusCode).toBe(200);
+    expect(
+      (await member.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode,
+    ).toBe(200);
     const meme = await postMeme(t.app, member);
     memeId = meme.id;
     imageKey = meme.imageUrl.replace('/objects/', '');
     thumbnailKey = meme.thumbnailUrl.replace('/objects/', '');
     expect(
-      (await member.request('POST', `/api/memes/${meme.id}/vote`, { body: { voteType: 'up' } }))
-        .statusCode,
+      (
+        await member.request('POST', pathTo(memePaths.vote, { id: meme.id }), {
+          body: { voteType: 'up' },
+        })
+      ).statusCode,
     ).toBe(200);
   });
   afterEach(async () => {

@@ -8,6 +8,7 @@ import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
   let t: TestApp;
@@ -38,7 +39,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
   }
 
   const board = async (client: TestClient, limit: number) =>
-    (await client.request('GET', `/api/leaderboard?limit=${limit}`))
+    (await client.request('GET', `${gamePaths.leaderboard}?limit=${limit}`))
       .json<Array<{ id: number; score: number }>>()
       .map((e) => e.id);
 
@@ -63,7 +64,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
     expect(await board(visitor, 50)).toEqual([first, third, second]);
     const run = await play(visitor, 120);
     await reportPaced(TestClient.inject(t.app), t.clock, run);
-    const res = await visitor.request('POST', '/api/game-scores', {
+    const res = await visitor.request('POST', gamePaths.scores, {
       body: scoreBody(run, 'Fourth'),
       csrf: false,
     });
@@ -80,7 +81,7 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
   });
 
   it('lets a proxy keep the answer as long as a node does, and browsers ask each time', async () => {
-    const res = await TestClient.inject(t.app).request('GET', '/api/leaderboard?limit=3');
+    const res = await TestClient.inject(t.app).request('GET', `${gamePaths.leaderboard}?limit=3`);
     expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
   });
 });

@@ -15,6 +15,7 @@ import { createTestApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { startNode } from '#test-support/node-process.ts';
+import { authPaths, gamePaths, memePaths, objectPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {
@@ -61,8 +62,10 @@ describe('logs', () => {
       const c = TestClient.inject(app);
       await c.register(uniqueName());
       const token = await c.token();
-      await c.request('POST', '/api/auth/logout');
-      await c.request('PUT', '/api/uploads/secret-upload-token-value', { body: 'x' });
+      await c.request('POST', authPaths.logout);
+      await c.request('PUT', `${objectPaths.localUploadPrefix}secret-upload-token-value`, {
+        body: 'x',
+      });
       await c.request('GET', '/api/no-such-route');
       type Line = {
         level: number;
@@ -107,7 +110,7 @@ describe('logs', () => {
     const app = await buildApp(t.config, { logger: { stream } });
     try {
       await sql`alter table game_scores rename to game_scores_gone`.execute(app.deps.db);
-      const res = await app.inject({ method: 'GET', url: '/api/leaderboard' });
+      const res = await app.inject({ method: 'GET', url: gamePaths.leaderboard });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ message: 'Internal Server Error' });
       const id = res.headers['x-request-id'];
@@ -134,7 +137,7 @@ describe('logs', () => {
     try {
       const member = TestClient.inject(app);
       await member.register(uniqueName('Cutoff'));
-      const target = await member.request('POST', '/api/objects/upload');
+      const target = await member.request('POST', memePaths.uploadTarget);
       const { pathname } = new URL(target.json<{ uploadURL: string }>().uploadURL, 'http://x');
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as AddressInfo;
@@ -214,7 +217,7 @@ describe('the server process', () => {
         ),
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
-      for (let i = 0; i < 200 && !output.includes('"url":"/api/auth/register"'); i++) {
+      for (let i = 0; i < 200 && !output.includes('"url":authPaths.register'); i++) {
         await new Promise((r) => setTimeout(r, 25));
       }
       child.kill('SIGTERM');

@@ -22,6 +22,7 @@ import {
   recordVerification,
 } from '../game/repository.ts';
 import { paidWeeks } from './repository.ts';
+import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on %s', (kind) => {
   let t: TestApp;
@@ -85,8 +86,8 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
   }
 
   async function linkWallet(client: TestClient, wallet: TestWallet) {
-    const issued = (await client.request('POST', '/api/wallet/challenge')).json<WalletChallenge>();
-    const res = await client.request('POST', '/api/wallet/link', { body: wallet.signIn(issued) });
+    const issued = (await client.request('POST', walletPaths.challenge)).json<WalletChallenge>();
+    const res = await client.request('POST', walletPaths.link, { body: wallet.signIn(issued) });
     expect(res.statusCode, res.body).toBe(200);
   }
 
@@ -106,7 +107,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     await linkWallet(aliceClient, firstWallet);
 
     // The visitor's score is on the public board, first.
-    const board = (await aliceClient.request('GET', '/api/leaderboard')).json<LeaderboardEntry[]>();
+    const board = (await aliceClient.request('GET', gamePaths.leaderboard)).json<
+      LeaderboardEntry[]
+    >();
     expect(board[0]?.playerName).toBe(visitorName);
 
     // Nothing can be paid before an approval, nor approved while the week runs.
@@ -216,9 +219,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       'paid',
     ]);
 
-    const winners = (await aliceClient.request('GET', '/api/giveaway-winners')).json<
-      GiveawayWinner[]
-    >();
+    const winners = (await aliceClient.request('GET', gamePaths.winners)).json<GiveawayWinner[]>();
     expect(winners).toEqual([
       {
         id: expect.any(Number),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { authPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) => {
   let t: TestApp;
@@ -10,7 +11,7 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
   });
   afterAll(async () => t?.close());
 
-  const me = async (c: TestClient) => (await c.request('GET', '/api/auth/me')).json().user;
+  const me = async (c: TestClient) => (await c.request('GET', authPaths.me)).json().user;
 
   it('a token read before login is refused after it, and login renews the csrf cookie', async () => {
     const name = uniqueName();
@@ -20,10 +21,10 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     const cookieBefore = c.cookies.get('csrf');
     expect((await c.login(name)).statusCode).toBe(200);
     expect(c.cookies.get('csrf')).not.toBe(cookieBefore);
-    const stale = await c.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': before } });
+    const stale = await c.request('POST', authPaths.logout, { headers: { 'x-csrf-token': before } });
     expect(stale.statusCode).toBe(403);
     expect(await me(c)).not.toBeNull();
-    expect((await c.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect((await c.request('POST', authPaths.logout)).statusCode).toBe(200);
   });
 
   it('a cookie and token planted before the victim logs in are no good afterwards', async () => {
@@ -35,7 +36,7 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     await victim.register(uniqueName());
     // Even if the browser kept the planted cookie (renewal lost), the token is the visitor's.
     victim.cookies.set('csrf', plantedCookie);
-    const res = await victim.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': plantedToken } });
+    const res = await victim.request('POST', authPaths.logout, { headers: { 'x-csrf-token': plantedToken } });
     expect(res.statusCode).toBe(403);
     expect(await me(victim)).not.toBeNull();
   });
@@ -47,7 +48,7 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     const b = TestClient.inject(t.app);
     await b.register(uniqueName());
     b.cookies.set('csrf', a.cookies.get('csrf')!);
-    const res = await b.request('POST', '/api/auth/logout', { headers: { 'x-csrf-token': tokenA } });
+    const res = await b.request('POST', authPaths.logout, { headers: { 'x-csrf-token': tokenA } });
     expect(res.statusCode).toBe(403);
   });
 
@@ -56,36 +57,36 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     await c.register(uniqueName());
     const memberToken = await c.token();
     const cookie = c.cookies.get('csrf');
-    expect((await c.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect((await c.request('POST', authPaths.logout)).statusCode).toBe(200);
     expect(c.cookies.get('csrf')).not.toBe(cookie);
-    const res = await c.request('POST', '/api/memes/1/vote', { body: { voteType: 'up' }, headers: { 'x-csrf-token': memberToken } });
+    const res = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), { body: { voteType: 'up' }, headers: { 'x-csrf-token': memberToken } });
     expect(res.statusCode).toBe(403);
   });
 
   it('names cookies __Host- when they are Secure, and keeps plain names on http', async () => {
     const plain = TestClient.inject(t.app);
-    const plainReg = await plain.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false });
+    const plainReg = await plain.request('POST', authPaths.register, { body: { username: uniqueName(), password: 'secret1' }, csrf: false });
     expect(plainReg.cookies.map((c) => c.name).sort()).toEqual(['csrf', 'sid']);
 
     const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
     try {
       const c = TestClient.inject(https.app);
       const origin = { origin: 'https://grind.example' };
-      const reg = await c.request('POST', '/api/auth/register', { body: { username: uniqueName(), password: 'secret1' }, csrf: false, headers: origin });
+      const reg = await c.request('POST', authPaths.register, { body: { username: uniqueName(), password: 'secret1' }, csrf: false, headers: origin });
       expect(reg.statusCode).toBe(201);
       expect(reg.cookies.map((x) => x.name).sort()).toEqual(['__Host-csrf', '__Host-sid']);
       for (const cookie of reg.cookies) {
         expect(cookie).toMatchObject({ secure: true, path: '/', httpOnly: true });
         expect(cookie.domain).toBeUndefined();
       }
-      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+      expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
       // A bare-named cookie (what a plain-http page or a sibling host could plant) is not read.
       const bare = TestClient.inject(https.app);
       bare.cookies.set('sid', c.cookies.get('__Host-sid')!);
-      expect((await bare.request('GET', '/api/auth/me')).json().user).toBeNull();
-      const vote = await c.request('POST', '/api/memes/1/vote', { body: { voteType: 'up' }, headers: origin });
+      expect((await bare.request('GET', authPaths.me)).json().user).toBeNull();
+      const vote = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), { body: { voteType: 'up' }, headers: origin });
       expect(vote.statusCode).toBe(404);
-      const out = await c.request('POST', '/api/auth/logout', { headers: origin });
+      const out = await c.request('POST', authPaths.logout, { headers: origin });
       expect(out.statusCode).toBe(200);
       expect(out.cookies.find((x) => x.name === '__Host-sid')?.value).toBe('');
     } finally {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { authPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)(
   'the CSRF check goes by the route the router picked, on %s',
@@ -22,7 +23,7 @@ describe.each(databaseKinds)(
     it.each([
       ['POST', '/%61pi/auth/logout', undefined],
       ['POST', '/api/auth/%6cogout', undefined],
-      ['POST', '/api/auth/logout?next=/api/auth/login', undefined],
+      ['POST', `${authPaths.logout}?next=/api/auth/login`, undefined],
       ['POST', '/%61pi/memes/1/vote', { voteType: 'up' }],
       ['POST', '/%61pi/objects/upload', undefined],
       ['POST', '/%61pi/characters/default/select', undefined],
@@ -31,13 +32,13 @@ describe.each(databaseKinds)(
       const res = await c.request(method, url, { csrf: false, body });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: 'CSRF token missing', code: 'CSRF' });
-      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
+      expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
     });
 
     it('refuses a text/plain body (what a cross-site form can send) on a body-less route, token or not', async () => {
       const c = await member();
       for (const csrf of [false, true]) {
-        const res = await c.request('POST', '/api/auth/logout', {
+        const res = await c.request('POST', authPaths.logout, {
           csrf,
           body: 'a=b',
           headers: { 'content-type': 'text/plain' },
@@ -45,8 +46,8 @@ describe.each(databaseKinds)(
         expect(res.statusCode).toBe(415);
         expect(res.json().message).toMatch(/^Unsupported Media Type/);
       }
-      expect((await c.request('GET', '/api/auth/me')).json().user).not.toBeNull();
-      const emptyForm = await c.request('POST', '/api/auth/logout', {
+      expect((await c.request('GET', authPaths.me)).json().user).not.toBeNull();
+      const emptyForm = await c.request('POST', authPaths.logout, {
         headers: { 'content-type': 'text/plain', 'content-length': '0' },
       });
       expect(emptyForm.statusCode).toBe(415);
@@ -55,7 +56,7 @@ describe.each(databaseKinds)(
     it('refuses a text/plain login (a form posting JSON-looking text)', async () => {
       const name = uniqueName();
       await TestClient.inject(t.app).register(name, 'secret1');
-      const res = await TestClient.inject(t.app).request('POST', '/api/auth/login', {
+      const res = await TestClient.inject(t.app).request('POST', authPaths.login, {
         csrf: false,
         body: JSON.stringify({ username: name, password: 'secret1' }),
         headers: { 'content-type': 'text/plain' },

@@ -5,6 +5,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { allowReadsOnly } from './session-scope.ts';
+import { authPaths, gamePaths, sitePaths } from '#shared/api/paths.ts';
 
 describe('the scope of public reads', () => {
   const appWith = (add: (scope: ReturnType<typeof Fastify>) => void) => {
@@ -47,7 +48,7 @@ describe.each(databaseKinds)('public reads on %s', (kind) => {
   it('serve a member without looking up the session', async () => {
     const member = TestClient.inject(t.app);
     await member.register(uniqueName('reader'));
-    expect((await member.request('GET', '/api/auth/me')).json()).toMatchObject({
+    expect((await member.request('GET', authPaths.me)).json()).toMatchObject({
       user: { id: expect.any(Number) },
     });
 
@@ -56,9 +57,9 @@ describe.each(databaseKinds)('public reads on %s', (kind) => {
     // Past the session cache's second (decision 011), so the next look-up asks the database.
     t.clock.advance(1001);
     try {
-      expect((await member.request('GET', '/api/auth/me')).statusCode).toBe(500);
+      expect((await member.request('GET', authPaths.me)).statusCode).toBe(500);
       // ...and the public reads, sent with the same session cookie, do not.
-      for (const url of ['/api/leaderboard', '/api/giveaway-winners', '/api/time']) {
+      for (const url of [gamePaths.leaderboard, gamePaths.winners, sitePaths.time]) {
         const res = await member.request('GET', url);
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['set-cookie'], url).toBeUndefined();

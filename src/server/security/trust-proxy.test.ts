@@ -10,6 +10,7 @@ import {
   type TestDatabase,
 } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from '../auth/service.ts';
+import { authPaths } from '#shared/api/paths.ts';
 
 /** POSTs JSON through the proxy from a chosen loopback address (the client's real address). */
 function post(
@@ -105,7 +106,7 @@ describe.each(setups)(
         statuses.push(
           await post(
             proxy.url,
-            '/api/auth/login',
+            authPaths.login,
             { username: uniqueName('nobody'), password: 'wrong-password' },
             '127.0.0.7',
             `10.9.${i}.1, 127.0.0.1`,
@@ -118,7 +119,7 @@ describe.each(setups)(
       expect(
         await post(
           proxy.url,
-          '/api/auth/login',
+          authPaths.login,
           { username: uniqueName('nobody'), password: 'wrong-password' },
           '127.0.0.8',
           '10.9.0.1',
@@ -126,7 +127,7 @@ describe.each(setups)(
       ).toBe(401);
 
       const loginLines = logLines
-        .filter((l) => l.includes('/api/auth/login'))
+        .filter((l) => l.includes(authPaths.login))
         .map((l) => JSON.parse(l) as { req?: { remoteAddress?: string } });
       const addresses = new Set(
         loginLines.flatMap((l) => (l.req?.remoteAddress ? [l.req.remoteAddress] : [])),
@@ -140,7 +141,7 @@ describe.each(setups)(
         statuses.push(
           await post(
             proxy.url,
-            '/api/auth/register',
+            authPaths.register,
             { username: uniqueName('sock'), password: 'password123' },
             '127.0.0.9',
             `10.8.${i}.1`,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { coinsOf } from '#test-support/coins.ts';
 import { creditCoins, ledgerSum } from './ledger.ts';
 
 describe.each(databaseKinds)('coin ledger on %s', (kind) => {
@@ -25,12 +26,7 @@ describe.each(databaseKinds)('coin ledger on %s', (kind) => {
       ),
     );
     expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
-    const row = await t.app.deps.db
-      .selectFrom('users')
-      .select('coins')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(row.coins).toBe(7);
+    expect(await coinsOf(t.app.deps.db, user.id)).toBe(7);
     expect(await ledgerSum(t.app.deps.db, user.id)).toBe(7);
   });
 

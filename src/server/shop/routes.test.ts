@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
 import { creditCoins, ledgerEntries, ledgerSum } from './ledger.ts';
+import { authPaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 const paid = characters.filter((c) => c.price > 0);
 const price = (key: CharacterKey) => getCharacter(key).price;
@@ -23,30 +25,8 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   });
 
   const db = () => t.app.deps.db;
-
-  async function member(coins = 0) {
-    const client = TestClient.inject(t.app);
-    const user = await client.register(uniqueName('shopper'));
-    if (coins > 0) {
-      await creditCoins(db(), {
-        userId: user.id,
-        amount: coins,
-        reason: 'grant',
-        note: 'test',
-        now: t.clock.now(),
-      });
-    }
-    return { client, user };
-  }
-
-  async function balance(userId: number) {
-    const row = await db()
-      .selectFrom('users')
-      .select('coins')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return row.coins;
-  }
+  const member = (coins = 0) => memberWithCoins(t, coins, 'shopper');
+  const balance = (userId: number) => coinsOf(db(), userId);
 
   /** Everything a refused purchase or selection must leave untouched. */
   async function state(userId: number) {
@@ -84,10 +64,14 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   it('answers 401 with a clear message to visitors on every route, and writes nothing', async () => {
     const visitor = TestClient.inject(t.app);
     const cases = [
-      ['GET', '/api/user-profile', 'Please log in to view your profile.'],
-      ['GET', '/api/user-characters', 'Please log in to view your characters.'],
-      ['POST', '/api/characters/hardhat/purchase', 'Please log in to purchase characters.'],
-      ['POST', '/api/characters/hardhat/select', 'Please log in to select characters.'],
+      ['GET', shopPaths.profile, 'Please log in to view your profile.'],
+      ['GET', shopPaths.characters, 'Please log in to view your characters.'],
+      [
+        'POST',
+        pathTo(shopPaths.purchase, { key: 'hardhat' }),
+        'Please log in to purchase characters.',
+      ],
+      ['POST', pathTo(shopPaths.select, { key: 'hardhat' }), 'Please log in to select characters.'],
     ] as const;
     for (const [method, url, message] of cases) {
       const res = await visitor.request(method, url);
@@ -100,21 +84,21 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
 
   it('gives a new member a profile with no coins, the default character selected and owned', async () => {
     const { client, user } = await member();
-    const profile = await client.request('GET', '/api/user-profile');
+    const profile = await client.request('GET', shopPaths.profile);
     expect(profile.statusCode).toBe(200);
     expect(profile.json()).toEqual({
       username: user.username,
       coins: 0,
       selectedCharacterKey: 'default',
     });
-    const owned = await client.request('GET', '/api/user-characters');
+    const owned = await client.request('GET', shopPaths.characters);
     expect(owned.statusCode).toBe(200);
     expect(owned.json()).toEqual([{ characterKey: 'default' }]);
   });
 
   it('sells a character: one debit, one ledger row, the new profile and collection in the answer', async () => {
     const { client, user } = await member(120);
-    const res = await client.request('POST', '/api/characters/hardhat/purchase');
+    const res = await client.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<PurchaseResponse>()).toEqual({
       profile: { username: user.username, coins: 70, selectedCharacterKey: 'default' },
@@ -127,8 +111,8 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     ]);
     expect(await expectBalanced(user.id)).toBe(70);
     // The reads agree with the purchase's answer.
-    expect((await client.request('GET', '/api/user-profile')).json<UserProfile>().coins).toBe(70);
-    expect((await client.request('GET', '/api/user-characters')).json()).toEqual([
+    expect((await client.request('GET', shopPaths.profile)).json<UserProfile>().coins).toBe(70);
+    expect((await client.request('GET', shopPaths.characters)).json()).toEqual([
       { characterKey: 'default' },
       { characterKey: 'hardhat' },
     ]);
@@ -137,7 +121,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   it('refuses a purchase the balance does not cover with the numbers, and changes nothing', async () => {
     const { client, user } = await member(300);
     const before = await state(user.id);
-    const res = await client.request('POST', '/api/characters/pilot/purchase');
+    const res = await client.request('POST', pathTo(shopPaths.purchase, { key: 'pilot' }));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'Not enough coins: Pilot costs 750 and you have 300 (450 more needed)',
@@ -148,12 +132,14 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
 
   it('never sells the same character twice, and the default is owned already', async () => {
     const { client, user } = await member(500);
-    expect((await client.request('POST', '/api/characters/suit/purchase')).statusCode).toBe(200);
+    expect(
+      (await client.request('POST', pathTo(shopPaths.purchase, { key: 'suit' }))).statusCode,
+    ).toBe(200);
     const before = await state(user.id);
-    const again = await client.request('POST', '/api/characters/suit/purchase');
+    const again = await client.request('POST', pathTo(shopPaths.purchase, { key: 'suit' }));
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'You already own Executive', code: 'ALREADY_OWNED' });
-    const free = await client.request('POST', '/api/characters/default/purchase');
+    const free = await client.request('POST', pathTo(shopPaths.purchase, { key: 'default' }));
     expect(free.statusCode).toBe(409);
     expect(free.json()).toEqual({
       message: 'You already own Office Worker',
@@ -187,7 +173,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   it('selects only an owned character and answers the new profile', async () => {
     const { client, user } = await member(2000);
     const before = await state(user.id);
-    const notOwned = await client.request('POST', '/api/characters/pudge/select');
+    const notOwned = await client.request('POST', pathTo(shopPaths.select, { key: 'pudge' }));
     expect(notOwned.statusCode).toBe(403);
     expect(notOwned.json()).toEqual({
       message: "You don't own Pudge - Official Mascot yet. Purchase it first.",
@@ -195,8 +181,10 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     });
     expect(await state(user.id)).toEqual(before);
 
-    expect((await client.request('POST', '/api/characters/pudge/purchase')).statusCode).toBe(200);
-    const selected = await client.request('POST', '/api/characters/pudge/select');
+    expect(
+      (await client.request('POST', pathTo(shopPaths.purchase, { key: 'pudge' }))).statusCode,
+    ).toBe(200);
+    const selected = await client.request('POST', pathTo(shopPaths.select, { key: 'pudge' }));
     expect(selected.statusCode).toBe(200);
     expect(selected.json()).toEqual({
       username: user.username,
@@ -204,23 +192,27 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
       selectedCharacterKey: 'pudge',
     });
     expect(
-      (await client.request('GET', '/api/user-profile')).json<UserProfile>().selectedCharacterKey,
+      (await client.request('GET', shopPaths.profile)).json<UserProfile>().selectedCharacterKey,
     ).toBe('pudge');
 
     // Selecting again is harmless; the default can always be selected.
-    expect((await client.request('POST', '/api/characters/pudge/select')).statusCode).toBe(200);
-    const back = await client.request('POST', '/api/characters/default/select');
+    expect(
+      (await client.request('POST', pathTo(shopPaths.select, { key: 'pudge' }))).statusCode,
+    ).toBe(200);
+    const back = await client.request('POST', pathTo(shopPaths.select, { key: 'default' }));
     expect(back.json<UserProfile>().selectedCharacterKey).toBe('default');
   });
 
   it("keeps one member's purchases and selection away from another's", async () => {
     const a = await member(100);
     const b = await member(0);
-    expect((await a.client.request('POST', '/api/characters/hoodie/purchase')).statusCode).toBe(
-      200,
-    );
-    expect((await b.client.request('POST', '/api/characters/hoodie/select')).statusCode).toBe(403);
-    expect((await b.client.request('GET', '/api/user-characters')).json()).toEqual([
+    expect(
+      (await a.client.request('POST', pathTo(shopPaths.purchase, { key: 'hoodie' }))).statusCode,
+    ).toBe(200);
+    expect(
+      (await b.client.request('POST', pathTo(shopPaths.select, { key: 'hoodie' }))).statusCode,
+    ).toBe(403);
+    expect((await b.client.request('GET', shopPaths.characters)).json()).toEqual([
       { characterKey: 'default' },
     ]);
     expect(await balance(b.user.id)).toBe(0);
@@ -229,8 +221,8 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
   it('needs the CSRF token to buy or select', async () => {
     const { client, user } = await member(100);
     const before = await state(user.id);
-    for (const action of ['purchase', 'select']) {
-      const res = await client.request('POST', `/api/characters/hardhat/${action}`, {
+    for (const action of ['purchase', 'select'] as const) {
+      const res = await client.request('POST', pathTo(shopPaths[action], { key: 'hardhat' }), {
         csrf: false,
       });
       expect(res.statusCode).toBe(403);
@@ -241,9 +233,11 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
 
   it('answers 401 once the member has logged out', async () => {
     const { client, user } = await member(100);
-    expect((await client.request('POST', '/api/auth/logout')).statusCode).toBe(200);
-    expect((await client.request('GET', '/api/user-profile')).statusCode).toBe(401);
-    expect((await client.request('POST', '/api/characters/hardhat/purchase')).statusCode).toBe(401);
+    expect((await client.request('POST', authPaths.logout)).statusCode).toBe(200);
+    expect((await client.request('GET', shopPaths.profile)).statusCode).toBe(401);
+    expect(
+      (await client.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode,
+    ).toBe(401);
     expect(await balance(user.id)).toBe(100);
   });
 
@@ -259,9 +253,9 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
       .where('id', '=', user.id)
       .execute();
     expect(
-      (await client.request('GET', '/api/user-profile')).json<UserProfile>().selectedCharacterKey,
+      (await client.request('GET', shopPaths.profile)).json<UserProfile>().selectedCharacterKey,
     ).toBe('default');
-    expect((await client.request('GET', '/api/user-characters')).json()).toEqual([
+    expect((await client.request('GET', shopPaths.characters)).json()).toEqual([
       { characterKey: 'default' },
     ]);
   });
@@ -271,7 +265,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     await client.token();
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        client.request('POST', '/api/characters/scientist/purchase'),
+        client.request('POST', pathTo(shopPaths.purchase, { key: 'scientist' })),
       ),
     );
     const statuses = results.map((r) => r.statusCode);
@@ -302,7 +296,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     const results = await Promise.all(
       keys.map(async (key) => ({
         key,
-        res: await client.request('POST', `/api/characters/${key}/purchase`),
+        res: await client.request('POST', pathTo(shopPaths.purchase, { key })),
       })),
     );
 
@@ -345,8 +339,12 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     const b = await member(1000);
     await Promise.all([a.client.token(), b.client.token()]);
     await Promise.all([
-      ...paid.slice(0, 6).map((c) => a.client.request('POST', `/api/characters/${c.key}/purchase`)),
-      ...paid.slice(0, 6).map((c) => b.client.request('POST', `/api/characters/${c.key}/purchase`)),
+      ...paid
+        .slice(0, 6)
+        .map((c) => a.client.request('POST', pathTo(shopPaths.purchase, { key: c.key }))),
+      ...paid
+        .slice(0, 6)
+        .map((c) => b.client.request('POST', pathTo(shopPaths.purchase, { key: c.key }))),
       ...Array.from({ length: 10 }, (_, i) =>
         creditCoins(db(), {
           userId: i % 2 ? a.user.id : b.user.id,

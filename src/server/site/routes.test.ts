@@ -6,6 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { sitePaths } from '#shared/api/paths.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-site-'));
@@ -95,12 +96,12 @@ describe.each(databaseKinds)('site on %s', (kind) => {
   });
 
   it('tells the page the server time, uncached', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/time' });
+    const res = await t.app.inject({ method: 'GET', url: sitePaths.time });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({ now: t.clock.now() });
     t.clock.advance(1234);
-    expect((await t.app.inject({ method: 'GET', url: '/api/time' })).json()).toEqual({
+    expect((await t.app.inject({ method: 'GET', url: sitePaths.time })).json()).toEqual({
       now: t.clock.now(),
     });
   });

@@ -3,6 +3,7 @@ import { buildNoiseGifBomb, buildValidPng } from '#test-support/hostile-files.ts
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { memePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('image processing is fair between members, on %s', { timeout: 180_000 }, (kind) => {
   let t: TestApp;
@@ -16,7 +17,7 @@ describe.each(databaseKinds)('image processing is fair between members, on %s', 
 
   /** An upload URL with the file PUT to it: what the member then asks the server to process. */
   async function uploaded(member: TestClient, bytes: Buffer, type: string): Promise<string> {
-    const target = await member.request('POST', '/api/objects/upload');
+    const target = await member.request('POST', memePaths.uploadTarget);
     expect(target.statusCode).toBe(200);
     const { uploadURL } = target.json<{ uploadURL: string }>();
     const put = await t.app.inject({ method: 'PUT', url: uploadURL, payload: bytes, headers: { 'content-type': type } });
@@ -25,7 +26,7 @@ describe.each(databaseKinds)('image processing is fair between members, on %s', 
   }
 
   const process = (member: TestClient, imageUrl: string) =>
-    member.request('PUT', '/api/meme-images', { body: { imageUrl } });
+    member.request('PUT', memePaths.memeImages, { body: { imageUrl } });
 
   it("another member's small PNG is processed while one member's GIF bombs wait; a third bomb is refused at once", async () => {
     const bomber = TestClient.inject(t.app);

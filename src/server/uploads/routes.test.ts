@@ -20,6 +20,7 @@ import {
   type HostileFile,
 } from '#test-support/hostile-files.ts';
 import { UNUSED_IMAGE_TTL_MS, UPLOAD_PROCESS_GRACE_MS, UPLOAD_URL_TTL_MS } from './service.ts';
+import { memePaths } from '#shared/api/paths.ts';
 
 type StoreKind = 'local' | 's3';
 
@@ -101,7 +102,7 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   }
 
   async function newUploadURL(client = member): Promise<string> {
-    const res = await client.request('POST', '/api/objects/upload');
+    const res = await client.request('POST', memePaths.uploadTarget);
     expect(res.statusCode).toBe(200);
     const { uploadURL } = res.json<{ uploadURL: string }>();
     return uploadURL;
@@ -112,7 +113,9 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
     const uploadURL = await newUploadURL(client);
     const put = await putFile(client, uploadURL, bytes, type);
     if (put.statusCode !== 200) return { uploadURL, status: put.statusCode, message: put.body };
-    const res = await client.request('PUT', '/api/meme-images', { body: { imageUrl: uploadURL } });
+    const res = await client.request('PUT', memePaths.memeImages, {
+      body: { imageUrl: uploadURL },
+    });
     const body = res.json<{ objectPath?: string; message?: string }>();
     return {
       uploadURL,
@@ -130,7 +133,7 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   }
 
   async function postMeme(objectPath: string, title = 'A meme', category = 'office-life') {
-    return member.request('POST', '/api/memes', {
+    return member.request('POST', memePaths.create, {
       body: { title, category, imageUrl: objectPath },
     });
   }
@@ -142,10 +145,10 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
 
   it('asks visitors to log in before anything is stored', async () => {
     const visitor = TestClient.http(origin);
-    const res = await visitor.request('POST', '/api/objects/upload');
+    const res = await visitor.request('POST', memePaths.uploadTarget);
     expect(res.statusCode).toBe(401);
     expect(res.json<{ message: string }>().message).toBe('Please log in to upload images');
-    const process = await visitor.request('PUT', '/api/meme-images', { body: { imageUrl: 'x' } });
+    const process = await visitor.request('PUT', memePaths.memeImages, { body: { imageUrl: 'x' } });
     expect(process.statusCode).toBe(401);
     expect(await t.app.deps.db.selectFrom('uploads').selectAll().execute()).toEqual([]);
   });
@@ -244,21 +247,21 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
 
     const other = TestClient.http(origin);
     await other.register(uniqueName('thief'));
-    const stolen = await other.request('PUT', '/api/meme-images', {
+    const stolen = await other.request('PUT', memePaths.memeImages, {
       body: { imageUrl: uploadURL },
     });
     expect(stolen.statusCode).toBe(404);
 
-    const first = await member.request('PUT', '/api/meme-images', {
+    const first = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: uploadURL },
     });
     expect(first.statusCode).toBe(200);
-    const again = await member.request('PUT', '/api/meme-images', {
+    const again = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: uploadURL },
     });
     expect(again.statusCode).toBe(409);
 
-    const foreign = await member.request('PUT', '/api/meme-images', {
+    const foreign = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: 'https://elsewhere.example/uploads/0b0d6a0c-56d7-4a0e-9c35-1d0d3bba0f6c' },
     });
     expect(foreign.statusCode).toBe(400);
@@ -266,14 +269,14 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
 
   it('answers 400 when nothing was uploaded yet, and lets the member try again', async () => {
     const uploadURL = await newUploadURL();
-    const early = await member.request('PUT', '/api/meme-images', {
+    const early = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: uploadURL },
     });
     expect(early.statusCode).toBe(400);
     expect(
       (await putFile(member, uploadURL, await buildValidPng(32, 32), 'image/png')).statusCode,
     ).toBe(200);
-    const later = await member.request('PUT', '/api/meme-images', {
+    const later = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: uploadURL },
     });
     expect(later.statusCode).toBe(200);
@@ -340,7 +343,7 @@ describe.each(databaseKinds)('the local upload URL on %s', (dbKind) => {
   afterEach(async () => t.close());
 
   async function uploadURL(): Promise<string> {
-    const res = await member.request('POST', '/api/objects/upload');
+    const res = await member.request('POST', memePaths.uploadTarget);
     return res.json<{ uploadURL: string }>().uploadURL;
   }
 
@@ -359,7 +362,7 @@ describe.each(databaseKinds)('the local upload URL on %s', (dbKind) => {
     });
     expect(noToken.statusCode).toBe(200);
     // Every other mutating call still needs the token.
-    const processWithout = await member.request('PUT', '/api/meme-images', {
+    const processWithout = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: url },
       csrf: false,
     });
@@ -441,7 +444,7 @@ describe('uploads through inject with the test client', () => {
     try {
       const client = TestClient.inject(t.app);
       await client.register(uniqueName('json'));
-      const res = await client.request('PUT', '/api/meme-images', { body: '{"imageUrl": 1}' });
+      const res = await client.request('PUT', memePaths.memeImages, { body: '{"imageUrl": 1}' });
       expect(res.statusCode).toBe(400);
       expect(res.json<{ message: string }>().message).toMatch(/imageUrl/);
     } finally {

@@ -5,6 +5,7 @@ import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { CHALLENGE_TTL_MS } from './service.ts';
+import { walletPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   let t: TestApp;
@@ -20,16 +21,16 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   }
 
   async function challenge(client: TestClient, headers: Record<string, string> = {}) {
-    const res = await client.request('POST', '/api/wallet/challenge', { headers });
+    const res = await client.request('POST', walletPaths.challenge, { headers });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<WalletChallenge>();
   }
 
   const link = (client: TestClient, body: unknown, headers: Record<string, string> = {}) =>
-    client.request('POST', '/api/wallet/link', { body, headers });
+    client.request('POST', walletPaths.link, { body, headers });
 
   async function walletOf(client: TestClient) {
-    const res = await client.request('GET', '/api/wallet');
+    const res = await client.request('GET', walletPaths.wallet);
     expect(res.statusCode).toBe(200);
     return res.json<WalletResponse>().wallet?.address ?? null;
   }
@@ -199,8 +200,8 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   it('answers bad input and visitors with a clear 4xx', async () => {
     const visitor = TestClient.inject(t.app);
     for (const [method, url] of [
-      ['GET', '/api/wallet'],
-      ['POST', '/api/wallet/challenge'],
+      ['GET', walletPaths.wallet],
+      ['POST', walletPaths.challenge],
     ] as const) {
       const res = await visitor.request(method, url);
       expect(res.statusCode).toBe(401);
@@ -242,18 +243,18 @@ describe.each(databaseKinds)('a wallet message names PUBLIC_ORIGIN when set, on 
   it('issues and accepts messages for the public origin only', async () => {
     const client = TestClient.inject(t.app);
     await client.register(uniqueName('origin'));
-    const issued = (await client.request('POST', '/api/wallet/challenge')).json<WalletChallenge>();
+    const issued = (await client.request('POST', walletPaths.challenge)).json<WalletChallenge>();
     expect(issued).toMatchObject({
       domain: 'dailygrind.example',
       uri: 'https://dailygrind.example',
     });
     const wallet = new TestWallet();
-    const refused = await client.request('POST', '/api/wallet/link', {
+    const refused = await client.request('POST', walletPaths.link, {
       body: wallet.signIn({ ...issued, domain: 'localhost:80' }),
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json<{ message: string }>().message).toMatch(/another site \(localhost:80\)/);
-    const linked = await client.request('POST', '/api/wallet/link', {
+    const linked = await client.request('POST', walletPaths.link, {
       body: wallet.signIn(issued),
     });
     expect(linked.statusCode, linked.body).toBe(200);

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/database.ts';
+import { creditCoins } from '#server/shop/ledger.ts';
+import { uniqueName, type TestApp } from './test-app.ts';
+import { TestClient } from './test-client.ts';
+
+/** A member's balance as stored (the ledger's rows must add up to it). */
+export async function coinsOf(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('coins')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.coins;
+}
+
+/** A newly registered member's browser, given `coins` by an operator's grant first. */
+export async function memberWithCoins(t: TestApp, coins = 0, prefix = 'member') {
+  const client = TestClient.inject(t.app);
+  const user = await client.register(uniqueName(prefix));
+  if (coins > 0) {
+    await creditCoins(t.app.deps.db, {
+      userId: user.id,
+      amount: coins,
+      reason: 'grant',
+      note: 'test',
+      now: t.clock.now(),
+    });
+  }
+  return { client, user };
+}
