@@ -47,6 +47,9 @@ export async function createTestApp(
       // ended may not count as idle yet, and would hold the close for the 72 s keep-alive.
       app.server.closeAllConnections();
       await app.close();
+      // pg's pool.end() resolves before its sockets have closed; dropping the database at once
+      // (WITH FORCE) would kill them mid-goodbye and the pool, having no error listener, throws.
+      if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 200));
       await testDb.drop();
     },
   };

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { progressPath } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
@@ -10,6 +11,9 @@ import {
 import type { TestClock } from './test-app.ts';
 import type { TestClient } from './test-client.ts';
 import { gamePaths } from '#shared/api/paths.ts';
+import { weekStartUtc } from '#shared/time.ts';
+import type { Database } from '#server/db/database.ts';
+import { insertRun, insertScore } from '#server/game/repository.ts';
 
 export type PlayedRun = HonestRun & {
   /** The app clock's reading when the run was issued. */
@@ -61,4 +65,30 @@ export async function reportPaced(
 
 export function scoreBody(run: PlayedRun, playerName: string, overrides: Record<string, unknown> = {}) {
   return { ...honestScoreBody(run, playerName), ...overrides };
+}
+
+/**
+ * A visitor's entry written straight into the database, as another node would write it (past
+ * this node's caches); the run is unplayed, its figures are the score's. Gives the entry's id.
+ */
+export async function insertVisitorEntry(
+  db: Kysely<Database>,
+  entry: { runId: string; playerName: string; score: number; now: number },
+): Promise<number> {
+  const { playerName, score, now } = entry;
+  const runId = entry.runId.padEnd(22, 'x');
+  await insertRun(db, { id: runId, seed: 1, userId: null, issuedAt: now });
+  return insertScore(db, {
+    runId,
+    userId: null,
+    playerKey: `n:${playerName.toLowerCase()}`,
+    playerName,
+    score,
+    level: 1,
+    tasksCompleted: score,
+    powerUpsCollected: 0,
+    gameTime: 1,
+    weekStart: weekStartUtc(now),
+    createdAt: now,
+  });
 }

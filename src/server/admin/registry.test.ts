@@ -21,9 +21,6 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
   });
   afterAll(async () => {
     fs.rmSync(scratch, { recursive: true, force: true });
-    await t?.app.close();
-    // Let pg's sockets finish closing before the test database is dropped.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     await t?.close();
   });
 

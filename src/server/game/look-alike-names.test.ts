@@ -1,13 +1,11 @@
 // Issue 19, finding 7: a name that only looks like a member's is refused wherever a name is
 // chosen, and a visitor's entry under a name a member later takes is not shown on the board.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weekStartUtc } from '#shared/time.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { LOOK_ALIKES_OF_ADMIN } from '#test-support/look-alike-names.ts';
-import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
-import { insertRun, insertScore } from './repository.ts';
+import { insertVisitorEntry, play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { authPaths, gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('look-alike names on %s', (kind) => {
@@ -64,27 +62,8 @@ describe.each(databaseKinds)('look-alike names on %s', (kind) => {
 
   it("stops listing a visitor's entry once a member takes that name or one like it", async () => {
     const now = t.clock.now();
-    const entry = async (runId: string, playerName: string, score: number) => {
-      await insertRun(t.app.deps.db, {
-        id: runId.padEnd(22, 'x'),
-        seed: 1,
-        userId: null,
-        issuedAt: now,
-      });
-      return insertScore(t.app.deps.db, {
-        runId: runId.padEnd(22, 'x'),
-        userId: null,
-        playerKey: `n:${playerName.toLowerCase()}`,
-        playerName,
-        score,
-        level: 1,
-        tasksCompleted: score,
-        powerUpsCollected: 0,
-        gameTime: 1,
-        weekStart: weekStartUtc(now),
-        createdAt: now,
-      });
-    };
+    const entry = (runId: string, playerName: string, score: number) =>
+      insertVisitorEntry(t.app.deps.db, { runId, playerName, score, now });
     const ghost = await entry(`ghost-${kind}`, '\uFF27host', 900);
     const casper = await entry(`casper-${kind}`, 'Casper', 800);
     const board = async (limit: number) =>

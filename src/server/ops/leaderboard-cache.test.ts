@@ -2,9 +2,7 @@
 // through the route: another node's writes (here: rows written straight to the database) show
 // within the cache's second; this node's own submissions show at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weekStartUtc } from '#shared/time.ts';
-import { insertRun, insertScore } from '../game/repository.ts';
-import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
+import { insertVisitorEntry, play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
@@ -19,24 +17,13 @@ describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
 
   let seeded = 0;
   /** A score written by "another node": straight into the database, past this node's cache. */
-  async function elsewhere(name: string, score: number) {
-    const runId = `elsewhere-${kind}-${++seeded}`.padEnd(22, 'x');
-    const now = t.clock.now();
-    await insertRun(t.app.deps.db, { id: runId, seed: 1, userId: null, issuedAt: now });
-    return insertScore(t.app.deps.db, {
-      runId,
-      userId: null,
-      playerKey: `n:${name.toLowerCase()}`,
+  const elsewhere = (name: string, score: number) =>
+    insertVisitorEntry(t.app.deps.db, {
+      runId: `elsewhere-${kind}-${++seeded}`,
       playerName: name,
       score,
-      level: 1,
-      tasksCompleted: score,
-      powerUpsCollected: 0,
-      gameTime: 1,
-      weekStart: weekStartUtc(now),
-      createdAt: now,
+      now: t.clock.now(),
     });
-  }
 
   const board = async (client: TestClient, limit: number) =>
     (await client.request('GET', `${gamePaths.leaderboard}?limit=${limit}`))

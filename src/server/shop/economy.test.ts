@@ -32,13 +32,7 @@ describe.each(databaseKinds)('coin economy on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
-  afterAll(async () => {
-    // pg's pool.end() resolves before its sockets have closed; dropping the database at once
-    // (WITH FORCE) would kill them mid-goodbye and the pool, having no error listener, throws.
-    await t?.app.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await t?.close();
-  });
+  afterAll(async () => t?.close());
 
   const db = () => t.app.deps.db;
 
