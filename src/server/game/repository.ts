@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, GameRunStatisticsTable, GameRunsTable } from '../db/database.ts';
 import type { RunStatistics } from '#shared/game/run-statistics.ts';
-import { isPostgres } from '../db/migration-helpers.ts';
+import { readSnapshot } from '../db/read-snapshot.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { nameSkeleton } from '#shared/name-skeleton.ts';
 
@@ -348,10 +348,7 @@ export async function weekStandings(
   weekStart: number,
   limit: number,
 ): Promise<StandingRow[]> {
-  const transaction = isPostgres(db)
-    ? db.transaction().setIsolationLevel('repeatable read')
-    : db.transaction();
-  return transaction.execute(async (trx) => {
+  return readSnapshot(db, async (trx) => {
     const standings: StandingRow[] = [];
     const players = new Set<string>();
     let batch = Math.max(20, limit * 4);
