@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
 import { hashPassword } from '../security/password.ts';
-import { usernameArg } from '../shop/admin-commands.ts';
 import { findUserByUsername } from '../shop/repository.ts';
-import { positionals, type AdminCommand, type AdminContext } from './command.ts';
+import { positionals, usernameArg, type AdminCommand, type AdminContext } from './command.ts';
 
 async function member(ctx: AdminContext, raw: string) {
   const username = usernameArg(raw);

@@ -66,6 +66,25 @@ export function parseOptions<K extends string>(
   }
 }
 
+const USERNAME_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** A username argument, refused early when it cannot be one. */
+export function usernameArg(raw: string): string {
+  if (!USERNAME_SHAPE.test(raw)) {
+    throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
+  }
+  return raw;
+}
+
+/** A `--limit` option's value: a whole number from 1 to `max`, `fallback` when absent. */
+export function limitOption(value: string | undefined, fallback: number, max: number): number {
+  const limit = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new UsageError(`--limit must be a whole number from 1 to ${max}`);
+  }
+  return limit;
+}
+
 export function utc(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 }

@@ -6,8 +6,7 @@ import {
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { usernameArg } from '../shop/admin-commands.ts';
-import { positionals, utc, type AdminCommand } from './command.ts';
+import { positionals, usernameArg, utc, type AdminCommand } from './command.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;

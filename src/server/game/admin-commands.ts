@@ -2,6 +2,7 @@ import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import {
+  limitOption,
   parseOptions,
   positionals,
   UsageError,
@@ -69,10 +70,7 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
     const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
     positionals(rest, []);
     const week = weekFrom(values.week, ctx.now());
-    const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new UsageError('--limit must be a whole number from 1 to 1000');
-    }
+    const limit = limitOption(values.limit, DEFAULT_STANDINGS, 1000);
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
       ctx.db,

@@ -5,6 +5,7 @@ import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
+  limitOption,
   parseOptions,
   UsageError,
   utc,
@@ -110,10 +111,7 @@ export const prizeReviewCommand: AdminCommand = {
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'limit']);
     const week = weekFrom(values.week, isoWeekId(ctx.now() - WEEK_MS));
-    const limit = values.limit === undefined ? REVIEW_DEFAULT : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-      throw new UsageError('--limit must be a whole number from 1 to 100');
-    }
+    const limit = limitOption(values.limit, REVIEW_DEFAULT, 100);
     const now = ctx.now();
     const open = now < week.end;
     ctx.print(
