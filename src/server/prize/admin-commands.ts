@@ -16,12 +16,13 @@ import { verifyStanding } from '../game/admin-commands.ts';
 import {
   findRuns,
   runStatisticsByRunId,
+  weekEntry,
   weekStandings,
   type StandingRow,
 } from '../game/repository.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
 import { findWallet, findWallets } from '../wallet/repository.ts';
-import { appendPrizeEvent, weekEntry, weekEvents, type PrizeEventRow } from './repository.ts';
+import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
 
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
