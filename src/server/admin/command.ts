@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { SiteConfig } from '#shared/site.ts';
+import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
 /**
@@ -83,6 +84,24 @@ export function limitOption(value: string | undefined, fallback: number, max: nu
     throw new UsageError(`--limit must be a whole number from 1 to ${max}`);
   }
   return limit;
+}
+
+/** A leaderboard week: its ISO id, and its start and end (epoch ms, end exclusive). */
+export interface IsoWeek {
+  id: string;
+  start: number;
+  end: number;
+}
+
+/** A `--week 2026-W47` option's week, or the week `fallback` names when the option is absent. */
+export function weekOption(value: string | undefined, fallback: string): IsoWeek {
+  const id = value ?? fallback;
+  try {
+    const start = parseIsoWeekId(id);
+    return { id, start, end: nextWeekStartUtc(start) };
+  } catch (error) {
+    throw new UsageError(`--week: ${(error as Error).message}`);
+  }
 }
 
 export function utc(ms: number): string {

@@ -3,14 +3,16 @@ import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
+import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
   limitOption,
   parseOptions,
   UsageError,
   utc,
+  weekOption,
   type AdminCommand,
   type AdminContext,
+  type IsoWeek,
 } from '../admin/command.ts';
 import { verifyStanding } from '../game/admin-commands.ts';
 import {
@@ -27,25 +29,9 @@ import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.t
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
 
-interface Week {
-  id: string;
-  start: number;
-  end: number;
-}
-
-function weekFrom(value: string | undefined, fallback: string): Week {
-  const id = value ?? fallback;
-  try {
-    const start = parseIsoWeekId(id);
-    return { id, start, end: nextWeekStartUtc(start) };
-  } catch (error) {
-    throw new UsageError(`--week: ${(error as Error).message}`);
-  }
-}
-
-function requiredWeek(value: string | undefined): Week {
+function requiredWeek(value: string | undefined): IsoWeek {
   if (value === undefined) throw new UsageError('--week is required');
-  return weekFrom(value, value);
+  return weekOption(value, value);
 }
 
 /**
@@ -111,7 +97,7 @@ export const prizeReviewCommand: AdminCommand = {
     "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'limit']);
-    const week = weekFrom(values.week, isoWeekId(ctx.now() - WEEK_MS));
+    const week = weekOption(values.week, isoWeekId(ctx.now() - WEEK_MS));
     const limit = limitOption(values.limit, REVIEW_DEFAULT, 100);
     const now = ctx.now();
     const open = now < week.end;
