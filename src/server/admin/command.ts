@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { findUserByUsername } from '../shop/repository.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
@@ -75,6 +76,13 @@ export function usernameArg(raw: string): string {
     throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
   }
   return raw;
+}
+
+/** The member of that name, or undefined once the operator is told there is none. */
+export async function findMember(ctx: Pick<AdminContext, 'db' | 'print'>, username: string) {
+  const user = await findUserByUsername(ctx.db, username);
+  if (!user) ctx.print(`No member named "${username}".`);
+  return user;
 }
 
 /** A `--limit` option's value: a whole number from 1 to `max`, `fallback` when absent. */

@@ -1,4 +1,5 @@
 import {
+  findMember,
   limitOption,
   parseOptions,
   positionals,
@@ -8,7 +9,7 @@ import {
   type AdminCommand,
 } from '../admin/command.ts';
 import { creditCoins } from './ledger.ts';
-import { balanceAndLedgerSum, findUserByUsername, latestLedgerEntries } from './repository.ts';
+import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
 
 /** users.coins is a 32-bit integer on PostgreSQL; a grant must not push a balance past it. */
 export const MAX_BALANCE = 2_147_483_647;
@@ -39,11 +40,8 @@ export const coinsGrantCommand: AdminCommand = {
       }
     }
 
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) {
-      ctx.print(`No member named "${username}".`);
-      return 1;
-    }
+    const user = await findMember(ctx, username);
+    if (!user) return 1;
     if (user.coins + amount > MAX_BALANCE) {
       ctx.print(
         `Refused: ${user.username} has ${user.coins} coins; the largest balance is ${MAX_BALANCE}.`,
@@ -77,11 +75,8 @@ export const coinsLedgerCommand: AdminCommand = {
     const username = usernameArg(rawName!);
     const limit = limitOption(values.limit, LEDGER_DEFAULT_LIMIT, 100_000);
 
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) {
-      ctx.print(`No member named "${username}".`);
-      return 1;
-    }
+    const user = await findMember(ctx, username);
+    if (!user) return 1;
     const { entries, total } = await latestLedgerEntries(ctx.db, user.id, limit);
     ctx.print(`Coin ledger of ${user.username} (member #${user.id}): ${total} entries`);
     if (entries.length < total)
