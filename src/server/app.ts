@@ -118,6 +118,10 @@ function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerO
     // Fastify leaves this off; without it a body that never finishes holds its connection forever.
     // Two minutes carry a 5 MB image at 45 KB/s (docs/deployment.md).
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // The database plugin migrates before anything is served, and a node starting beside another
+    // waits for that node's migration: Fastify's 10 s default stopped such a node on a busy
+    // machine ("Plugin did not start in time: 'database'"). Every wait inside has its own bound.
+    pluginTimeout: 120_000,
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDRESS_LINKS, addressLinks, defaultSite, SOCIAL_IDS } from './site.ts';
+import { ADDRESS_LINKS, addressLinks, defaultSite, SOCIAL_IDS, type SiteConfig } from './site.ts';
 
 /**
  * The rules an operator's SITE_CONFIG file must follow, and the merge over `defaultSite`.
@@ -116,10 +116,10 @@ export const siteConfigSchema = z.strictObject({
   socialCards: z.array(socialCardSchema).min(1),
 });
 
-export type SiteConfig = z.infer<typeof siteConfigSchema>;
-export type SocialCard = z.infer<typeof socialCardSchema>;
-export type RoadmapStep = z.infer<typeof roadmapStepSchema>;
-export type DistributionSlice = z.infer<typeof distributionSliceSchema>;
+// SiteConfig is written out in zod-free site.ts for the first load; this fails to compile when the
+// schema and that type stop describing the same shape.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _schemaIsSiteConfig: Exactly<z.output<typeof siteConfigSchema>, SiteConfig> = true;
 
 export class SiteConfigError extends Error {
   readonly problems: string[];

@@ -1,15 +1,13 @@
-import type { SiteConfig, SocialCard } from './site-schema.ts';
 import { formatInZone, zoneCity } from './time.ts';
 
 /**
  * The site's own facts: brand, token, links, schedules, tokenomics, roadmap.
  * `defaultSite` is what ships; an operator overrides any part of it with a JSON file (named by
  * SITE_CONFIG) that the server validates with `mergeSiteConfig` (site-schema.ts) at start.
- * This module holds data and plain helpers only: it is on the page's first load, which carries
- * no zod (decision 002), so the schema and its types live in site-schema.ts.
+ * This module holds data, its types and plain helpers only: it is on the page's first load, which
+ * carries no zod (decision 002). site-schema.ts imports from here and checks at compile time that
+ * its schema describes exactly `SiteConfig`, so the two cannot drift and nothing here imports it.
  */
-
-export type { DistributionSlice, RoadmapStep, SiteConfig, SocialCard } from './site-schema.ts';
 
 export const SOCIAL_IDS = ['x', 'telegram', 'discord', 'dexscreener'] as const;
 export type SocialId = (typeof SOCIAL_IDS)[number];
@@ -17,6 +15,81 @@ export type SocialId = (typeof SOCIAL_IDS)[number];
 /** Links whose default follows the contract address unless the operator sets them. */
 export const ADDRESS_LINKS = ['dexscreener', 'solscan', 'buy', 'tradingSite'] as const;
 type AddressLink = (typeof ADDRESS_LINKS)[number];
+
+/** A weekly moment in a named zone; weekday 0 = Sunday ... 6 = Saturday, as Date#getDay. */
+export interface WeeklyTime {
+  weekday: number;
+  hour: number;
+  minute: number;
+  /** An IANA time zone such as "America/New_York". */
+  timeZone: string;
+}
+
+export interface SocialCard {
+  id: SocialId;
+  name: string;
+  description: string;
+}
+
+export interface DistributionSlice {
+  /** A lowercase slug. */
+  id: string;
+  label: string;
+  percent: number;
+}
+
+export interface RoadmapStep {
+  title: string;
+  description: string;
+  completed: boolean;
+}
+
+export interface SiteConfig {
+  brand: string;
+  /** Like "$GRIND". */
+  ticker: string;
+  mascot: string;
+  tagline: string;
+  description: string;
+  /** Empty string = pre-launch: no chart frame, no copy button, "coming soon" text. */
+  contractAddress: string;
+  chain: string;
+  links: {
+    x: string;
+    telegram: string;
+    discord: string;
+    /** The chart-tracking site. */
+    dexscreener: string;
+    /** The blockchain explorer. */
+    solscan: string;
+    /** Where "Buy Now" goes. */
+    buy: string;
+    /** The token-trading site the giveaway section sends people to. */
+    tradingSite: string;
+  };
+  /** ISO 8601 instant of the launch. */
+  launchAt: string;
+  launchDisplayTimeZone: string;
+  giveaway: {
+    schedule: WeeklyTime;
+    burn: { circulatingSupply: number; lastBurn: number; totalBurned: number };
+  };
+  weeklyChallenge: {
+    prize: string;
+    /** Leaderboard weeks are ISO weeks: Monday 00:00 UTC, a fact to display, not a setting. */
+    resetsAt: { weekday: 1; hour: 0; minute: 0; timeZone: 'UTC' };
+  };
+  tokenomics: {
+    totalSupply: number;
+    supplyLocked: boolean;
+    liquidityLockYears: number;
+    weeklyBurns: boolean;
+    /** Percentages add up to 100. */
+    distribution: DistributionSlice[];
+  };
+  roadmap: RoadmapStep[];
+  socialCards: SocialCard[];
+}
 
 export function dexscreenerUrl(address: string): string {
   return address ? `https://dexscreener.com/solana/${address}` : 'https://dexscreener.com/solana';

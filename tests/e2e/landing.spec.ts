@@ -344,10 +344,11 @@ test('"Share with Friends" opens the share sheet where there is one', async ({ p
   });
   await page.goto('/#community');
   await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
-  const shares = await page.evaluate(
-    () => (window as unknown as { __shares: ShareData[] }).__shares,
-  );
-  expect(shares).toHaveLength(1);
+  // The sheet opens when the section has come alive: a click that came first is replayed then.
+  const sharesSoFar = () =>
+    page.evaluate(() => (window as unknown as { __shares: ShareData[] }).__shares);
+  await expect.poll(sharesSoFar).toHaveLength(1);
+  const shares = await sharesSoFar();
   expect(shares[0]!.url).toBe(page.url());
   expect(shares[0]!.title).toBe('Daily Grind ($GRIND) – Celebrating the Daily Grind');
   await expect(toastWith(page, 'Link copied to clipboard!')).toHaveCount(0);

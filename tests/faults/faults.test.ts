@@ -475,6 +475,7 @@ describe.concurrent('faults under load', () => {
         const scores: { id: number; runId: string; score: number }[] = [];
         const credits: { runId: string; coins: number }[] = [];
         let running = true;
+        const scoreGate = new Gate();
         const loop = (body: () => Promise<void>) =>
           (async () => {
             while (running) await body();
@@ -588,11 +589,13 @@ describe.concurrent('faults under load', () => {
                 () => false,
               );
               if (!reported) return;
-              const scored = await site.send<{ entry: { id: number; score: number } }>(
-                m.client,
-                'POST',
-                gamePaths.scores,
-                { body: scoreBody(run, 'x') },
+              const scored = await scoreGate.through(() =>
+                site.send<{ entry: { id: number; score: number } }>(
+                  m.client,
+                  'POST',
+                  gamePaths.scores,
+                  { body: scoreBody(run, 'x') },
+                ),
               );
               if (scored?.status === 201)
                 scores.push({
@@ -681,7 +684,14 @@ describe.concurrent('faults under load', () => {
             await findInvariantViolations(setup.db, setup.store),
             `${phase}: invariants`,
           ).toEqual([]);
-          await expectLeaderboardRebuilt(site, setup.db, phase);
+          // New scores wait meanwhile: the load scores about once a second, and the served
+          // board may be a second behind the table, so the two never meet while it scores.
+          await scoreGate.close();
+          try {
+            await expectLeaderboardRebuilt(site, setup.db, phase);
+          } finally {
+            scoreGate.open();
+          }
         };
 
         for (const phase of setup.phases) {
@@ -735,6 +745,36 @@ describe.concurrent('faults under load', () => {
 });
 
 /** Each node's leaderboard equals one rebuilt from the accepted runs (within its cache's second). */
+/** Lets calls through while open; `close()` holds new ones and waits for those under way. */
+class Gate {
+  private opened: Promise<void> = Promise.resolve();
+  private release = () => {};
+  private underWay = new Set<Promise<unknown>>();
+
+  async through<T>(call: () => Promise<T>): Promise<T> {
+    await this.opened;
+    const promise = call();
+    this.underWay.add(promise);
+    try {
+      return await promise;
+    } finally {
+      this.underWay.delete(promise);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.opened = new Promise((resolve) => (this.release = resolve));
+    // A caller let through just before may start its call a tick later: wait for it too.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  }
+
+  open(): void {
+    this.release();
+  }
+}
+
+/** The board each node serves equals one rebuilt from the stored entries (scores held still). */
 async function expectLeaderboardRebuilt(site: Site, db: Kysely<Database>, phase: string) {
   const weekStart = weekStartUtc(Date.now());
   const rows = await db

@@ -1,23 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
 import { hashPassword } from '../security/password.ts';
-import { usernameArg } from '../shop/admin-commands.ts';
-import { findUserByUsername } from '../shop/repository.ts';
-import { positionals, type AdminCommand, type AdminContext } from './command.ts';
-
-async function member(ctx: AdminContext, raw: string) {
-  const username = usernameArg(raw);
-  const user = await findUserByUsername(ctx.db, username);
-  if (!user) ctx.print(`No member named "${username}".`);
-  return user;
-}
+import { findMember, positionals, usernameArg, type AdminCommand } from './command.ts';
 
 export const usersSessionsRevokeCommand: AdminCommand = {
   usage: 'users:sessions:revoke <username>',
   summary: 'Signs a member out everywhere: ends every session they have.',
   async run(ctx, args) {
     const [raw] = positionals(args, ['username']);
-    const user = await member(ctx, raw!);
+    const user = await findMember(ctx, usernameArg(raw!));
     if (!user) return 1;
     const ended = await ctx.db.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     ctx.print(`Ended ${Number(ended.numDeletedRows)} session(s) of ${user.username}.`);
@@ -31,7 +22,7 @@ export const usersPasswordResetCommand: AdminCommand = {
     'Gives a member a new random password (printed once, for you to pass on) and ends every session they have.',
   async run(ctx, args) {
     const [raw] = positionals(args, ['username']);
-    const user = await member(ctx, raw!);
+    const user = await findMember(ctx, usernameArg(raw!));
     if (!user) return 1;
     const password = randomBytes(12).toString('base64url');
     const passwordHash = await hashPassword(password);
@@ -58,7 +49,7 @@ export const usersDeleteCommand: AdminCommand = {
     'Deletes a member with their sessions, coins and ledger, characters, memes and images, runs and leaderboard entries.',
   async run(ctx, args) {
     const [raw] = positionals(args, ['username']);
-    const user = await member(ctx, raw!);
+    const user = await findMember(ctx, usernameArg(raw!));
     if (!user) return 1;
     const { keys, orphans, scores, runs } = await ctx.db.transaction().execute(async (trx) => {
       const keys = await deleteMemesOfUser(trx, user.id);

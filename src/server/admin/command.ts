@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { findUserByUsername } from '../shop/repository.ts';
 import type { SiteConfig } from '#shared/site.ts';
+import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
 /**
@@ -63,6 +65,50 @@ export function parseOptions<K extends string>(
     return { values: parsed.values as Partial<Record<K, string>>, positionals: parsed.positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+}
+
+const USERNAME_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** A username argument, refused early when it cannot be one. */
+export function usernameArg(raw: string): string {
+  if (!USERNAME_SHAPE.test(raw)) {
+    throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
+  }
+  return raw;
+}
+
+/** The member of that name, or undefined once the operator is told there is none. */
+export async function findMember(ctx: Pick<AdminContext, 'db' | 'print'>, username: string) {
+  const user = await findUserByUsername(ctx.db, username);
+  if (!user) ctx.print(`No member named "${username}".`);
+  return user;
+}
+
+/** A `--limit` option's value: a whole number from 1 to `max`, `fallback` when absent. */
+export function limitOption(value: string | undefined, fallback: number, max: number): number {
+  const limit = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new UsageError(`--limit must be a whole number from 1 to ${max}`);
+  }
+  return limit;
+}
+
+/** A leaderboard week: its ISO id, and its start and end (epoch ms, end exclusive). */
+export interface IsoWeek {
+  id: string;
+  start: number;
+  end: number;
+}
+
+/** A `--week 2026-W47` option's week, or the week `fallback` names when the option is absent. */
+export function weekOption(value: string | undefined, fallback: string): IsoWeek {
+  const id = value ?? fallback;
+  try {
+    const start = parseIsoWeekId(id);
+    return { id, start, end: nextWeekStartUtc(start) };
+  } catch (error) {
+    throw new UsageError(`--week: ${(error as Error).message}`);
   }
 }
 

@@ -1,7 +1,6 @@
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
-import { createDatabase } from '../db/create-database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { openMigratedDatabase } from '../db/migrate.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
 import { loadSiteConfig } from '../site/load-site-config.ts';
 import { createObjectStore } from '../storage/create-object-store.ts';
@@ -13,13 +12,7 @@ import { runAdmin, type OpenedContext } from './registry.ts';
 async function open(print: (line: string) => void): Promise<OpenedContext> {
   const config = loadConfig(process.env);
   const site = loadSiteConfig(config.siteConfigFile);
-  const db = createDatabase(config.database);
-  try {
-    await migrateToLatest(db);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
+  const db = await openMigratedDatabase(config.database);
   let store: ObjectStore | undefined;
   const ctx: AdminContext = {
     config,

@@ -1,13 +1,11 @@
 import { isCharacterKey, getCharacter } from '#shared/characters.ts';
 import {
   balanceAndLedgerSum,
-  findUserByUsername,
   ledgerTotalsByReason,
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { usernameArg } from '../shop/admin-commands.ts';
-import { positionals, utc, type AdminCommand } from './command.ts';
+import { findMember, positionals, usernameArg, utc, type AdminCommand } from './command.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;
@@ -41,11 +39,8 @@ export const usersShowCommand: AdminCommand = {
   async run(ctx, args) {
     const [raw] = positionals(args, ['username']);
     const username = usernameArg(raw!);
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) {
-      ctx.print(`No member named "${username}".`);
-      return 1;
-    }
+    const user = await findMember(ctx, username);
+    if (!user) return 1;
     const [{ balance, sum }, totals, owned] = await Promise.all([
       balanceAndLedgerSum(ctx.db, user.id),
       ledgerTotalsByReason(ctx.db, user.id),

@@ -1,4 +1,5 @@
 import { authPaths } from '#shared/api/paths.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResponseSchema,
@@ -11,6 +12,12 @@ import {
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
+
+/** Register and login end alike: a new session, and a csrf cookie no earlier token matches. */
+async function signIn(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+  await startSession(request, reply, userId);
+  renewCsrfCookie(request, reply);
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -36,8 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
     async (request, reply) => {
       const user = await register(app.deps, request.body, request.ip);
-      await startSession(request, reply, user.id);
-      renewCsrfCookie(request, reply);
+      await signIn(request, reply, user.id);
       return reply.code(201).send({ user });
     },
   );
@@ -47,8 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
       const user = await login(app.deps, request.body, request.ip);
-      await startSession(request, reply, user.id);
-      renewCsrfCookie(request, reply);
+      await signIn(request, reply, user.id);
       return { user };
     },
   );

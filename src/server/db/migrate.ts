@@ -1,4 +1,7 @@
 import { Migrator, type Kysely } from 'kysely';
+import type { AppConfig } from '../config.ts';
+import { createDatabase } from './create-database.ts';
+import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
 export function createMigrator(db: Kysely<any>): Migrator {
@@ -19,4 +22,18 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   }
   const failed = results?.find((r) => r.status === 'Error');
   throw new MigrationError(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+}
+
+/** The configured database, migrated to the latest schema (closed again if migrating fails). */
+export async function openMigratedDatabase(
+  database: AppConfig['database'],
+): Promise<Kysely<Database>> {
+  const db = createDatabase(database);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
 }

@@ -1,11 +1,12 @@
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { simulate } from '#shared/game/simulate.ts';
-import { isoWeekId, nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
+import { isoWeekId } from '#shared/time.ts';
 import {
+  limitOption,
   parseOptions,
   positionals,
-  UsageError,
   utc,
+  weekOption,
   type AdminCommand,
   type AdminContext,
 } from '../admin/command.ts';
@@ -15,18 +16,6 @@ import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
-
-function weekFrom(value: string | undefined, now: number): { id: string; start: number } {
-  if (value === undefined) {
-    const id = isoWeekId(now);
-    return { id, start: parseIsoWeekId(id) };
-  }
-  try {
-    return { id: value, start: parseIsoWeekId(value) };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
 
 export type ReplayVerdict = { ok: true } | { ok: false; reason: string };
 
@@ -68,11 +57,8 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   async run(ctx, args) {
     const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
     positionals(rest, []);
-    const week = weekFrom(values.week, ctx.now());
-    const limit = values.limit === undefined ? DEFAULT_STANDINGS : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new UsageError('--limit must be a whole number from 1 to 1000');
-    }
+    const week = weekOption(values.week, isoWeekId(ctx.now()));
+    const limit = limitOption(values.limit, DEFAULT_STANDINGS, 1000);
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
       ctx.db,
@@ -80,10 +66,9 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
     );
     const runById = new Map(runs.map((r) => [r.id, r]));
 
-    const end = nextWeekStartUtc(week.start);
-    const open = ctx.now() < end;
+    const open = ctx.now() < week.end;
     ctx.print(
-      `Leaderboard ${week.id}: ${utc(week.start)} to ${utc(end)} UTC${open ? ' (still open)' : ''}`,
+      `Leaderboard ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${open ? ' (still open)' : ''}`,
     );
     if (rows.length === 0) {
       ctx.print('No scores this week.');

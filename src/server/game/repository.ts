@@ -1,7 +1,12 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, GameRunStatisticsTable, GameRunsTable } from '../db/database.ts';
+import type {
+  Database,
+  GameRunStatisticsTable,
+  GameRunsTable,
+  GameScoresTable,
+} from '../db/database.ts';
 import type { RunStatistics } from '#shared/game/run-statistics.ts';
-import { isPostgres } from '../db/migration-helpers.ts';
+import { readSnapshot } from '../db/read-snapshot.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { nameSkeleton } from '#shared/name-skeleton.ts';
 
@@ -306,24 +311,11 @@ export async function insertScore(db: Db, score: NewScore): Promise<number> {
   return row.id;
 }
 
-export interface StandingRow {
-  id: number;
-  run_id: string;
-  user_id: number | null;
-  player_name: string;
-  score: number;
-  level: number;
-  tasks_completed: number;
-  power_ups_collected: number;
-  game_time: number;
-  created_at: number;
-}
-
+/** The columns of a leaderboard entry that its readers see (not its player key or week). */
 const standingColumns = [
   'id',
   'run_id',
   'user_id',
-  'player_key',
   'player_name',
   'score',
   'level',
@@ -332,6 +324,22 @@ const standingColumns = [
   'game_time',
   'created_at',
 ] as const;
+
+export type StandingRow = Pick<Selectable<GameScoresTable>, (typeof standingColumns)[number]>;
+
+/** A run's leaderboard entry in one week, if it has one. */
+export async function weekEntry(
+  db: Db,
+  runId: string,
+  weekStart: number,
+): Promise<StandingRow | undefined> {
+  return db
+    .selectFrom('game_scores')
+    .select(standingColumns)
+    .where('run_id', '=', runId)
+    .where('week_start', '=', weekStart)
+    .executeTakeFirst();
+}
 
 /**
  * A week's best entry per player, best first; between equal scores the earlier entry ranks
@@ -348,10 +356,7 @@ export async function weekStandings(
   weekStart: number,
   limit: number,
 ): Promise<StandingRow[]> {
-  const transaction = isPostgres(db)
-    ? db.transaction().setIsolationLevel('repeatable read')
-    : db.transaction();
-  return transaction.execute(async (trx) => {
+  return readSnapshot(db, async (trx) => {
     const standings: StandingRow[] = [];
     const players = new Set<string>();
     let batch = Math.max(20, limit * 4);
@@ -359,7 +364,7 @@ export async function weekStandings(
     for (;;) {
       let query = trx
         .selectFrom('game_scores')
-        .select(standingColumns)
+        .select([...standingColumns, 'player_key'])
         .where('week_start', '=', weekStart);
       if (last) {
         const after = last;

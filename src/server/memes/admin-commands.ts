@@ -1,4 +1,5 @@
 import {
+  limitOption,
   parseOptions,
   positionals,
   UsageError,
@@ -28,10 +29,7 @@ export const memesListCommand: MemeAdminCommand = {
   async run(ctx, args) {
     const { values, positionals: rest } = parseOptions(args, ['limit']);
     positionals(rest, []);
-    const limit = Number(values.limit ?? '50');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new UsageError('--limit must be a whole number from 1 to 10000');
-    }
+    const limit = limitOption(values.limit, 50, 10_000);
     const rows = await listAllMemes(ctx.db, limit);
     if (rows.length === 0) {
       ctx.print('No memes yet.');
@@ -74,10 +72,7 @@ export const memesQueueCommand: MemeAdminCommand = {
   async run(ctx, args) {
     const { values, positionals: rest } = parseOptions(args, ['limit']);
     positionals(rest, []);
-    const limit = Number(values.limit ?? '50');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new UsageError('--limit must be a whole number from 1 to 10000');
-    }
+    const limit = limitOption(values.limit, 50, 10_000);
     const queue = await reportQueue(ctx.db, limit);
     if (queue.length === 0) {
       ctx.print('No reports waiting.');

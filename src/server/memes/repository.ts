@@ -1,35 +1,27 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { MemeSort, VoteType } from '#shared/api/memes.ts';
 import { hotRank, TOP_WINDOW_MS } from '#shared/meme-ranking.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, MemesTable } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { voteTransition } from './vote-rules.ts';
 
-export interface MemeRow {
-  id: number;
-  title: string;
-  category: string;
-  image_key: string;
-  thumbnail_key: string;
-  thumbnail_width: number;
-  thumbnail_height: number;
-  upvotes: number;
-  downvotes: number;
-  created_at: number;
-}
-
-const memeColumns = [
-  'memes.id',
-  'memes.title',
-  'memes.category',
-  'memes.image_key',
-  'memes.thumbnail_key',
-  'memes.thumbnail_width',
-  'memes.thumbnail_height',
-  'memes.upvotes',
-  'memes.downvotes',
-  'memes.created_at',
+/** A meme as the gallery shows it. */
+const memeFields = [
+  'id',
+  'title',
+  'category',
+  'image_key',
+  'thumbnail_key',
+  'thumbnail_width',
+  'thumbnail_height',
+  'upvotes',
+  'downvotes',
+  'created_at',
 ] as const;
+
+export type MemeRow = Pick<Selectable<MemesTable>, (typeof memeFields)[number]>;
+
+const memeColumns = memeFields.map((field) => `memes.${field}` as const);
 
 /**
  * Visible memes newest first, keyed by id: ids only grow, so `id < before` gives the next page
@@ -217,18 +209,7 @@ export async function insertMeme(
       image_height: meme.imageHeight ?? null,
       created_at: meme.now,
     })
-    .returning([
-      'id',
-      'title',
-      'category',
-      'image_key',
-      'thumbnail_key',
-      'thumbnail_width',
-      'thumbnail_height',
-      'upvotes',
-      'downvotes',
-      'created_at',
-    ])
+    .returning(memeFields)
     .executeTakeFirstOrThrow();
   return row;
 }

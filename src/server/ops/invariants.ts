@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import sharp from 'sharp';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
+import { readSnapshot } from '../db/read-snapshot.ts';
 import { findCountMismatches } from '../memes/repository.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
@@ -13,6 +14,19 @@ export async function findInvariantViolations(
   db: Kysely<Database>,
   store: ObjectStore,
 ): Promise<string[]> {
+  // The rows are read in one snapshot: the site may be writing meanwhile (a purchase between
+  // the balances and the ledger would look like a broken sum). The objects are checked after.
+  const { problems, images } = await readSnapshot(db, (trx) => findRowViolations(trx));
+  for (const { what, keys } of images) {
+    for (const key of keys) {
+      const problem = await objectProblem(store, key);
+      if (problem) problems.push(`${what}: ${key} ${problem}`);
+    }
+  }
+  return problems;
+}
+
+async function findRowViolations(db: Kysely<Database>) {
   const problems: string[] = [];
 
   for (const m of await findCountMismatches(db)) {
@@ -119,13 +133,7 @@ export async function findInvariantViolations(
       await db.selectFrom('meme_images').select(['id', 'image_key', 'thumbnail_key']).execute()
     ).map((m) => ({ what: `meme image ${m.id}`, keys: [m.image_key, m.thumbnail_key] })),
   ];
-  for (const { what, keys } of images) {
-    for (const key of keys) {
-      const problem = await objectProblem(store, key);
-      if (problem) problems.push(`${what}: ${key} ${problem}`);
-    }
-  }
-  return problems;
+  return { problems, images };
 }
 
 /** Null when the object is there and decodes completely; else what is wrong with it. */

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
-import { createDatabase } from '../db/create-database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { openMigratedDatabase } from '../db/migrate.ts';
 import type { AppDeps, CachedSession } from '../deps.ts';
 import { ReadCache } from '../http/read-cache.ts';
 import { createSqlRateLimiter } from '../security/rate-limit.ts';
@@ -17,13 +16,7 @@ import { createObjectStore } from '../storage/create-object-store.ts';
  */
 export const database = fp(
   async (app: FastifyInstance, { config, clock }: { config: AppConfig; clock: Clock }) => {
-    const db = createDatabase(config.database);
-    try {
-      await migrateToLatest(db);
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
+    const db = await openMigratedDatabase(config.database);
     const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
     const deps: AppDeps = {
       config,

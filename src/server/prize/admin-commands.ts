@@ -3,47 +3,35 @@ import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { isoWeekId, nextWeekStartUtc, parseIsoWeekId, WEEK_MS } from '#shared/time.ts';
+import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
+  limitOption,
   parseOptions,
   UsageError,
   utc,
+  weekOption,
   type AdminCommand,
   type AdminContext,
+  type IsoWeek,
 } from '../admin/command.ts';
 import { verifyStanding } from '../game/admin-commands.ts';
 import {
   findRuns,
   runStatisticsByRunId,
+  weekEntry,
   weekStandings,
   type StandingRow,
 } from '../game/repository.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
 import { findWallet, findWallets } from '../wallet/repository.ts';
-import { appendPrizeEvent, weekEntry, weekEvents, type PrizeEventRow } from './repository.ts';
+import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
 
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
 
-interface Week {
-  id: string;
-  start: number;
-  end: number;
-}
-
-function weekFrom(value: string | undefined, fallback: string): Week {
-  const id = value ?? fallback;
-  try {
-    const start = parseIsoWeekId(id);
-    return { id, start, end: nextWeekStartUtc(start) };
-  } catch (error) {
-    throw new UsageError(`--week: ${(error as Error).message}`);
-  }
-}
-
-function requiredWeek(value: string | undefined): Week {
+function requiredWeek(value: string | undefined): IsoWeek {
   if (value === undefined) throw new UsageError('--week is required');
-  return weekFrom(value, value);
+  return weekOption(value, value);
 }
 
 /**
@@ -109,11 +97,8 @@ export const prizeReviewCommand: AdminCommand = {
     "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'limit']);
-    const week = weekFrom(values.week, isoWeekId(ctx.now() - WEEK_MS));
-    const limit = values.limit === undefined ? REVIEW_DEFAULT : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-      throw new UsageError('--limit must be a whole number from 1 to 100');
-    }
+    const week = weekOption(values.week, isoWeekId(ctx.now() - WEEK_MS));
+    const limit = limitOption(values.limit, REVIEW_DEFAULT, 100);
     const now = ctx.now();
     const open = now < week.end;
     ctx.print(

@@ -38,24 +38,3 @@ export async function paidWeeks(db: Db, limit: number): Promise<PrizeEventRow[]>
     .limit(limit)
     .execute();
 }
-
-/** A run's leaderboard entry in one week, if it has one. */
-export async function weekEntry(db: Db, runId: string, weekStart: number) {
-  return db
-    .selectFrom('game_scores')
-    .select([
-      'id',
-      'run_id',
-      'user_id',
-      'player_name',
-      'score',
-      'level',
-      'tasks_completed',
-      'power_ups_collected',
-      'game_time',
-      'created_at',
-    ])
-    .where('run_id', '=', runId)
-    .where('week_start', '=', weekStart)
-    .executeTakeFirst();
-}

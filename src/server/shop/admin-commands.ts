@@ -1,20 +1,20 @@
-import { parseOptions, positionals, UsageError, utc, type AdminCommand } from '../admin/command.ts';
+import {
+  findMember,
+  limitOption,
+  parseOptions,
+  positionals,
+  UsageError,
+  usernameArg,
+  utc,
+  type AdminCommand,
+} from '../admin/command.ts';
 import { creditCoins } from './ledger.ts';
-import { balanceAndLedgerSum, findUserByUsername, latestLedgerEntries } from './repository.ts';
+import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
 
 /** users.coins is a 32-bit integer on PostgreSQL; a grant must not push a balance past it. */
 export const MAX_BALANCE = 2_147_483_647;
 const NOTE_MAX = 200;
 const LEDGER_DEFAULT_LIMIT = 100;
-
-const USERNAME_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
-
-export function usernameArg(raw: string): string {
-  if (!USERNAME_SHAPE.test(raw)) {
-    throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
-  }
-  return raw;
-}
 
 const GRANT_USAGE = 'coins:grant <username> <amount> [--reason TEXT]';
 const LEDGER_USAGE = `coins:ledger <username> [--limit ${LEDGER_DEFAULT_LIMIT}]`;
@@ -40,11 +40,8 @@ export const coinsGrantCommand: AdminCommand = {
       }
     }
 
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) {
-      ctx.print(`No member named "${username}".`);
-      return 1;
-    }
+    const user = await findMember(ctx, username);
+    if (!user) return 1;
     if (user.coins + amount > MAX_BALANCE) {
       ctx.print(
         `Refused: ${user.username} has ${user.coins} coins; the largest balance is ${MAX_BALANCE}.`,
@@ -76,16 +73,10 @@ export const coinsLedgerCommand: AdminCommand = {
     const { values, positionals: rest } = parseOptions(args, ['limit']);
     const [rawName] = positionals(rest, ['username']);
     const username = usernameArg(rawName!);
-    const limit = values.limit === undefined ? LEDGER_DEFAULT_LIMIT : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) {
-      throw new UsageError('--limit must be a whole number from 1 to 100000');
-    }
+    const limit = limitOption(values.limit, LEDGER_DEFAULT_LIMIT, 100_000);
 
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) {
-      ctx.print(`No member named "${username}".`);
-      return 1;
-    }
+    const user = await findMember(ctx, username);
+    if (!user) return 1;
     const { entries, total } = await latestLedgerEntries(ctx.db, user.id, limit);
     ctx.print(`Coin ledger of ${user.username} (member #${user.id}): ${total} entries`);
     if (entries.length < total)
