@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
@@ -53,6 +54,19 @@ export async function createTestApp(
       await testDb.drop();
     },
   };
+}
+
+/**
+ * The describe block's app: built before its first test, closed after its last. The block's own
+ * beforeAll hooks run after this one, so they can use it.
+ */
+export function suiteApp(kind: DatabaseKind, overrides: Partial<AppConfig> = {}): TestApp {
+  const suite = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(suite, await createTestApp(kind, overrides));
+  });
+  afterAll(async () => suite.close?.());
+  return suite;
 }
 
 let counter = 0;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
@@ -13,12 +13,8 @@ import { runAdmin } from './registry.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('account operator commands on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let lines: string[];
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
 
   async function admin(...argv: string[]): Promise<number> {
     lines = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
 import type { AdminContext } from './command.ts';
@@ -13,16 +13,12 @@ import { adminCommands, helpText, runAdmin } from './registry.ts';
 import { shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operator CLI on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let scratch: string;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
+  beforeAll(() => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-admin-'));
   });
-  afterAll(async () => {
-    fs.rmSync(scratch, { recursive: true, force: true });
-    await t?.close();
-  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   const db = () => t.app.deps.db;
 

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from './service.ts';
 import { authPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('accounts on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   const client = () => TestClient.inject(t.app);
 
@@ -249,11 +245,7 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
 });
 
 describe.each(databaseKinds)('CSRF and origin checks on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   it('issues a token to a visitor without writing to the database', async () => {
     const before = await t.app.deps.db

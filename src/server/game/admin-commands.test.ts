@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEEK_MS } from '#shared/time.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
@@ -10,13 +10,9 @@ import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let lines: string[];
   let ctx: GameAdminContext;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
 
   function freshContext() {
     lines = [];

@@ -1,7 +1,7 @@
 // Issue 19, finding 7: a name that only looks like a member's is refused wherever a name is
 // chosen, and a visitor's entry under a name a member later takes is not shown on the board.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { LOOK_ALIKES_OF_ADMIN } from '#test-support/look-alike-names.ts';
@@ -9,12 +9,10 @@ import { insertVisitorEntry, play, reportPaced, scoreBody } from '#test-support/
 import { authPaths, gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('look-alike names on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   beforeAll(async () => {
-    t = await createTestApp(kind);
     await TestClient.inject(t.app).register('admin');
   });
-  afterAll(async () => t?.close());
 
   const users = () =>
     t.app.deps.db.selectFrom('users').select(['id', 'username']).orderBy('id').execute();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { progressPath, replayPath, type ReplayResponse } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import {
@@ -9,7 +9,7 @@ import {
 } from '#shared/game/pacing.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { progressReports } from '#test-support/honest-run.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf } from '#test-support/coins.ts';
@@ -21,11 +21,7 @@ import { gamePaths } from '#shared/api/paths.ts';
 // as a client's reports would arrive, and checks what the run earns.
 
 describe.each(databaseKinds)('runs paced in real time on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   const db = () => t.app.deps.db;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simulate } from '#shared/game/simulate.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, scoreBody } from '#test-support/test-play.ts';
@@ -12,11 +12,7 @@ import { gamePaths } from '#shared/api/paths.ts';
 // tests use only what the code before the fix (3f56bd3) also had, and fail there.
 
 describe.each(databaseKinds)('a run is verified once on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   it('answers a refused run with its stored refusal, even once it could be played', async () => {
     const visitor = TestClient.inject(t.app);

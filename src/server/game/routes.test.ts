@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_INPUTS } from '#shared/game/constants.ts';
 import { DAY_MS, weekStartUtc } from '#shared/time.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf } from '#test-support/coins.ts';
@@ -17,11 +17,7 @@ import { RUN_TTL_MS } from './service.ts';
 import { gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   const db = () => t.app.deps.db;
   /** Plays runs out in real time on the app's clock, reporting their progress as a client does. */
@@ -551,11 +547,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
 });
 
 describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   async function submit(client: TestClient, name: string, target: number) {
     const run = await play(client, target);

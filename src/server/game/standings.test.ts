@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { weekStandings } from './repository.ts';
 
@@ -25,12 +25,8 @@ const week = fc.record({
 });
 
 describe.each(databaseKinds)('weekly standings on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let weekStart = 1_000_000;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
 
   /** Stores a week's entries in two statements (one per table); answers their ids in order. */
   async function store(start: number, entries: Entry[]): Promise<number[]> {

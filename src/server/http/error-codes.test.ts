@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { suiteApp } from '#test-support/test-app.ts';
 import { authPaths } from '#shared/api/paths.ts';
 
 describe("Fastify's own refusals", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('sqlite');
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp('sqlite');
 
   it.each([
     ['invalid JSON', { 'content-type': 'application/json' }, '{"username":', 400, 'BAD_REQUEST'],

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../app.ts';
 import { hostileRequests, type RouteContract } from '#test-support/hostile-requests.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, type TestApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
@@ -139,15 +139,13 @@ async function stateQuery(t: TestApp): Promise<() => Promise<string>> {
 }
 
 describe.each(databaseKinds)('hostile input on %s', (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let member: TestClient;
   const memberName = uniqueName('sweeper');
   beforeAll(async () => {
-    t = await createTestApp(kind);
     member = TestClient.inject(t.app);
     await member.register(memberName);
   });
-  afterAll(async () => t?.close());
 
   it('sweeps every route the app serves', () => {
     const served = listRoutes(t.app).filter((r) => r.path !== '*');

@@ -1,19 +1,15 @@
 // The leaderboard under the one read-cache rule (docs/decisions/011-one-read-cache-rule.md), seen
 // through the route: another node's writes (here: rows written straight to the database) show
 // within the cache's second; this node's own submissions show at once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertVisitorEntry, play, reportPaced, scoreBody } from '#test-support/test-play.ts';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { gamePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('the cached leaderboard on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   let seeded = 0;
   /** A score written by "another node": straight into the database, past this node's cache. */

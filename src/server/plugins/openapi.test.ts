@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authPaths, gamePaths, memePaths, shopPaths } from '#shared/api/paths.ts';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp } from '#test-support/test-app.ts';
 
 describe('the OpenAPI document', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('sqlite');
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp('sqlite');
 
   it('describes every API route from its zod schemas', async () => {
     const res = await t.app.inject('/api/openapi.json');

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { defaultSite } from '#shared/site.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
@@ -25,11 +25,7 @@ import { paidWeeks } from './repository.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
   const db = () => t.app.deps.db;
 
   /** One command line, the way the CLI runs it; its exit code and what it printed. */

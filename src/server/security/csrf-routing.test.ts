@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { authPaths } from '#shared/api/paths.ts';
@@ -7,11 +7,7 @@ import { authPaths } from '#shared/api/paths.ts';
 describe.each(databaseKinds)(
   'the CSRF check goes by the route the router picked, on %s',
   (kind) => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(kind);
-    });
-    afterAll(async () => t?.close());
+    const t = suiteApp(kind);
 
     async function member(): Promise<TestClient> {
       const c = TestClient.inject(t.app);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { freePort } from '#test-support/node-process.ts';
@@ -25,11 +25,7 @@ async function expectFixedWindow(limiter: RateLimiter, key: string) {
 }
 
 describe.each(databaseKinds)('SQL rate limiter on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   it('lets exactly the limit through under concurrency, and resets and undoes', async () => {
     await expectFixedWindow(t.app.deps.rateLimiter, `test:${uniqueName()}`);

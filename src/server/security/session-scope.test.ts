@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { allowReadsOnly } from './session-scope.ts';
@@ -37,13 +37,7 @@ describe('the scope of public reads', () => {
 });
 
 describe.each(databaseKinds)('public reads on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = suiteApp(kind);
 
   it('serve a member without looking up the session', async () => {
     const member = TestClient.inject(t.app);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
 import { HttpError } from '../http-error.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { creditCoins, ledgerEntries, ledgerSum } from './ledger.ts';
 import { purchaseCharacter } from './service.ts';
@@ -28,11 +28,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 type Outcome = 'ok' | number;
 
 describe.each(databaseKinds)('coin economy on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   const db = () => t.app.deps.db;
 

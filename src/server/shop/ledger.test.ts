@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf } from '#test-support/coins.ts';
 import { creditCoins, ledgerSum } from './ledger.ts';
 
 describe.each(databaseKinds)('coin ledger on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   it('credits a run once, even when the same run is claimed concurrently', async () => {
     const user = await TestClient.inject(t.app).register(uniqueName());

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import { characters, getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
@@ -12,11 +12,7 @@ const paid = characters.filter((c) => c.price > 0);
 const price = (key: CharacterKey) => getCharacter(key).price;
 
 describe.each(databaseKinds)('shop API on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   const db = () => t.app.deps.db;
   const member = (coins = 0) => memberWithCoins(t, coins, 'shopper');

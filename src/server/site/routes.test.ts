@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { sitePaths } from '#shared/api/paths.ts';
 
@@ -29,15 +29,11 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe.each(databaseKinds)('site on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, {
-      clientDistDir: distDir,
-      siteConfigFile: siteFile,
-      publicOrigin: 'https://grind.example',
-    });
+  const t = suiteApp(kind, {
+    clientDistDir: distDir,
+    siteConfigFile: siteFile,
+    publicOrigin: 'https://grind.example',
   });
-  afterAll(() => t.close());
 
   it('serves every page with the operator config and its identity tags', async () => {
     for (const url of ['/', '/shop', '/no-such-page']) {

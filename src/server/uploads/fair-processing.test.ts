@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildNoiseGifBomb, buildValidPng } from '#test-support/hostile-files.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { memePaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('image processing is fair between members, on %s', { timeout: 180_000 }, (kind) => {
-  let t: TestApp;
+  const t = suiteApp(kind);
   let bomb: Buffer;
   beforeAll(async () => {
-    t = await createTestApp(kind);
     // The audit's noise GIF: ~4 MB, 100x100 x 300 frames, seconds of encoding each.
     bomb = await buildNoiseGifBomb();
   }, 120_000);
-  afterAll(async () => t?.close());
 
   /** An upload URL with the file PUT to it: what the member then asks the server to process. */
   async function uploaded(member: TestClient, bytes: Buffer, type: string): Promise<string> {

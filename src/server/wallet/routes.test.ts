@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
@@ -8,11 +8,7 @@ import { CHALLENGE_TTL_MS } from './service.ts';
 import { walletPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind);
 
   async function member() {
     const client = TestClient.inject(t.app);
@@ -234,11 +230,7 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
 });
 
 describe.each(databaseKinds)('a wallet message names PUBLIC_ORIGIN when set, on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, { publicOrigin: 'https://dailygrind.example' });
-  });
-  afterAll(async () => t?.close());
+  const t = suiteApp(kind, { publicOrigin: 'https://dailygrind.example' });
 
   it('issues and accepts messages for the public origin only', async () => {
     const client = TestClient.inject(t.app);
