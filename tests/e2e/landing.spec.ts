@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
-import { browserIdle, isPhone, toastWith } from './support';
+import { browserIdle, isPhone, LANDING_SECTION_IDS, toastWith } from './support';
 
 // The home page as a visitor sees it, at both sizes. The chart frame's host is fulfilled
 // locally; the clipboard is the browser's own (permission granted) unless a test breaks it.
@@ -98,17 +98,7 @@ test('the sections come in the spec order with their anchors', async ({ page }) 
   const ids = await page.evaluate(() =>
     [...document.querySelectorAll('main > [id], footer[id]')].map((el) => el.id),
   );
-  expect(ids).toEqual([
-    'home',
-    'tokenomics',
-    'chart',
-    'roadmap',
-    'community',
-    'gallery',
-    'giveaway',
-    'game',
-    'contact',
-  ]);
+  expect(ids).toEqual(LANDING_SECTION_IDS);
 });
 
 test('hero: title, ticker, description, launch countdown in Sydney time, and the two buttons', async ({

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { LANDING_SECTION_IDS } from './support';
 
 // The pages arrive as HTML (issue 24): a crawler, a link preview or a reader without JavaScript
 // gets every landing text, and the browser takes the HTML over without a hydration mismatch.
@@ -85,17 +86,7 @@ test('a plain HTTP GET of / has every landing text, and no script but the page b
   expect(missing).toEqual([]);
   // In the spec's order, with their anchors.
   const ids = [...html.matchAll(/<(?:section|footer) [^>]*\bid="([a-z]+)"/g)].map((m) => m[1]);
-  expect(ids).toEqual([
-    'home',
-    'tokenomics',
-    'chart',
-    'roadmap',
-    'community',
-    'gallery',
-    'giveaway',
-    'game',
-    'contact',
-  ]);
+  expect(ids).toEqual(LANDING_SECTION_IDS);
   // The CSP allows no inline script, so none may be needed to put the page together.
   const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
   expect(scripts.filter((attrs) => !/type="(module|application\/json)"/.test(attrs))).toEqual([]);

@@ -1,6 +1,19 @@
 import { expect, type Page } from '@playwright/test';
 import { authPaths } from '#shared/api/paths.ts';
 
+/** The landing page's sections, by anchor, in the spec's order. */
+export const LANDING_SECTION_IDS = [
+  'home',
+  'tokenomics',
+  'chart',
+  'roadmap',
+  'community',
+  'gallery',
+  'giveaway',
+  'game',
+  'contact',
+];
+
 let counter = 0;
 export function uniqueUsername(prefix = 'e2e'): string {
   counter += 1;
