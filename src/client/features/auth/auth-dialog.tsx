@@ -1,18 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  loginBodySchema,
-  registerFormSchema,
-  type LoginBody,
-  type RegisterForm,
-} from '#shared/api/auth.ts';
+import { loginBodySchema, registerFormSchema, type LoginBody, type RegisterForm } from '#shared/api/auth.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
-import {
-  closeAuthDialog,
-  setAuthDialogMode,
-  useAuthDialog,
-} from '#client/lib/auth-dialog-store.ts';
+import { closeAuthDialog, setAuthDialogMode, useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { useLogin, useRegister } from './auth-mutations.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -27,10 +18,7 @@ const emptyRegister: RegisterForm = { username: '', password: '', confirmPasswor
 export default function AuthDialog() {
   const { open, mode } = useAuthDialog();
   const [visible, setVisible] = useState({ login: false, register: false, confirm: false });
-  const loginForm = useForm<LoginBody>({
-    resolver: zodResolver(loginBodySchema),
-    defaultValues: emptyLogin,
-  });
+  const loginForm = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: emptyLogin });
   const registerForm = useForm<RegisterForm>({
     resolver: zodResolver(registerFormSchema),
     defaultValues: emptyRegister,
@@ -59,10 +47,7 @@ export default function AuthDialog() {
   const submitLogin = loginForm.handleSubmit((body) =>
     login.mutate(body, {
       onSuccess: ({ user }) => {
-        toast({
-          title: 'Welcome back!',
-          description: `Hello ${user.username}, you're now logged in.`,
-        });
+        toast({ title: 'Welcome back!', description: `Hello ${user.username}, you're now logged in.` });
         onOpenChange(false);
       },
       onError: (error) =>
@@ -146,11 +131,7 @@ export default function AuthDialog() {
           </Button>
           <p className="text-center text-sm text-slate-400">
             Don&apos;t have an account?{' '}
-            <button
-              type="button"
-              onClick={switchMode}
-              className="font-semibold text-grind-300 hover:underline"
-            >
+            <button type="button" onClick={switchMode} className="font-semibold text-grind-300 hover:underline">
               Sign up
             </button>
           </p>
@@ -195,26 +176,17 @@ export default function AuthDialog() {
               visible={visible.confirm}
               onToggle={() => setVisible((v) => ({ ...v, confirm: !v.confirm }))}
               aria-invalid={registerErrors.confirmPassword ? true : undefined}
-              aria-describedby={
-                registerErrors.confirmPassword ? 'register-confirm-error' : undefined
-              }
+              aria-describedby={registerErrors.confirmPassword ? 'register-confirm-error' : undefined}
               {...registerForm.register('confirmPassword')}
             />
-            <FieldError
-              id="register-confirm-error"
-              message={registerErrors.confirmPassword?.message}
-            />
+            <FieldError id="register-confirm-error" message={registerErrors.confirmPassword?.message} />
           </div>
           <Button type="submit" size="lg" disabled={register.isPending}>
             {register.isPending ? 'Creating Account...' : 'Create Account'}
           </Button>
           <p className="text-center text-sm text-slate-400">
             Already have an account?{' '}
-            <button
-              type="button"
-              onClick={switchMode}
-              className="font-semibold text-grind-300 hover:underline"
-            >
+            <button type="button" onClick={switchMode} className="font-semibold text-grind-300 hover:underline">
               Sign in
             </button>
           </p>

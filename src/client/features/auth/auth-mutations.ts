@@ -15,8 +15,7 @@ export function useLogin() {
 export function useRegister() {
   const setSessionUser = useSetSessionUser();
   return useMutation({
-    mutationFn: (body: RegisterBody) =>
-      apiJson('POST', authPaths.register, authResponseSchema, body),
+    mutationFn: (body: RegisterBody) => apiJson('POST', authPaths.register, authResponseSchema, body),
     onSuccess: ({ user }) => setSessionUser(user),
   });
 }

@@ -24,13 +24,7 @@ import {
   type VoteType,
 } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
-import {
-  ApiError,
-  apiGet,
-  apiGetWithHeaders,
-  apiJson,
-  apiRequest,
-} from '#client/lib/api-client.ts';
+import { ApiError, apiGet, apiGetWithHeaders, apiJson, apiRequest } from '#client/lib/api-client.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;
