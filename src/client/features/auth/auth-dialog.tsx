@@ -11,11 +11,12 @@ import { Dialog } from '#client/ui/dialog.tsx';
 import { FieldError } from '#client/ui/field-error.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { PasswordInput } from './password-input.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 const emptyLogin: LoginBody = { username: '', password: '' };
 const emptyRegister: RegisterForm = { username: '', password: '', confirmPassword: '' };
 
-export default function AuthDialog() {
+function AuthDialog() {
   const { open, mode } = useAuthDialog();
   const [visible, setVisible] = useState({ login: false, register: false, confirm: false });
   const loginForm = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: emptyLogin });
@@ -195,3 +196,5 @@ export default function AuthDialog() {
     </Dialog>
   );
 }
+
+export default withQueryClient(AuthDialog);

@@ -9,9 +9,10 @@ import { CategoryFilterButtons } from './category-filter.tsx';
 import { MemeGrid } from './meme-grid.tsx';
 import { SortButtons } from './sort-buttons.tsx';
 import { UploadForm } from './upload-form.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 /** The community meme gallery (spec section 2): upload, filter, browse, vote and share. */
-export default function GallerySection() {
+function GallerySection() {
   const { user, isLoading } = useSession();
   const [category, setCategory] = useState<CategoryFilter>('all');
   const [sort, setSort] = useState<MemeSort>('new');
@@ -56,3 +57,5 @@ export default function GallerySection() {
     </section>
   );
 }
+
+export default withQueryClient(GallerySection);

@@ -1,10 +1,9 @@
 import { CheckCircle2, ImageUp, Loader2 } from 'lucide-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { MEME_FORM_ERROR, MEME_IMAGE_MAX_BYTES, MEME_TITLE_MAX } from '#shared/api/memes.ts';
 import { isMemeCategory, MEME_CATEGORIES } from '#shared/categories.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
-import { sessionQueryKey } from '#client/lib/session.ts';
+import { recheckSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -38,7 +37,6 @@ export function UploadForm() {
   const [category, setCategory] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
   const createMeme = useCreateMeme();
-  const queryClient = useQueryClient();
 
   const authRequired = () => {
     toast({
@@ -47,7 +45,7 @@ export function UploadForm() {
       variant: 'destructive',
     });
     // The session ended elsewhere; re-checking it swaps this form for "Login to Upload".
-    void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    void recheckSession();
   };
   const busy = image.status === 'uploading' || image.status === 'processing';
 

@@ -9,13 +9,14 @@ import {
   type UserProfile,
 } from '#shared/api/shop.ts';
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { apiGet, apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { apiGet, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { apiJson } from '#client/lib/api-request.ts';
 import {
   userCharactersQueryKey,
   userProfileQuery,
   userProfileQueryKey,
 } from '#client/lib/query-keys.ts';
-import { sessionQueryKey } from '#client/lib/session.ts';
+import { recheckSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
 export function useUserProfile(enabled: boolean) {
@@ -53,7 +54,7 @@ export function usePurchaseCharacter() {
           description: 'Please log in to purchase characters.',
           variant: 'destructive',
         });
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+        void recheckSession();
         return;
       }
       toast({
@@ -86,7 +87,7 @@ export function useSelectCharacter() {
           description: 'Please log in to select characters.',
           variant: 'destructive',
         });
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+        void recheckSession();
         return;
       }
       toast({
