@@ -38,7 +38,12 @@ export function UploadForm() {
   const [formError, setFormError] = useState<string | null>(null);
   const createMeme = useCreateMeme();
 
-  const authRequired = () => {
+  /** A request to the server failed: a 401 is the session ending, anything else is told. */
+  const serverRefused = (error: unknown, title: string, fallback?: string) => {
+    if (!(error instanceof ApiError && error.status === 401)) {
+      toast({ title, description: errorMessage(error) ?? fallback, variant: 'destructive' });
+      return;
+    }
     toast({
       title: 'Authentication Required',
       description: 'Please log in to upload images',
@@ -64,14 +69,7 @@ export function UploadForm() {
       uploadURL = await requestUploadURL();
     } catch (error) {
       setImage(previous);
-      if (error instanceof ApiError && error.status === 401) authRequired();
-      else {
-        toast({
-          title: 'Upload Error',
-          description: errorMessage(error) ?? 'Failed to initialize upload',
-          variant: 'destructive',
-        });
-      }
+      serverRefused(error, 'Upload Error', 'Failed to initialize upload');
       return;
     }
 
@@ -103,14 +101,7 @@ export function UploadForm() {
       });
     } catch (error) {
       setImage(previous);
-      if (error instanceof ApiError && error.status === 401) authRequired();
-      else {
-        toast({
-          title: 'Failed to process uploaded image',
-          description: errorMessage(error),
-          variant: 'destructive',
-        });
-      }
+      serverRefused(error, 'Failed to process uploaded image');
     }
   };
 
