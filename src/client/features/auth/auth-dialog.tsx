@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import {
   loginBodySchema,
   registerFormSchema,
@@ -54,6 +54,37 @@ function Field({
       })}
       <FieldError id={errorId} message={error} />
     </div>
+  );
+}
+
+/** The two fields both forms start with. */
+function UsernameAndPassword({
+  form,
+  fields: [username, password],
+  errors,
+  passwordToggle,
+}: {
+  form: 'login' | 'register';
+  fields: [UseFormRegisterReturn<'username'>, UseFormRegisterReturn<'password'>];
+  errors: FieldErrors<LoginBody>;
+  passwordToggle: { visible: boolean; onToggle: () => void };
+}) {
+  return (
+    <>
+      <Field id={`${form}-username`} label="Username" error={errors.username?.message}>
+        {(control) => <Input {...control} autoComplete="username" {...username} />}
+      </Field>
+      <Field id={`${form}-password`} label="Password" error={errors.password?.message}>
+        {(control) => (
+          <PasswordInput
+            {...control}
+            {...passwordToggle}
+            autoComplete={form === 'login' ? 'current-password' : 'new-password'}
+            {...password}
+          />
+        )}
+      </Field>
+    </>
   );
 }
 
@@ -184,21 +215,12 @@ function AuthDialog() {
     >
       {mode === 'login' ? (
         <form onSubmit={submitLogin} noValidate className="grid gap-4">
-          <Field id="login-username" label="Username" error={loginErrors.username?.message}>
-            {(control) => (
-              <Input {...control} autoComplete="username" {...loginForm.register('username')} />
-            )}
-          </Field>
-          <Field id="login-password" label="Password" error={loginErrors.password?.message}>
-            {(control) => (
-              <PasswordInput
-                {...control}
-                {...passwordToggle('login')}
-                autoComplete="current-password"
-                {...loginForm.register('password')}
-              />
-            )}
-          </Field>
+          <UsernameAndPassword
+            form="login"
+            fields={[loginForm.register('username'), loginForm.register('password')]}
+            errors={loginErrors}
+            passwordToggle={passwordToggle('login')}
+          />
           <FormEnd
             pending={login.isPending}
             submit={['Sign In', 'Signing in...']}
@@ -209,21 +231,12 @@ function AuthDialog() {
         </form>
       ) : (
         <form onSubmit={submitRegister} noValidate className="grid gap-4">
-          <Field id="register-username" label="Username" error={registerErrors.username?.message}>
-            {(control) => (
-              <Input {...control} autoComplete="username" {...registerForm.register('username')} />
-            )}
-          </Field>
-          <Field id="register-password" label="Password" error={registerErrors.password?.message}>
-            {(control) => (
-              <PasswordInput
-                {...control}
-                {...passwordToggle('register')}
-                autoComplete="new-password"
-                {...registerForm.register('password')}
-              />
-            )}
-          </Field>
+          <UsernameAndPassword
+            form="register"
+            fields={[registerForm.register('username'), registerForm.register('password')]}
+            errors={registerErrors}
+            passwordToggle={passwordToggle('register')}
+          />
           <Field
             id="register-confirm"
             label="Confirm Password"
