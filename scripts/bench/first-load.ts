@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-// The line held by the test (the issue-24 goal of 80 KB is the benchmark's target): the server
-// renders the page, so what is below the hero and the toasts load after it is interactive.
-export const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
+// Issue 24's line, held by the test and printed as the benchmark's target: the server renders
+// the page, so what is below the hero, the launch countdown, the query client, the dialogs and
+// the toasts all load after it is interactive.
+export const FIRST_LOAD_BUDGET_BYTES = 80 * 1024;
 
 const root = path.resolve(import.meta.dirname, '../..');
 

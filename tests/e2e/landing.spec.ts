@@ -344,6 +344,38 @@ test('"Share with Friends" opens the share sheet where there is one', async ({ p
   await expect(toastWith(page, 'Link copied to clipboard!')).toHaveCount(0);
 });
 
+test('a click on a section whose code is still on its way is carried out when it arrives', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const calls: ShareData[] = [];
+    (window as unknown as { __shares: ShareData[] }).__shares = calls;
+    Object.defineProperty(Navigator.prototype, 'share', {
+      value: (data: ShareData) => {
+        calls.push(data);
+        return Promise.resolve();
+      },
+    });
+  });
+  // The sections' code arrives only when the test lets it: a slow network, made certain.
+  let letCodeThrough!: () => void;
+  const codeHeld = new Promise<void>((resolve) => (letCodeThrough = resolve));
+  await page.route(/below-the-fold-[\w-]+\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  await page.goto('/#community', { waitUntil: 'domcontentloaded' });
+  await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
+  const sharesSoFar = () =>
+    page.evaluate(() => (window as unknown as { __shares: ShareData[] }).__shares);
+  expect(await sharesSoFar()).toEqual([]);
+  letCodeThrough();
+  await expect.poll(sharesSoFar).toHaveLength(1);
+  // Carried out once, not once more by the page.
+  await expect(section(page, 'roadmap')).toBeVisible();
+  expect(await sharesSoFar()).toHaveLength(1);
+});
+
 test('"Share with Friends" copies the page address where there is no share sheet', async ({
   page,
 }) => {

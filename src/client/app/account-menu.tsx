@@ -1,17 +1,26 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { LogOut, Settings } from 'lucide-react';
+import { authPaths } from '#shared/api/paths.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { setSessionUser } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toast-store.ts';
+
+async function logOut() {
+  try {
+    await apiRequest('POST', authPaths.logout);
+  } catch {
+    toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' });
+    return;
+  }
+  setSessionUser(null);
+  toast({ title: 'Logged out', description: 'You have been successfully logged out.' });
+}
 
 /**
  * The signed-in member's avatar and menu. Loaded only for members: the menu's positioning code
  * is a good share of a first load that most visitors, who are not signed in, never need.
  */
-export default function AccountMenu({
-  username,
-  onLogout,
-}: {
-  username: string;
-  onLogout: () => void;
-}) {
+export default function AccountMenu({ username }: { username: string }) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
@@ -37,7 +46,7 @@ export default function AccountMenu({
             <Settings className="h-4 w-4" aria-hidden /> Settings
           </DropdownMenu.Item>
           <DropdownMenu.Item
-            onSelect={onLogout}
+            onSelect={() => void logOut()}
             className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-100 outline-none data-[highlighted]:bg-slate-800"
           >
             <LogOut className="h-4 w-4" aria-hidden /> Logout

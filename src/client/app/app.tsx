@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { memePaths } from '#shared/api/paths.ts';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
-import { createQueryClient } from '#client/lib/query-client.ts';
 import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
 import { useToasts } from '#client/lib/toast-store.ts';
 import { HomePage } from './pages/home-page.tsx';
@@ -47,39 +45,36 @@ function ToasterWhenWanted() {
  * browser hydrates that HTML; `facts` are the site's facts the page was rendered with.
  */
 export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) {
-  const [queryClient] = useState(createQueryClient);
   return (
     <PageFactsProvider facts={facts}>
-      <QueryClientProvider client={queryClient}>
-        <Router ssrPath={ssrPath}>
-          <div className="flex min-h-screen flex-col">
-            <SiteHeader />
-            <main className="flex-1">
-              <Switch>
-                <Route path="/" component={HomePage} />
-                <Route path="/shop" component={ShopPage} />
-                <Route path={memePaths.page}>
-                  {(params) =>
-                    /^[1-9][0-9]{0,9}$/.test(params.id) ? (
-                      <Suspense fallback={null}>
-                        <MemePage id={Number(params.id)} />
-                      </Suspense>
-                    ) : (
-                      <NotFoundPage />
-                    )
-                  }
-                </Route>
-                <Route component={NotFoundPage} />
-              </Switch>
-            </main>
-            <Suspense fallback={null}>
-              <SiteFooter />
-            </Suspense>
-          </div>
-          <AuthDialogWhenWanted />
-          <ToasterWhenWanted />
-        </Router>
-      </QueryClientProvider>
+      <Router ssrPath={ssrPath}>
+        <div className="flex min-h-screen flex-col">
+          <SiteHeader />
+          <main className="flex-1">
+            <Switch>
+              <Route path="/" component={HomePage} />
+              <Route path="/shop" component={ShopPage} />
+              <Route path={memePaths.page}>
+                {(params) =>
+                  /^[1-9][0-9]{0,9}$/.test(params.id) ? (
+                    <Suspense fallback={null}>
+                      <MemePage id={Number(params.id)} />
+                    </Suspense>
+                  ) : (
+                    <NotFoundPage />
+                  )
+                }
+              </Route>
+              <Route component={NotFoundPage} />
+            </Switch>
+          </main>
+          <Suspense fallback={null}>
+            <SiteFooter />
+          </Suspense>
+        </div>
+        <AuthDialogWhenWanted />
+        <ToasterWhenWanted />
+      </Router>
     </PageFactsProvider>
   );
 }

@@ -3,9 +3,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
-import { useLogout, useSession } from '#client/lib/session.ts';
+import { useSession } from '#client/lib/session.ts';
 import { useSite } from '#client/lib/site-config.ts';
-import { toast } from '#client/lib/toast-store.ts';
 import { Button, buttonClasses } from '#client/ui/button.tsx';
 
 const AccountMenu = lazy(() => import('./account-menu.tsx'));
@@ -14,21 +13,12 @@ export function SiteHeader() {
   const [location, navigate] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const { user } = useSession();
-  const logout = useLogout();
   const site = useSite();
 
   const go = (id: SectionId) => {
     setMenuOpen(false);
     scrollToSection(id, navigate);
   };
-
-  const onLogout = () =>
-    logout.mutate(undefined, {
-      onSuccess: () =>
-        toast({ title: 'Logged out', description: 'You have been successfully logged out.' }),
-      onError: () =>
-        toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' }),
-    });
 
   const pageLink =
     location === '/shop' ? (
@@ -60,7 +50,7 @@ export function SiteHeader() {
           </span>
         }
       >
-        <AccountMenu username={user.username} onLogout={onLogout} />
+        <AccountMenu username={user.username} />
       </Suspense>
     </div>
   ) : (

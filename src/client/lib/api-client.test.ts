@@ -1,13 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  ApiError,
-  apiGet,
-  apiRequest,
-  errorMessage,
-  getQueryFn,
-  resetCsrfToken,
-} from './api-client.ts';
+import { ApiError, apiGet, errorMessage, getQueryFn } from './api-client.ts';
+import { apiRequest, resetCsrfToken } from './api-request.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 interface Call {

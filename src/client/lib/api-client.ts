@@ -1,6 +1,8 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { authPaths, CSRF_EXEMPT_PATHS } from '#shared/api/paths.ts';
+
+// Reads and the errors of every request. They are on the first load (the session check);
+// writes, which only parts that load later make, are in api-request.ts.
 
 /**
  * A non-OK answer. `message` keeps the spec's "<status>: <body or status text>"; `status` and
@@ -37,102 +39,22 @@ export function errorMessage(error: unknown): string | undefined {
   return error instanceof Error && error.message ? error.message : undefined;
 }
 
-const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
-
-let cachedCsrfToken: string | null = null;
-
-export function resetCsrfToken(): void {
-  cachedCsrfToken = null;
-}
-
-async function getCsrfToken(): Promise<string> {
-  if (cachedCsrfToken) return cachedCsrfToken;
-  const res = await fetch(authPaths.csrfToken, { credentials: 'include' });
-  if (!res.ok) throw new Error('Failed to fetch CSRF token');
-  const body = (await res.json()) as { csrfToken?: unknown };
-  if (typeof body.csrfToken !== 'string') throw new Error('Failed to fetch CSRF token');
-  cachedCsrfToken = body.csrfToken;
-  return cachedCsrfToken;
-}
-
-async function throwIfResNotOk(res: Response): Promise<void> {
+export async function throwIfResNotOk(res: Response): Promise<void> {
   if (!res.ok) {
     const text = await res.text();
     throw new ApiError(res.status, text, res.statusText);
   }
 }
 
-type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/**
- * The one way the client changes things on the server (spec section 7's request rules). Reads
- * go through `apiGet` or the query client's default query function.
- */
-export async function apiRequest(
-  method: WriteMethod | Lowercase<WriteMethod>,
-  url: string,
-  data?: unknown,
-): Promise<Response> {
-  const verb = method.toUpperCase();
-  const mutating = MUTATING.has(verb);
-  const needsToken = mutating && !CSRF_EXEMPT_PATHS.includes(url.split('?', 1)[0]!);
-  const headers: Record<string, string> = {};
-  if (data !== undefined) headers['Content-Type'] = 'application/json';
-  if (needsToken) {
-    try {
-      headers['X-CSRF-Token'] = await getCsrfToken();
-    } catch (error) {
-      console.warn('Could not get a CSRF token; sending the request without it', error);
-    }
-  }
-  const send = () =>
-    fetch(url, {
-      method: verb,
-      headers,
-      body: data === undefined ? undefined : JSON.stringify(data),
-      credentials: 'include',
-    });
-
-  let res = await send();
-  if (mutating && res.status === 403) {
-    const text = await res.clone().text();
-    if (text.includes('CSRF') || text.includes('Forbidden')) {
-      cachedCsrfToken = null;
-      try {
-        const token = await getCsrfToken();
-        if (needsToken) headers['X-CSRF-Token'] = token;
-      } catch {
-        throw new Error('CSRF token validation failed');
-      }
-      res = await send();
-      if (res.status === 403 && (await res.clone().text()).includes('CSRF')) {
-        throw new Error('CSRF token validation failed');
-      }
-    }
-  }
-  await throwIfResNotOk(res);
-  return res;
-}
-
-/** apiRequest, then the JSON answer checked against the shared contract. */
-export async function apiJson<T extends z.ZodType>(
-  method: WriteMethod,
-  url: string,
-  schema: T,
-  data?: unknown,
-): Promise<z.infer<T>> {
-  const res = await apiRequest(method, url, data);
-  return schema.parse(await res.json());
-}
-
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /**
  * The one place the client reads from the server (spec section 7): GET with credentials, JSON
- * back; a non-OK answer throws ApiError, a 401 gives null when `on401` says so. Callers use
- * `apiGet` (answer checked against the contract) or the query client's default query function.
+ * back, unchecked; a non-OK answer throws ApiError, a 401 gives null when `on401` says so.
+ * Callers use `apiGet` (answer checked against the contract), the query client's default query
+ * function, or, on the first load, this with their own check (the session, decision 002).
  */
-async function readJson(url: string, on401: UnauthorizedBehavior): Promise<unknown> {
+export async function readJson(url: string, on401: UnauthorizedBehavior): Promise<unknown> {
   const res = await fetch(url, { credentials: 'include' });
   if (on401 === 'returnNull' && res.status === 401) return null;
   await throwIfResNotOk(res);

@@ -1,15 +1,23 @@
 import { authPaths } from '#shared/api/paths.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { MeResponse, User } from '#shared/api/auth.ts';
-import { apiRequest, getQueryFn, resetCsrfToken } from './api-client.ts';
-
-export const sessionQueryKey = [authPaths.me] as const;
+import { readJson } from './api-client.ts';
 
 export interface Session {
   user: User | null;
   isAuthenticated: boolean;
   isLoading: boolean;
 }
+
+// Who is signed in, in a store of its own rather than the query cache: the header needs it on
+// every first load, and the query client (a tenth of that load) comes with the parts that need it.
+const CHECKING: Session = { user: null, isAuthenticated: false, isLoading: true };
+let session: Session = CHECKING;
+let firstCheckStarted = false;
+/** Bumped by every check and every change: an answer to an older check is dropped. */
+let generation = 0;
+const listeners = new Set<() => void>();
+const userChangeListeners = new Set<(before: User | null) => void>();
 
 // The session check runs on every first load, so it reads the answer without zod.
 function userFrom(raw: MeResponse | null | undefined): User | null {
@@ -19,42 +27,62 @@ function userFrom(raw: MeResponse | null | undefined): User | null {
     : null;
 }
 
+function setSession(user: User | null) {
+  const before = session.user;
+  const same = user?.id === before?.id && user?.username === before?.username;
+  if (same && !session.isLoading) return;
+  session = { user, isAuthenticated: user !== null, isLoading: false };
+  for (const listener of listeners) listener();
+  if (!same) for (const listener of userChangeListeners) listener(before);
+}
+
+/**
+ * Asks the server who is signed in (on first use, and when an answer says the session may have
+ * ended). A failed check keeps what was known; the first one failing reads as signed out.
+ */
+export async function recheckSession(): Promise<void> {
+  const asked = ++generation;
+  let user: User | null;
+  try {
+    user = userFrom((await readJson(authPaths.me, 'returnNull')) as MeResponse | null);
+  } catch {
+    user = session.user;
+  }
+  if (asked === generation) setSession(user);
+}
+
+/**
+ * Calls `listener` whenever who is signed in changes (login, logout, or a check that finds the
+ * session gone), with who was signed in before.
+ */
+export function onUserChange(listener: (before: User | null) => void): () => void {
+  userChangeListeners.add(listener);
+  return () => userChangeListeners.delete(listener);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!firstCheckStarted) {
+    firstCheckStarted = true;
+    void recheckSession();
+  }
+  return () => listeners.delete(listener);
+}
+
+/**
+ * The visitor's session. The server's HTML and the hydrating render show it still loading (a
+ * visitor's face); the check starts when the first part that shows it comes alive.
+ */
 export function useSession(): Session {
-  const { data, isLoading } = useQuery({
-    queryKey: sessionQueryKey,
-    queryFn: getQueryFn<MeResponse>({ on401: 'returnNull' }),
-    select: userFrom,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
-  const user = data ?? null;
-  return { user, isAuthenticated: user !== null, isLoading };
+  return useSyncExternalStore(
+    subscribe,
+    () => session,
+    () => CHECKING,
+  );
 }
 
-/** After login or register: the answer's user becomes the session, then it is re-checked. */
-export function useSetSessionUser() {
-  const queryClient = useQueryClient();
-  return async (user: User) => {
-    // The server bound the old token to the visitor's session and renewed its cookie.
-    resetCsrfToken();
-    queryClient.setQueryData(sessionQueryKey, { user });
-    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-  };
-}
-
-export function useLogout() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => (await apiRequest('POST', authPaths.logout)).json() as Promise<unknown>,
-    onSuccess: async () => {
-      // The session first, on the query every part of the page watches, so each shows a
-      // visitor's view at once. (Removing that query instead would leave its watchers holding
-      // the member.) Then every other cached answer, which was for the member; the mutation
-      // cache stays so callers hear of success.
-      queryClient.setQueryData(sessionQueryKey, { user: null });
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
-      // The next visitor on this tab starts from a fresh token.
-      resetCsrfToken();
-    },
-  });
+/** After login (the answer's user), register, or logout (null). */
+export function setSessionUser(user: User | null): void {
+  ++generation;
+  setSession(user);
 }

@@ -24,14 +24,19 @@ function readInjected(id: string): Record<string, unknown> | undefined {
 
 /**
  * The facts the server wrote into this page: the operator's SITE_CONFIG merged over the
- * defaults (validated at start) and the labels it rendered the page with. Vite's dev server
- * writes none, so the shipped defaults and this device's labels apply there.
+ * defaults (validated at start) and the labels it rendered the page with. The server writes
+ * them into every page it serves; Vite's dev server writes none, so the shipped defaults and
+ * this device's labels apply there (and only there: the build drops them from the first load).
  */
 export function readPageFacts(): PageFacts {
-  const site = (readInjected('site-config') as SiteConfig | undefined) ?? defaultSite;
-  const labels =
-    (readInjected('site-labels') as PageLabels | undefined) ?? pageLabels(site, Date.now());
-  return { site, labels };
+  const site = readInjected('site-config') as SiteConfig | undefined;
+  const labels = readInjected('site-labels') as PageLabels | undefined;
+  if (site && labels) return { site, labels };
+  if (import.meta.env.DEV)
+    return { site: defaultSite, labels: pageLabels(defaultSite, Date.now()) };
+  throw new Error(
+    'The page carries no site facts (site-config, site-labels): serve it with the server',
+  );
 }
 
 const PageFactsContext = createContext<PageFacts | null>(null);

@@ -9,9 +9,10 @@ import { useMeme } from '#client/features/gallery/gallery-api.ts';
 import { MemeActions } from '#client/features/gallery/meme-card.tsx';
 import { useMemeActions } from '#client/features/gallery/use-meme-actions.ts';
 import { NotFoundPage } from './not-found-page.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 /** /memes/:id: one meme large, what a shared link opens (its card tags come from the server). */
-export default function MemePage({ id }: { id: number }) {
+function MemePage({ id }: { id: number }) {
   const { user } = useSession();
   const meme = useMeme(id, user?.id ?? null);
   const actions = useMemeActions();
@@ -83,3 +84,5 @@ export default function MemePage({ id }: { id: number }) {
     </div>
   );
 }
+
+export default withQueryClient(MemePage);

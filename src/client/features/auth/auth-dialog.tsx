@@ -1,9 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { loginBodySchema, registerFormSchema, type LoginBody, type RegisterForm } from '#shared/api/auth.ts';
+import { useState, type ReactNode } from 'react';
+import { useForm, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
+import {
+  loginBodySchema,
+  registerFormSchema,
+  type LoginBody,
+  type RegisterForm,
+} from '#shared/api/auth.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
-import { closeAuthDialog, setAuthDialogMode, useAuthDialog } from '#client/lib/auth-dialog-store.ts';
+import {
+  closeAuthDialog,
+  setAuthDialogMode,
+  useAuthDialog,
+} from '#client/lib/auth-dialog-store.ts';
 import { useLogin, useRegister } from './auth-mutations.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -11,14 +20,114 @@ import { Dialog } from '#client/ui/dialog.tsx';
 import { FieldError } from '#client/ui/field-error.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { PasswordInput } from './password-input.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 const emptyLogin: LoginBody = { username: '', password: '' };
 const emptyRegister: RegisterForm = { username: '', password: '', confirmPassword: '' };
 
-export default function AuthDialog() {
+/** A labelled control with its error under it; `children` renders the control with its ids. */
+function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  children: (control: {
+    id: string;
+    'aria-invalid': true | undefined;
+    'aria-describedby': string | undefined;
+  }) => ReactNode;
+}) {
+  const errorId = `${id}-error`;
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? errorId : undefined,
+      })}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+/** The two fields both forms start with. */
+function UsernameAndPassword({
+  form,
+  fields: [username, password],
+  errors,
+  passwordToggle,
+}: {
+  form: 'login' | 'register';
+  fields: [UseFormRegisterReturn<'username'>, UseFormRegisterReturn<'password'>];
+  errors: FieldErrors<LoginBody>;
+  passwordToggle: { visible: boolean; onToggle: () => void };
+}) {
+  return (
+    <>
+      <Field id={`${form}-username`} label="Username" error={errors.username?.message}>
+        {(control) => <Input {...control} autoComplete="username" {...username} />}
+      </Field>
+      <Field id={`${form}-password`} label="Password" error={errors.password?.message}>
+        {(control) => (
+          <PasswordInput
+            {...control}
+            {...passwordToggle}
+            autoComplete={form === 'login' ? 'current-password' : 'new-password'}
+            {...password}
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
+/** The submit button, then the way to the other form. */
+function FormEnd({
+  pending,
+  submit: [idle, busy],
+  question,
+  other,
+  onSwitch,
+}: {
+  pending: boolean;
+  submit: [idle: string, busy: string];
+  question: string;
+  other: string;
+  onSwitch: () => void;
+}) {
+  return (
+    <>
+      <Button type="submit" size="lg" disabled={pending}>
+        {pending ? busy : idle}
+      </Button>
+      <p className="text-center text-sm text-slate-400">
+        {question}{' '}
+        <button
+          type="button"
+          onClick={onSwitch}
+          className="font-semibold text-grind-300 hover:underline"
+        >
+          {other}
+        </button>
+      </p>
+    </>
+  );
+}
+
+function AuthDialog() {
   const { open, mode } = useAuthDialog();
   const [visible, setVisible] = useState({ login: false, register: false, confirm: false });
-  const loginForm = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: emptyLogin });
+  const loginForm = useForm<LoginBody>({
+    resolver: zodResolver(loginBodySchema),
+    defaultValues: emptyLogin,
+  });
   const registerForm = useForm<RegisterForm>({
     resolver: zodResolver(registerFormSchema),
     defaultValues: emptyRegister,
@@ -47,7 +156,10 @@ export default function AuthDialog() {
   const submitLogin = loginForm.handleSubmit((body) =>
     login.mutate(body, {
       onSuccess: ({ user }) => {
-        toast({ title: 'Welcome back!', description: `Hello ${user.username}, you're now logged in.` });
+        toast({
+          title: 'Welcome back!',
+          description: `Hello ${user.username}, you're now logged in.`,
+        });
         onOpenChange(false);
       },
       onError: (error) =>
@@ -82,6 +194,11 @@ export default function AuthDialog() {
     ),
   );
 
+  const passwordToggle = (field: keyof typeof visible) => ({
+    visible: visible[field],
+    onToggle: () => setVisible((v) => ({ ...v, [field]: !v[field] })),
+  });
+
   const loginErrors = loginForm.formState.errors;
   const registerErrors = registerForm.formState.errors;
 
@@ -98,100 +215,53 @@ export default function AuthDialog() {
     >
       {mode === 'login' ? (
         <form onSubmit={submitLogin} noValidate className="grid gap-4">
-          <div>
-            <label htmlFor="login-username" className="mb-1 block text-sm font-medium">
-              Username
-            </label>
-            <Input
-              id="login-username"
-              autoComplete="username"
-              aria-invalid={loginErrors.username ? true : undefined}
-              aria-describedby={loginErrors.username ? 'login-username-error' : undefined}
-              {...loginForm.register('username')}
-            />
-            <FieldError id="login-username-error" message={loginErrors.username?.message} />
-          </div>
-          <div>
-            <label htmlFor="login-password" className="mb-1 block text-sm font-medium">
-              Password
-            </label>
-            <PasswordInput
-              id="login-password"
-              autoComplete="current-password"
-              visible={visible.login}
-              onToggle={() => setVisible((v) => ({ ...v, login: !v.login }))}
-              aria-invalid={loginErrors.password ? true : undefined}
-              aria-describedby={loginErrors.password ? 'login-password-error' : undefined}
-              {...loginForm.register('password')}
-            />
-            <FieldError id="login-password-error" message={loginErrors.password?.message} />
-          </div>
-          <Button type="submit" size="lg" disabled={login.isPending}>
-            {login.isPending ? 'Signing in...' : 'Sign In'}
-          </Button>
-          <p className="text-center text-sm text-slate-400">
-            Don&apos;t have an account?{' '}
-            <button type="button" onClick={switchMode} className="font-semibold text-grind-300 hover:underline">
-              Sign up
-            </button>
-          </p>
+          <UsernameAndPassword
+            form="login"
+            fields={[loginForm.register('username'), loginForm.register('password')]}
+            errors={loginErrors}
+            passwordToggle={passwordToggle('login')}
+          />
+          <FormEnd
+            pending={login.isPending}
+            submit={['Sign In', 'Signing in...']}
+            question="Don't have an account?"
+            other="Sign up"
+            onSwitch={switchMode}
+          />
         </form>
       ) : (
         <form onSubmit={submitRegister} noValidate className="grid gap-4">
-          <div>
-            <label htmlFor="register-username" className="mb-1 block text-sm font-medium">
-              Username
-            </label>
-            <Input
-              id="register-username"
-              autoComplete="username"
-              aria-invalid={registerErrors.username ? true : undefined}
-              aria-describedby={registerErrors.username ? 'register-username-error' : undefined}
-              {...registerForm.register('username')}
-            />
-            <FieldError id="register-username-error" message={registerErrors.username?.message} />
-          </div>
-          <div>
-            <label htmlFor="register-password" className="mb-1 block text-sm font-medium">
-              Password
-            </label>
-            <PasswordInput
-              id="register-password"
-              autoComplete="new-password"
-              visible={visible.register}
-              onToggle={() => setVisible((v) => ({ ...v, register: !v.register }))}
-              aria-invalid={registerErrors.password ? true : undefined}
-              aria-describedby={registerErrors.password ? 'register-password-error' : undefined}
-              {...registerForm.register('password')}
-            />
-            <FieldError id="register-password-error" message={registerErrors.password?.message} />
-          </div>
-          <div>
-            <label htmlFor="register-confirm" className="mb-1 block text-sm font-medium">
-              Confirm Password
-            </label>
-            <PasswordInput
-              id="register-confirm"
-              autoComplete="new-password"
-              visible={visible.confirm}
-              onToggle={() => setVisible((v) => ({ ...v, confirm: !v.confirm }))}
-              aria-invalid={registerErrors.confirmPassword ? true : undefined}
-              aria-describedby={registerErrors.confirmPassword ? 'register-confirm-error' : undefined}
-              {...registerForm.register('confirmPassword')}
-            />
-            <FieldError id="register-confirm-error" message={registerErrors.confirmPassword?.message} />
-          </div>
-          <Button type="submit" size="lg" disabled={register.isPending}>
-            {register.isPending ? 'Creating Account...' : 'Create Account'}
-          </Button>
-          <p className="text-center text-sm text-slate-400">
-            Already have an account?{' '}
-            <button type="button" onClick={switchMode} className="font-semibold text-grind-300 hover:underline">
-              Sign in
-            </button>
-          </p>
+          <UsernameAndPassword
+            form="register"
+            fields={[registerForm.register('username'), registerForm.register('password')]}
+            errors={registerErrors}
+            passwordToggle={passwordToggle('register')}
+          />
+          <Field
+            id="register-confirm"
+            label="Confirm Password"
+            error={registerErrors.confirmPassword?.message}
+          >
+            {(control) => (
+              <PasswordInput
+                {...control}
+                {...passwordToggle('confirm')}
+                autoComplete="new-password"
+                {...registerForm.register('confirmPassword')}
+              />
+            )}
+          </Field>
+          <FormEnd
+            pending={register.isPending}
+            submit={['Create Account', 'Creating Account...']}
+            question="Already have an account?"
+            other="Sign in"
+            onSwitch={switchMode}
+          />
         </form>
       )}
     </Dialog>
   );
 }
+
+export default withQueryClient(AuthDialog);

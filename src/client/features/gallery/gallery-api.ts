@@ -24,7 +24,8 @@ import {
   type VoteType,
 } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
-import { ApiError, apiGet, apiGetWithHeaders, apiJson, apiRequest } from '#client/lib/api-client.ts';
+import { ApiError, apiGet, apiGetWithHeaders } from '#client/lib/api-client.ts';
+import { apiJson, apiRequest } from '#client/lib/api-request.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;

@@ -1,17 +1,19 @@
 import { LogIn } from 'lucide-react';
 import { useState } from 'react';
-import type { MemeSort } from '#shared/api/memes.ts';
-import type { CategoryFilter } from '#shared/categories.ts';
+import { MEME_SORT_LABELS, MEME_SORTS, type MemeSort } from '#shared/api/memes.ts';
+import { CATEGORY_FILTERS, type CategoryFilter } from '#shared/categories.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { useSession } from '#client/lib/session.ts';
 import { Button } from '#client/ui/button.tsx';
-import { CategoryFilterButtons } from './category-filter.tsx';
+import { ChoiceButtons } from './choice-buttons.tsx';
 import { MemeGrid } from './meme-grid.tsx';
-import { SortButtons } from './sort-buttons.tsx';
 import { UploadForm } from './upload-form.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
+
+const SORT_OPTIONS = MEME_SORTS.map((sort) => ({ value: sort, label: MEME_SORT_LABELS[sort] }));
 
 /** The community meme gallery (spec section 2): upload, filter, browse, vote and share. */
-export default function GallerySection() {
+function GallerySection() {
   const { user, isLoading } = useSession();
   const [category, setCategory] = useState<CategoryFilter>('all');
   const [sort, setSort] = useState<MemeSort>('new');
@@ -46,8 +48,20 @@ export default function GallerySection() {
         </div>
 
         <div className="mt-10 space-y-4">
-          <SortButtons value={sort} onChange={setSort} />
-          <CategoryFilterButtons value={category} onChange={setCategory} />
+          <ChoiceButtons
+            label="Sort memes"
+            options={SORT_OPTIONS}
+            value={sort}
+            onChange={setSort}
+            look="segmented"
+          />
+          <ChoiceButtons
+            label="Filter memes by category"
+            options={CATEGORY_FILTERS}
+            value={category}
+            onChange={setCategory}
+            look="pills"
+          />
         </div>
         <div className="mt-8">
           <MemeGrid category={category} sort={sort} viewer={user?.id ?? null} />
@@ -56,3 +70,5 @@ export default function GallerySection() {
     </section>
   );
 }
+
+export default withQueryClient(GallerySection);

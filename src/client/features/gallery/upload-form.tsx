@@ -1,10 +1,9 @@
 import { CheckCircle2, ImageUp, Loader2 } from 'lucide-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { MEME_FORM_ERROR, MEME_IMAGE_MAX_BYTES, MEME_TITLE_MAX } from '#shared/api/memes.ts';
 import { isMemeCategory, MEME_CATEGORIES } from '#shared/categories.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
-import { sessionQueryKey } from '#client/lib/session.ts';
+import { recheckSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -38,16 +37,20 @@ export function UploadForm() {
   const [category, setCategory] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
   const createMeme = useCreateMeme();
-  const queryClient = useQueryClient();
 
-  const authRequired = () => {
+  /** A request to the server failed: a 401 is the session ending, anything else is told. */
+  const serverRefused = (error: unknown, title: string, fallback?: string) => {
+    if (!(error instanceof ApiError && error.status === 401)) {
+      toast({ title, description: errorMessage(error) ?? fallback, variant: 'destructive' });
+      return;
+    }
     toast({
       title: 'Authentication Required',
       description: 'Please log in to upload images',
       variant: 'destructive',
     });
     // The session ended elsewhere; re-checking it swaps this form for "Login to Upload".
-    void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    void recheckSession();
   };
   const busy = image.status === 'uploading' || image.status === 'processing';
 
@@ -66,14 +69,7 @@ export function UploadForm() {
       uploadURL = await requestUploadURL();
     } catch (error) {
       setImage(previous);
-      if (error instanceof ApiError && error.status === 401) authRequired();
-      else {
-        toast({
-          title: 'Upload Error',
-          description: errorMessage(error) ?? 'Failed to initialize upload',
-          variant: 'destructive',
-        });
-      }
+      serverRefused(error, 'Upload Error', 'Failed to initialize upload');
       return;
     }
 
@@ -105,14 +101,7 @@ export function UploadForm() {
       });
     } catch (error) {
       setImage(previous);
-      if (error instanceof ApiError && error.status === 401) authRequired();
-      else {
-        toast({
-          title: 'Failed to process uploaded image',
-          description: errorMessage(error),
-          variant: 'destructive',
-        });
-      }
+      serverRefused(error, 'Failed to process uploaded image');
     }
   };
 

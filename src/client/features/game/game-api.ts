@@ -15,7 +15,7 @@ import {
   type SubmitScoreResponse,
 } from '#shared/api/game.ts';
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
-import { apiJson } from '#client/lib/api-client.ts';
+import { apiJson } from '#client/lib/api-request.ts';
 import { userProfileQuery } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {

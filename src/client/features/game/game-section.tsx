@@ -29,6 +29,7 @@ import { GameController } from './game-controller.ts';
 import type { FinishedRound } from './game-session.ts';
 import { formatFlightTime, useHud, type HudSnapshot } from './hud-store.ts';
 import { NamePromptDialog } from './name-prompt-dialog.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 function features(prize: string): string[] {
   return [
@@ -61,7 +62,7 @@ interface NameRequest {
 }
 
 /** The game: canvas, controls, stats and tiles. The page passes the leaderboard in. */
-export default function GameSection({ leaderboard }: { leaderboard?: ReactNode }) {
+function GameSection({ leaderboard }: { leaderboard?: ReactNode }) {
   const { user } = useSession();
   const queryClient = useQueryClient();
   const [game] = useState(() => new GameController(readHighScore()));
@@ -345,3 +346,5 @@ function GameFeatures() {
     </div>
   );
 }
+
+export default withQueryClient(GameSection);

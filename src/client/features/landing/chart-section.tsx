@@ -71,24 +71,23 @@ export function ChartSection() {
           )}
           {preLaunch ? null : (
             <div className="mt-4 flex flex-wrap gap-3">
-              <a
-                href={site.links.dexscreener}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={buttonClasses('secondary', 'sm')}
-              >
-                DexScreener <ExternalLink className="h-3.5 w-3.5" aria-hidden />
-                <span className="sr-only">(opens in a new tab)</span>
-              </a>
-              <a
-                href={site.links.solscan}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={buttonClasses('secondary', 'sm')}
-              >
-                Solscan <ExternalLink className="h-3.5 w-3.5" aria-hidden />
-                <span className="sr-only">(opens in a new tab)</span>
-              </a>
+              {(
+                [
+                  ['DexScreener', site.links.dexscreener],
+                  ['Solscan', site.links.solscan],
+                ] as const
+              ).map(([name, href]) => (
+                <a
+                  key={name}
+                  href={href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={buttonClasses('secondary', 'sm')}
+                >
+                  {name} <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+                  <span className="sr-only">(opens in a new tab)</span>
+                </a>
+              ))}
             </div>
           )}
         </div>

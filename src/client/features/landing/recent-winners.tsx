@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Trophy } from 'lucide-react';
 import { giveawayWinnersResponseSchema } from '#shared/api/game.ts';
 import { shortAddress } from '#shared/siws.ts';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 export const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';
@@ -11,7 +12,7 @@ export const NO_WINNERS_TEXT =
  * Loaded on demand (it parses with the shared zod schema, which the first load goes without).
  * A failed load reads like an empty list: the section is an invitation either way.
  */
-export default function RecentWinners() {
+function RecentWinners() {
   const winners = useQuery({
     queryKey: [gamePaths.winners],
     select: (data: unknown) => giveawayWinnersResponseSchema.parse(data),
@@ -74,3 +75,5 @@ export default function RecentWinners() {
     </ul>
   );
 }
+
+export default withQueryClient(RecentWinners);

@@ -1,17 +1,21 @@
 import { useLocation } from 'wouter';
 import { shortenAddress } from '#shared/format.ts';
 import { isPreLaunch, socialCardLinks } from '#shared/site.ts';
-import { scrollToSection, type SectionId } from '#client/lib/scroll-to-section.ts';
+import { scrollToSection, sectionLinks, type SectionId } from '#client/lib/scroll-to-section.ts';
 import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { CopyAddressButton } from './copy-address-button.tsx';
 import { socialStyles } from './social-icon.tsx';
 
+// The header's sections the footer offers, under the same names, and the footer itself.
+const QUICK_LINK_IDS: ReadonlySet<SectionId> = new Set([
+  'home',
+  'tokenomics',
+  'community',
+  'giveaway',
+  'game',
+]);
 const QUICK_LINKS: Array<{ id: SectionId; label: string }> = [
-  { id: 'home', label: 'Home' },
-  { id: 'tokenomics', label: 'Tokenomics' },
-  { id: 'community', label: 'Community' },
-  { id: 'giveaway', label: 'Giveaway' },
-  { id: 'game', label: 'Game' },
+  ...sectionLinks.filter((link) => QUICK_LINK_IDS.has(link.id)),
   { id: 'contact', label: 'Contact' },
 ];
 

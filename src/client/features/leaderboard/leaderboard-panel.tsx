@@ -15,9 +15,10 @@ import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
 import { openReplay } from '#client/features/replay/replay-address.ts';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
-export default function LeaderboardPanel() {
+function LeaderboardPanel() {
   const top = useLeaderboard(LEADERBOARD_DEFAULT_LIMIT);
   const [fullOpen, setFullOpen] = useState(false);
   const now = useServerNow();
@@ -197,3 +198,5 @@ function FullLeaderboardDialog({
     </Dialog>
   );
 }
+
+export default withQueryClient(LeaderboardPanel);

@@ -1,11 +1,12 @@
 import { Dialog } from '#client/ui/dialog.tsx';
 import { closeReplay } from './replay-address.ts';
 import ReplayViewer, { useReplay } from './replay-viewer.tsx';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 // Loaded only when the address asks for a replay (a dynamic import in the home page).
 
 /** The replay viewer in a dialog; closing it clears the replay's address. */
-export default function ReplayDialog({ entryId, open }: { entryId: number; open: boolean }) {
+function ReplayDialog({ entryId, open }: { entryId: number; open: boolean }) {
   const replay = useReplay(entryId);
   return (
     <Dialog
@@ -21,3 +22,5 @@ export default function ReplayDialog({ entryId, open }: { entryId: number; open:
     </Dialog>
   );
 }
+
+export default withQueryClient(ReplayDialog);

@@ -9,13 +9,14 @@ import {
   type UserProfile,
 } from '#shared/api/shop.ts';
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { apiGet, apiJson, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { apiGet, ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { apiJson } from '#client/lib/api-request.ts';
 import {
   userCharactersQueryKey,
   userProfileQuery,
   userProfileQueryKey,
 } from '#client/lib/query-keys.ts';
-import { sessionQueryKey } from '#client/lib/session.ts';
+import { recheckSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
 export function useUserProfile(enabled: boolean) {
@@ -32,6 +33,31 @@ export function useOwnedCharacters(enabled: boolean) {
 
 export const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
 
+const FAILED_TITLES = { purchase: 'Purchase Failed', select: 'Selection Failed' } as const;
+
+/**
+ * Tells the member why buying or selecting failed. A 401 means the session ended: it is
+ * re-checked, so the page shows the visitor's shop. Returns whether the server refused for
+ * another reason (the member's view may then be out of date).
+ */
+function tellWriteFailed(error: Error, action: 'purchase' | 'select'): boolean {
+  if (isUnauthorized(error)) {
+    toast({
+      title: 'Login Required',
+      description: `Please log in to ${action} characters.`,
+      variant: 'destructive',
+    });
+    void recheckSession();
+    return false;
+  }
+  toast({
+    title: FAILED_TITLES[action],
+    description: errorMessage(error) ?? `Failed to ${action} character. Please try again.`,
+    variant: 'destructive',
+  });
+  return true;
+}
+
 export function usePurchaseCharacter() {
   const queryClient = useQueryClient();
   return useMutation<PurchaseResponse, Error, CharacterKey>({
@@ -47,20 +73,7 @@ export function usePurchaseCharacter() {
       });
     },
     onError: (error) => {
-      if (isUnauthorized(error)) {
-        toast({
-          title: 'Login Required',
-          description: 'Please log in to purchase characters.',
-          variant: 'destructive',
-        });
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-        return;
-      }
-      toast({
-        title: 'Purchase Failed',
-        description: errorMessage(error) ?? 'Failed to purchase character. Please try again.',
-        variant: 'destructive',
-      });
+      if (!tellWriteFailed(error, 'purchase')) return;
       // Another tab or device may have spent coins or bought it already: show the real state.
       void queryClient.invalidateQueries({ queryKey: userProfileQueryKey });
       void queryClient.invalidateQueries({ queryKey: userCharactersQueryKey });
@@ -80,21 +93,9 @@ export function useSelectCharacter() {
       });
     },
     onError: (error) => {
-      if (isUnauthorized(error)) {
-        toast({
-          title: 'Login Required',
-          description: 'Please log in to select characters.',
-          variant: 'destructive',
-        });
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-        return;
+      if (tellWriteFailed(error, 'select')) {
+        void queryClient.invalidateQueries({ queryKey: userCharactersQueryKey });
       }
-      toast({
-        title: 'Selection Failed',
-        description: errorMessage(error) ?? 'Failed to select character. Please try again.',
-        variant: 'destructive',
-      });
-      void queryClient.invalidateQueries({ queryKey: userCharactersQueryKey });
     },
   });
 }

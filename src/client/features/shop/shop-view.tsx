@@ -1,11 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Coins, Gamepad2, Lock } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
 import { characters, DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
 import { useHydrating } from '#client/lib/hydrate-later.ts';
 import { scrollToSection } from '#client/lib/scroll-to-section.ts';
-import { sessionQueryKey, useSession } from '#client/lib/session.ts';
+import { recheckSession, useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { cardState } from './card-state.ts';
@@ -17,6 +16,7 @@ import {
   useSelectCharacter,
   useUserProfile,
 } from './shop-api.ts';
+import { withQueryClient } from '#client/lib/query-client.tsx';
 
 function LoggedOut() {
   return (
@@ -52,15 +52,14 @@ function CardSkeletons() {
 
 /** Tells the member once when a read fails; a 401 means the session ended, which the page shows. */
 function useLoadErrorToast(error: Error | null, description: string) {
-  const queryClient = useQueryClient();
   useEffect(() => {
     if (!error) return;
     if (isUnauthorized(error)) {
-      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      void recheckSession();
       return;
     }
     toast({ description, variant: 'destructive' });
-  }, [error, description, queryClient]);
+  }, [error, description]);
 }
 
 function MemberShop() {
@@ -149,7 +148,7 @@ function MemberShop() {
   );
 }
 
-export default function ShopView() {
+function ShopView() {
   const { isAuthenticated, isLoading } = useSession();
   // The server renders the loading state; the browser does too until it has taken it over.
   const hydrating = useHydrating();
@@ -167,3 +166,5 @@ export default function ShopView() {
   }
   return isAuthenticated ? <MemberShop /> : <LoggedOut />;
 }
+
+export default withQueryClient(ShopView);

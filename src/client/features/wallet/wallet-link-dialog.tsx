@@ -18,7 +18,8 @@ import {
   type WalletChallenge,
 } from '#shared/api/wallet.ts';
 import { shortAddress, signInMessageText } from '#shared/siws.ts';
-import { apiJson, errorMessage } from '#client/lib/api-client.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { apiJson } from '#client/lib/api-request.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
