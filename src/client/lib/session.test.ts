@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#shared/api/auth.ts';
 import type * as SessionModule from './session.ts';
+import { authPaths } from '#shared/api/paths.ts';
 
 const alice: User = { id: 1, username: 'alice' };
 let session: typeof SessionModule;
@@ -20,7 +21,7 @@ function meAnswers(...answers: Array<() => Promise<Response>>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      expect(url).toBe('/api/auth/me');
+      expect(url).toBe(authPaths.me);
       return answers.shift()!();
     }),
   );
