@@ -156,7 +156,10 @@ async function runSetup(setup: Setup, bareOrigin: string, trees: BuiltTree[]) {
             slice,
           )),
         );
-        for (const [t, u] of under.entries()) {
+        // Trees in turn, first one then the other, so neither always follows the bare route.
+        const order = i % 2 ? [...under.keys()].reverse() : [...under.keys()];
+        for (const t of order) {
+          const u = under[t]!;
           const route = u.routes.find((r) => r.name === name)!;
           read = route.read;
           const amount = route.prepareSlice ? await route.prepareSlice() : undefined;
@@ -199,7 +202,7 @@ async function runSetup(setup: Setup, bareOrigin: string, trees: BuiltTree[]) {
           connections: entry.connections,
           trees: mixes.map((m) => summarise(m[i]!.stats)),
         });
-      const gameRows: [string, keyof GameStats][] = [
+      const gameRows: [string, 'issue' | 'progress' | 'score'][] = [
         ['players: POST /api/game-runs', 'issue'],
         ['players: progress reports', 'progress'],
         ['players: POST /api/game-scores', 'score'],
@@ -227,6 +230,12 @@ async function runSetup(setup: Setup, bareOrigin: string, trees: BuiltTree[]) {
         scoresStored: (await countRows(u.site.db, 'game_scores')) - scoresBefore[t]!,
         reportsAccepted: reports.statusCounts.get(200) ?? 0,
         reportsRefused: reports.statusCounts.get(422) ?? 0,
+        refusals: [...games.flatMap((g) => [...g.refusals])]
+          .map(([reason, n]) => `${reason} x${n}`)
+          .join(', '),
+        gameRequests: summarise(
+          merge([...u.scoresAlone, ...games.flatMap((g) => [g.issue, g.progress, g.score])]),
+        ),
       });
     }
     return report({

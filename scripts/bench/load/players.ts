@@ -11,7 +11,7 @@ import {
   sendProgressReports,
   type HonestRun,
 } from '#test-support/honest-run.ts';
-import { emptyStats, record, type Stats } from './measure.ts';
+import { count, emptyStats, record, type Stats } from './measure.ts';
 
 /** A second of play (one report, at game over) keeps the pool quick to play. */
 const POOL_RUN_STEPS = 60;
@@ -36,20 +36,25 @@ export interface GameStats {
   issue: Stats;
   progress: Stats;
   score: Stats;
+  /** Answers other than 2xx by route and the server's code, e.g. `progress 422 RUN_BEHIND`. */
+  refusals: Map<string, number>;
 }
 
 export const emptyGameStats = (seconds = 0): GameStats => ({
   issue: emptyStats(seconds),
   progress: emptyStats(seconds),
   score: emptyStats(seconds),
+  refusals: new Map(),
 });
 
 async function send(
-  stats: Stats,
+  game: GameStats,
+  kind: 'issue' | 'progress' | 'score',
   url: string,
   headers: Record<string, string>,
   body: unknown,
 ): Promise<{ status: number; json: unknown }> {
+  const stats = game[kind];
   const started = performance.now();
   try {
     const res = await fetch(url, {
@@ -59,6 +64,7 @@ async function send(
     });
     const json: unknown = await res.json().catch(() => undefined);
     record(stats, res.status, performance.now() - started);
+    if (!res.ok) count(game.refusals, `${kind} ${res.status} ${(json as { code?: string })?.code}`);
     return { status: res.status, json };
   } catch (error) {
     record(stats, error as Error, 0);
@@ -79,13 +85,13 @@ async function playRound(
     'x-csrf-token': visitor.csrfToken,
     'x-forwarded-for': address,
   };
-  const issued = await send(stats.issue, `${origin}${gamePaths.runs}`, headers, {});
+  const issued = await send(stats, 'issue', `${origin}${gamePaths.runs}`, headers, {});
   if (issued.status !== 201) return undefined;
   const issuedAt = Date.now();
   const { runId, seed } = issued.json as GameRunResponse;
   const run = playHonestly(runId, seed, targetSteps);
   const reported = await sendProgressReports(run, issuedAt, async (body) => {
-    const sent = await send(stats.progress, `${origin}${progressPath(runId)}`, headers, body);
+    const sent = await send(stats, 'progress', `${origin}${progressPath(runId)}`, headers, body);
     return sent.status;
   }).then(
     () => true,
@@ -100,29 +106,27 @@ export interface ScoreToSend {
 }
 
 /**
- * `count` runs played through to game over, `concurrency` at a time, over the origins in turn:
- * their scores are ready to send (within the run's lifetime, RUN_TTL_MS).
+ * `count` runs played through to game over over the origins in turn, started `perSecond` a
+ * second (all at once, the queue of their first requests would put their reports seconds behind
+ * on a busy server): their scores are ready to send within the run's lifetime (RUN_TTL_MS).
  */
 export async function playPool(
   origins: string[],
   visitor: Visitor,
   count: number,
-  concurrency: number,
+  perSecond: number,
   stats: GameStats,
 ): Promise<ScoreToSend[]> {
   const ready: ScoreToSend[] = [];
-  let started = 0;
-  const player = async () => {
-    while (started < count) {
-      const n = started++;
-      const played = await playRound(origins[n % origins.length]!, visitor, POOL_RUN_STEPS, stats);
-      if (played) {
-        const body = JSON.stringify(scoreBody(played.run, `player_${n % 3000}`));
-        ready.push({ address: played.address, body });
-      }
+  const rounds = Array.from({ length: count }, async (_, n) => {
+    await new Promise((resolve) => setTimeout(resolve, (n * 1000) / perSecond));
+    const played = await playRound(origins[n % origins.length]!, visitor, POOL_RUN_STEPS, stats);
+    if (played) {
+      const body = JSON.stringify(scoreBody(played.run, `player_${n % 3000}`));
+      ready.push({ address: played.address, body });
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, player));
+  });
+  await Promise.all(rounds);
   return ready;
 }
 
@@ -144,7 +148,8 @@ export function startPlayers(
       if (!played) continue;
       const headers = { 'x-forwarded-for': played.address };
       await send(
-        stats.score,
+        stats,
+        'score',
         `${origin}${gamePaths.scores}`,
         headers,
         scoreBody(played.run, `player_${i}`),

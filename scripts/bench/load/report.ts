@@ -30,6 +30,10 @@ export interface TreeChecks {
   scoresStored: number;
   reportsAccepted: number;
   reportsRefused: number;
+  /** Every request of the game (the score pool's, the players', the scores alone). */
+  gameRequests: Summary;
+  /** The game's refusals by route and code, e.g. `progress 422 RUN_BEHIND x1`. */
+  refusals: string;
 }
 
 const NAME = 30;
@@ -110,6 +114,8 @@ export function report(options: {
       `${name}: scores ${c.scoresAccepted} accepted, ${c.scoresRefused} refused, ${c.scoresStored} stored; ` +
         `progress reports ${c.reportsAccepted} accepted, ${c.reportsRefused} refused; ${c.votesStored} votes stored`,
     );
+    if (c.gameRequests.errors > 0)
+      lines.push(`    game requests, ${name}: ${c.gameRequests.statuses} (${c.refusals})`);
   });
 
   const reads = (trees: number) => [
@@ -123,11 +129,11 @@ export function report(options: {
       (t) => reads(t).every((s) => s !== undefined && s.p99 < TARGET_READ_P99_MS),
     ],
     [
-      "zero errors (every route, the players' requests included)",
+      "zero errors (every route; every game request, the score pool's included)",
       (t) =>
         [...alone.map((r) => r.trees[t]), ...mix.map((r) => r.trees[t])].every(
           (s) => s !== undefined && s.errors === 0,
-        ),
+        ) && checks[t]!.gameRequests.errors === 0,
     ],
     ...(member && options.database === 'sqlite'
       ? [
