@@ -71,186 +71,188 @@ const BARE: Record<'GET' | 'POST', autocannon.Request> = {
 interface TreeUnderLoad {
   site: Site;
   routes: Route[];
-  /** The game requests of the score route's pool and of the mix's players. */
+  /** The game requests of the score route's pool, of the warm-up's players, of the mix's. */
   poolGames: GameStats;
+  warmGames: GameStats;
   mixGames: GameStats;
+  /** The score route's slices alone. */
   scoresAlone: Stats[];
+  /** Scores stored before the load (the seeded week). */
+  scoresBefore: number;
+}
+
+/** The trees of one setup, and the bare route beside them. */
+interface Bench {
+  under: TreeUnderLoad[];
+  bareOrigin: string;
+}
+
+/** Waits until every server has worked off what the last measurement left it. */
+function settleAll(bench: Bench): Promise<void> {
+  return settle([
+    ...bench.under.flatMap((u) => u.site.origins.map((o) => `${o}/healthz`)),
+    `${bench.bareOrigin}/bare`,
+  ]);
+}
+
+async function measured(bench: Bench, target: Target, seconds: number): Promise<Stats> {
+  const [stats] = await measure([target], seconds);
+  await settleAll(bench);
+  return stats!;
+}
+
+/**
+ * One route alone at full concurrency, in slices: the bare route, then each tree (the first
+ * tree changes each slice, so neither always follows the bare route).
+ */
+async function measureAlone(bench: Bench, name: string): Promise<AloneRow> {
+  const { under, bareOrigin } = bench;
+  const routeOf = (u: TreeUnderLoad) => u.routes.find((r) => r.name === name)!;
+  const baseline = BARE[routeOf(under[0]!).baseline];
+  const slice = SECONDS / SLICES;
+  const bareSlices: Stats[] = [];
+  const treeSlices: Stats[][] = under.map(() => []);
+  for (let i = 0; i < SLICES; i++) {
+    const bareTarget = { origins: [bareOrigin], connections: CONNECTIONS, request: baseline };
+    bareSlices.push(await measured(bench, bareTarget, slice));
+    const order = i % 2 ? [...under.keys()].reverse() : [...under.keys()];
+    for (const t of order) {
+      const u = under[t]!;
+      const route = routeOf(u);
+      const amount = route.prepareSlice ? await route.prepareSlice() : undefined;
+      if (amount === 0) continue;
+      if (amount !== undefined) await settleAll(bench);
+      const target = { origins: u.site.origins, connections: CONNECTIONS, request: route.request };
+      const stats = await measured(bench, { ...target, amount }, slice);
+      treeSlices[t]!.push(stats);
+      if (route.prepareSlice) u.scoresAlone.push(stats);
+    }
+  }
+  return {
+    name,
+    read: routeOf(under[0]!).read,
+    bare: summarise(merge(bareSlices)),
+    trees: treeSlices.map((s) => (s.length > 0 ? summarise(merge(s)) : undefined)),
+  };
+}
+
+/** Every mix route at once on one tree, with honest players beside them. */
+async function runMix(bench: Bench, u: TreeUnderLoad, seconds: number, games: GameStats) {
+  const routes = u.routes.filter((r) => r.weight > 0);
+  const weights = routes.reduce((n, r) => n + r.weight, 0);
+  const targets = routes.map((r) => ({
+    origins: u.site.origins,
+    connections: Math.max(u.site.origins.length, Math.round((CONNECTIONS * r.weight) / weights)),
+    request: r.request,
+  }));
+  const players = startPlayers(u.site.origins, u.site.visitor, PLAYERS, games);
+  const stats = await measure(targets, seconds);
+  await players.stop();
+  await settleAll(bench);
+  return routes.map((r, i) => ({
+    name: r.name,
+    read: r.read,
+    connections: targets[i]!.connections,
+    stats: stats[i]!,
+  }));
+}
+
+/** The mix on each tree in turn, as rows: the routes, then the players' requests. */
+async function measureMix(bench: Bench): Promise<MixRow[]> {
+  const { under } = bench;
+  const mixes: Awaited<ReturnType<typeof runMix>>[] = [];
+  for (const u of under) mixes.push(await runMix(bench, u, SECONDS, u.mixGames));
+  const rows: MixRow[] = mixes[0]!.map((entry, i) => ({
+    ...entry,
+    trees: mixes.map((m) => summarise(m[i]!.stats)),
+  }));
+  const gameRows: [string, 'issue' | 'progress' | 'score'][] = [
+    ['players: POST /api/game-runs', 'issue'],
+    ['players: progress reports', 'progress'],
+    ['players: POST /api/game-scores', 'score'],
+  ];
+  for (const [name, kind] of gameRows) {
+    const trees = under.map((u) => summarise(u.mixGames[kind]));
+    rows.push({ name, read: false, connections: PLAYERS, trees });
+  }
+  return rows;
+}
+
+/** What the load left behind, which must be exact, and what the game's requests got. */
+async function checkTree(u: TreeUnderLoad): Promise<TreeChecks> {
+  const games = [u.poolGames, u.warmGames, u.mixGames];
+  const scores = merge([...u.scoresAlone, ...games.map((g) => g.score)]);
+  const reports = merge(games.map((g) => g.progress));
+  return {
+    votesStored: await countRows(u.site.db, 'meme_votes'),
+    countMismatches: (await findCountMismatches(u.site.db)).length,
+    scoresAccepted: scores.statusCounts.get(201) ?? 0,
+    scoresRefused: scores.statusCounts.get(422) ?? 0,
+    scoresStored: (await countRows(u.site.db, 'game_scores')) - u.scoresBefore,
+    reportsAccepted: reports.statusCounts.get(200) ?? 0,
+    reportsRefused: reports.statusCounts.get(422) ?? 0,
+    refusals: games
+      .flatMap((g) => [...g.refusals])
+      .map(([reason, n]) => `${reason} x${n}`)
+      .join(', '),
+    gameRequests: summarise(
+      merge([...u.scoresAlone, ...games.flatMap((g) => [g.issue, g.progress, g.score])]),
+    ),
+  };
 }
 
 async function runSetup(setup: Setup, bareOrigin: string, trees: BuiltTree[]) {
-  const under: TreeUnderLoad[] = [];
+  const bench: Bench = { under: [], bareOrigin };
   try {
     for (const tree of trees) {
       process.stdout.write(`[${setup.name}] starting and seeding ${tree.name}... `);
       const site = await startSite(setup, tree, { pgAdminUrl: PG_ADMIN_URL, logLevel: LOG_LEVEL });
       const poolGames = emptyGameStats();
-      under.push({
+      bench.under.push({
         site,
         routes: routesFor(site, { scoresPerSlice: SCORES_PER_SLICE, poolStats: poolGames }),
         poolGames,
-        mixGames: emptyGameStats(),
+        warmGames: emptyGameStats(),
+        mixGames: emptyGameStats(SECONDS),
         scoresAlone: [],
+        scoresBefore: await countRows(site.db, 'game_scores'),
       });
       console.log('done');
     }
-    const scoresBefore = await Promise.all(under.map((u) => countRows(u.site.db, 'game_scores')));
-    const settleAll = () =>
-      settle([
-        ...under.flatMap((u) => u.site.origins.map((o) => `${o}/healthz`)),
-        `${bareOrigin}/bare`,
-      ]);
-    const measured = async (targets: Target[], seconds: number) => {
-      const stats = await measure(targets, seconds);
-      await settleAll();
-      return stats;
-    };
-
-    /** Every mix route at once on one tree, with honest players beside them. */
-    const runMix = async (u: TreeUnderLoad, seconds: number, games: GameStats) => {
-      const routes = u.routes.filter((r) => r.weight > 0);
-      const weights = routes.reduce((n, r) => n + r.weight, 0);
-      const targets = routes.map((r) => ({
-        origins: u.site.origins,
-        connections: Math.max(
-          u.site.origins.length,
-          Math.round((CONNECTIONS * r.weight) / weights),
-        ),
-        request: r.request,
-      }));
-      const players = startPlayers(u.site.origins, u.site.visitor, PLAYERS, games);
-      const stats = await measure(targets, seconds);
-      await players.stop();
-      await settleAll();
-      return routes.map((r, i) => ({
-        route: r,
-        connections: targets[i]!.connections,
-        stats: stats[i]!,
-      }));
-    };
-
-    for (const u of under) {
+    for (const u of bench.under) {
       process.stdout.write(
         `[${setup.name}] warming up ${u.site.tree.name} for ${WARMUP_SECONDS} s... `,
       );
-      await runMix(u, WARMUP_SECONDS, u.mixGames);
+      await runMix(bench, u, WARMUP_SECONDS, u.warmGames);
       console.log('done');
     }
-    // The warm-up's players are counted in the checks, not in the mix's figures.
-    const warmGames = under.map((u) => u.mixGames);
-    for (const u of under) u.mixGames = emptyGameStats(SECONDS);
-
-    const slice = SECONDS / SLICES;
     const alone: AloneRow[] = [];
-    const names = under[0]!.routes
-      .map((r) => r.name)
-      .filter((n) => ROUTE_FILTER.some((f) => n.includes(f)));
-    for (const name of names) {
-      const bareSlices: Stats[] = [];
-      const treeSlices: Stats[][] = under.map(() => []);
-      let read = false;
-      for (let i = 0; i < SLICES; i++) {
-        const baseline = under[0]!.routes.find((r) => r.name === name)!.baseline;
-        bareSlices.push(
-          ...(await measured(
-            [{ origins: [bareOrigin], connections: CONNECTIONS, request: BARE[baseline] }],
-            slice,
-          )),
-        );
-        // Trees in turn, first one then the other, so neither always follows the bare route.
-        const order = i % 2 ? [...under.keys()].reverse() : [...under.keys()];
-        for (const t of order) {
-          const u = under[t]!;
-          const route = u.routes.find((r) => r.name === name)!;
-          read = route.read;
-          const amount = route.prepareSlice ? await route.prepareSlice() : undefined;
-          if (amount === 0) continue;
-          if (amount !== undefined) await settleAll();
-          const [stats] = await measured(
-            [{ origins: u.site.origins, connections: CONNECTIONS, request: route.request, amount }],
-            slice,
-          );
-          treeSlices[t]!.push(stats!);
-          if (route.prepareSlice) u.scoresAlone.push(stats!);
-        }
-      }
-      const row: AloneRow = {
-        name,
-        read,
-        bare: summarise(merge(bareSlices)),
-        trees: treeSlices.map((s) => (s.length > 0 ? summarise(merge(s)) : undefined)),
-      };
+    for (const route of bench.under[0]!.routes) {
+      if (!ROUTE_FILTER.some((f) => route.name.includes(f))) continue;
+      const row = await measureAlone(bench, route.name);
       alone.push(row);
+      const figures = row.trees.map(
+        (s, t) =>
+          `${trees[t]!.name} ${s ? `${Math.round(s.rps)} req/s, p99 ${s.p99.toFixed(1)} ms` : '-'}`,
+      );
       console.log(
-        `[${setup.name}] ${name}: bare ${Math.round(row.bare.rps)} req/s; ` +
-          row.trees
-            .map(
-              (s, t) =>
-                `${under[t]!.site.tree.name} ${s ? `${Math.round(s.rps)} req/s, p99 ${s.p99.toFixed(1)} ms` : '-'}`,
-            )
-            .join('; '),
+        `[${setup.name}] ${route.name}: bare ${Math.round(row.bare.rps)} req/s; ${figures.join('; ')}`,
       );
     }
-
-    const mixes = [];
-    if (MIX) for (const u of under) mixes.push(await runMix(u, SECONDS, u.mixGames));
-    const mix: MixRow[] = [];
-    if (MIX) {
-      for (const [i, entry] of mixes[0]!.entries())
-        mix.push({
-          name: entry.route.name,
-          read: entry.route.read,
-          connections: entry.connections,
-          trees: mixes.map((m) => summarise(m[i]!.stats)),
-        });
-      const gameRows: [string, 'issue' | 'progress' | 'score'][] = [
-        ['players: POST /api/game-runs', 'issue'],
-        ['players: progress reports', 'progress'],
-        ['players: POST /api/game-scores', 'score'],
-      ];
-      for (const [name, kind] of gameRows)
-        mix.push({
-          name,
-          read: false,
-          connections: PLAYERS,
-          trees: under.map((u) => summarise(u.mixGames[kind])),
-        });
-    }
-
-    // What the load left behind must be exact.
-    const checks: TreeChecks[] = [];
-    for (const [t, u] of under.entries()) {
-      const games = [u.poolGames, warmGames[t]!, ...(MIX ? [u.mixGames] : [])];
-      const scores = merge([...u.scoresAlone, ...games.map((g) => g.score)]);
-      const reports = merge(games.map((g) => g.progress));
-      checks.push({
-        votesStored: await countRows(u.site.db, 'meme_votes'),
-        countMismatches: (await findCountMismatches(u.site.db)).length,
-        scoresAccepted: scores.statusCounts.get(201) ?? 0,
-        scoresRefused: scores.statusCounts.get(422) ?? 0,
-        scoresStored: (await countRows(u.site.db, 'game_scores')) - scoresBefore[t]!,
-        reportsAccepted: reports.statusCounts.get(200) ?? 0,
-        reportsRefused: reports.statusCounts.get(422) ?? 0,
-        refusals: [...games.flatMap((g) => [...g.refusals])]
-          .map(([reason, n]) => `${reason} x${n}`)
-          .join(', '),
-        gameRequests: summarise(
-          merge([...u.scoresAlone, ...games.flatMap((g) => [g.issue, g.progress, g.score])]),
-        ),
-      });
-    }
+    const mix = MIX ? await measureMix(bench) : [];
     return report({
       title:
         `${setup.name}: ${CONNECTIONS} connections${setup.nodes === 2 ? ' split over 2 nodes' : ''}, ` +
         `${SECONDS} s per route and tree in ${SLICES} slices, node LOG_LEVEL=${LOG_LEVEL}`,
-      treeNames: under.map((u) => u.site.tree.name),
-      treeLabels: under.map((u) => u.site.tree.label),
+      treeNames: trees.map((t) => t.name),
+      treeLabels: trees.map((t) => t.label),
       database: setup.database,
       alone,
       mix,
-      checks,
+      checks: await Promise.all(bench.under.map(checkTree)),
     });
   } finally {
-    for (const u of under) await u.site.close();
+    for (const u of bench.under) await u.site.close();
   }
 }
 
