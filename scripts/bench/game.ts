@@ -8,7 +8,6 @@
 // which forces Chromium to rasterise the frame inside the measurement.
 // Server: an honest five-minute run replayed by the shared engine (as POST /api/game-scores does),
 // and the whole POST /api/game-scores request for such a run on SQLite.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,11 +18,11 @@ import { STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import type { BenchResult } from '#client/features/game/bench-hook.ts';
+import { startNode } from '#test-support/node-process.ts';
 import { createTestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const FRAME_TARGET_MS = 2;
 const VERIFY_TARGET_MS = 5;
 const BROWSER_RUN_STEPS = STEPS_PER_SECOND * 120;
@@ -71,38 +70,19 @@ function honestRun(steps: number, firstSeed: number): { seed: number; inputs: nu
   throw new Error(`no autopilot run of ${steps} steps found`);
 }
 
+/** The site as `npm start` serves it (building the client first when it is stale). */
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const node = await startNode({
+    script: 'scripts/start.ts',
+    env: { DATA_DIR: dataDir, NODE_ENV: 'test' },
+    readyTimeoutMs: 180_000,
+    keepOutput: 16 * 1024,
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error('the server did not become ready');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
   return {
-    url,
+    url: node.origin,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await node.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

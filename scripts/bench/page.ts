@@ -20,8 +20,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import { startNode, type NodeProcess, REPO_ROOT } from '#test-support/node-process.ts';
-import { buildSite } from '../build-site.ts';
 import { formatKb, measureFirstLoad, type FirstLoadReport } from './first-load.ts';
+import { buildBaselineTree, buildThisTree, type BuiltTree } from './trees.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const DEFAULT_BASELINE = '3f56bd3';
@@ -64,11 +64,7 @@ interface RunResult {
   jsFetched: number;
 }
 
-interface Subject {
-  name: string;
-  label: string;
-  checkout: string;
-  distDir: string;
+interface Subject extends BuiltTree {
   firstLoad: FirstLoadReport;
   node?: NodeProcess;
   results: RunResult[];
@@ -133,73 +129,12 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function run(command: string, argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  execFileSync(command, argv, {
-    cwd,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-}
-
-/** The baseline commit's tree in `dir`, built for production the way that commit builds. */
-function buildBaseline(ref: string, dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
-  const archive = execFileSync('git', ['archive', '--format=tar', ref], {
-    cwd: REPO_ROOT,
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  execFileSync('tar', ['-x', '-C', dir], { input: archive });
-  // Same dependencies as this tree (a baseline whose lock file differs is measured with ours).
-  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  const env = { NODE_ENV: 'production' };
-  if (fs.existsSync(path.join(dir, 'scripts/build-site.ts'))) {
-    run(process.execPath, ['--import', 'tsx', 'scripts/build-site.ts', '--manifest'], dir, env);
-  } else {
-    run(
-      process.execPath,
-      [
-        path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'),
-        'build',
-        '--manifest',
-        '--logLevel',
-        'warn',
-      ],
-      dir,
-      env,
-    );
-  }
-  return path.join(dir, 'dist/client');
-}
-
-function describeRef(ref: string): string {
-  return execFileSync('git', ['log', '-1', '--format=%h %s', ref], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  })
-    .trim()
-    .slice(0, 90);
-}
-
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-page-'));
   const subjects: Subject[] = [];
   let chrome: { port: number; process: ChildProcess } | undefined;
   try {
-    console.log('Building this tree (production)...');
-    const current = await buildSite({
-      clientOutDir: path.join(work, 'current', 'client'),
-      manifest: true,
-      sourcemap: false,
-      logLevel: 'silent',
-    });
-    subjects.push({
-      name: 'this tree',
-      label: `working tree on ${describeRef('HEAD')}`,
-      checkout: REPO_ROOT,
-      distDir: current.clientOutDir,
-      firstLoad: measureFirstLoad(current.clientOutDir),
-      results: [],
-    });
+    const trees = [await buildThisTree(work)];
     if (!args['no-baseline']) {
       const ref =
         args.baseline ??
@@ -207,18 +142,10 @@ async function main(): Promise<void> {
           cwd: REPO_ROOT,
           encoding: 'utf8',
         }).trim();
-      console.log(`Building the baseline ${describeRef(ref)} (production)...`);
-      const checkout = path.join(work, 'baseline');
-      const distDir = buildBaseline(ref, checkout);
-      subjects.push({
-        name: 'baseline',
-        label: describeRef(ref),
-        checkout,
-        distDir,
-        firstLoad: measureFirstLoad(distDir),
-        results: [],
-      });
+      trees.push(buildBaselineTree(ref, work));
     }
+    for (const tree of trees)
+      subjects.push({ ...tree, firstLoad: measureFirstLoad(tree.distDir), results: [] });
 
     for (const subject of subjects) {
       subject.node = await startNode({

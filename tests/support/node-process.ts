@@ -63,6 +63,13 @@ export interface StartNodeOptions {
   cwd?: string;
   /** Keep this much of the process's output (characters); 0 sends it nowhere (benchmarks). */
   keepOutput?: number;
+  /**
+   * The script to run instead of the server, from `cwd` (e.g. a benchmark's bare Fastify
+   * baseline): it must listen on HOST:PORT and answer `readyPath` with 200 once ready.
+   */
+  script?: string;
+  /** Answers 200 once the process is ready (default `/readyz`). */
+  readyPath?: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,7 +77,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Starts one server node exactly as production does (`node --import tsx src/server/main.ts`)
  * and resolves once `/readyz` answers 200, i.e. migrations ran and the database and object
- * store are reachable.
+ * store are reachable. The one way tests and benchmarks start a server process and wait for it.
  */
 export async function startNode(options: StartNodeOptions): Promise<NodeProcess> {
   const env: Record<string, string | undefined> = { ...process.env };
@@ -79,7 +86,8 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   Object.assign(env, { HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, options.env, { PORT: String(port) });
   const keep = options.keepOutput ?? 64 * 1024;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const script = options.script ?? 'src/server/main.ts';
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: options.cwd ?? REPO_ROOT,
     env,
     stdio: ['ignore', keep > 0 ? 'pipe' : 'ignore', 'pipe'],
@@ -121,8 +129,10 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   let gone = false;
   void exited.then(() => (gone = true));
   while (Date.now() < deadline) {
-    if (gone) throw new Error(`The server node exited before it was ready:\n${node.output()}`);
-    const ready = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+    if (gone) throw new Error(`${script} exited before it was ready:\n${node.output()}`);
+    const ready = await fetch(`${origin}${options.readyPath ?? '/readyz'}`, {
+      signal: AbortSignal.timeout(2000),
+    }).then(
       (res) => res.status === 200,
       () => false,
     );
@@ -130,5 +140,5 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
     await sleep(100);
   }
   await node.kill();
-  throw new Error(`The server node was not ready in time:\n${node.output()}`);
+  throw new Error(`${script} was not ready in time:\n${node.output()}`);
 }
