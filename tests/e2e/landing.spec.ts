@@ -321,7 +321,8 @@ test('"Join All Platforms" without a clipboard lists the links in a "Social Link
     await expect(links).toContainText(`${name}: ${url}`);
 });
 
-test('"Share with Friends" opens the share sheet where there is one', async ({ page }) => {
+/** A share sheet that records what the page asks it to share; returns a reader of those calls. */
+async function recordShares(page: Page): Promise<() => Promise<ShareData[]>> {
   await page.addInitScript(() => {
     const calls: ShareData[] = [];
     (window as unknown as { __shares: ShareData[] }).__shares = calls;
@@ -332,11 +333,14 @@ test('"Share with Friends" opens the share sheet where there is one', async ({ p
       },
     });
   });
+  return () => page.evaluate(() => (window as unknown as { __shares: ShareData[] }).__shares);
+}
+
+test('"Share with Friends" opens the share sheet where there is one', async ({ page }) => {
+  const sharesSoFar = await recordShares(page);
   await page.goto('/#community');
   await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
   // The sheet opens when the section has come alive: a click that came first is replayed then.
-  const sharesSoFar = () =>
-    page.evaluate(() => (window as unknown as { __shares: ShareData[] }).__shares);
   await expect.poll(sharesSoFar).toHaveLength(1);
   const shares = await sharesSoFar();
   expect(shares[0]!.url).toBe(page.url());
@@ -347,16 +351,7 @@ test('"Share with Friends" opens the share sheet where there is one', async ({ p
 test('a click on a section whose code is still on its way is carried out when it arrives', async ({
   page,
 }) => {
-  await page.addInitScript(() => {
-    const calls: ShareData[] = [];
-    (window as unknown as { __shares: ShareData[] }).__shares = calls;
-    Object.defineProperty(Navigator.prototype, 'share', {
-      value: (data: ShareData) => {
-        calls.push(data);
-        return Promise.resolve();
-      },
-    });
-  });
+  const sharesSoFar = await recordShares(page);
   // The sections' code arrives only when the test lets it: a slow network, made certain.
   let letCodeThrough!: () => void;
   const codeHeld = new Promise<void>((resolve) => (letCodeThrough = resolve));
@@ -366,8 +361,6 @@ test('a click on a section whose code is still on its way is carried out when it
   });
   await page.goto('/#community', { waitUntil: 'domcontentloaded' });
   await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
-  const sharesSoFar = () =>
-    page.evaluate(() => (window as unknown as { __shares: ShareData[] }).__shares);
   expect(await sharesSoFar()).toEqual([]);
   letCodeThrough();
   await expect.poll(sharesSoFar).toHaveLength(1);
