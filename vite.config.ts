@@ -1,13 +1,22 @@
+import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
+const client = (file: string) => path.resolve(import.meta.dirname, 'src/client', file);
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), appAfterFirstPaint()],
+  resolve: {
+    alias: {
+      // wouter reaches useSyncExternalStore through the shim for React < 18, which carries a
+      // copy of it; React 19 has its own.
+      'use-sync-external-store/shim/index.js': 'react',
+    },
+  },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
@@ -15,6 +24,15 @@ export default defineConfig({
     sourcemap: true,
     // Every browser the site supports preloads modules itself; the polyfill was first-load weight.
     modulePreload: { polyfill: false },
+    // The page (index.html, whose one script is boot.ts) and the app boot.ts starts (main.tsx):
+    // two entries, so the app's code is not fetched with the page (see appAfterFirstPaint).
+    // Vite drops an entry's exports by default; boot.ts calls the app's startApp.
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          input: { index: client('index.html'), app: client('main.tsx') },
+          preserveEntrySignatures: 'allow-extension' as const,
+        },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),
@@ -24,4 +42,41 @@ export default defineConfig({
       '/objects': apiTarget,
     },
   },
-});
+}));
+
+/**
+ * The page's HTML is the whole page, so the app starts once it is painted (boot.ts). Its entry
+ * chunk and the chunks that imports are named on boot's script tag (`data-app`) for boot to
+ * fetch then, instead of being preloaded by the HTML: until the first paint, the document and
+ * the stylesheet have a slow phone's bandwidth and main thread to themselves. The boot script
+ * itself gets a low fetch priority for the same reason (Chromium gives module scripts High).
+ */
+function appAfterFirstPaint(): Plugin {
+  return {
+    name: 'app-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const chunks = Object.values(bundle ?? {});
+        const app = chunks.find(
+          (chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === client('main.tsx'),
+        );
+        if (app?.type !== 'chunk') throw new Error('the build has no app entry (main.tsx)');
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle?.[file];
+          if (files.has(file) || chunk?.type !== 'chunk') return;
+          files.add(file);
+          chunk.imports.forEach(visit);
+        };
+        visit(app.fileName);
+        const urls = [...files].map((file) => `/${file}`).join(' ');
+        return html.replace(
+          '<script type="module"',
+          `$& fetchpriority="low" data-app="${urls}"`,
+        );
+      },
+    },
+  };
+}

@@ -1,8 +1,9 @@
 /**
- * The page's first-load JavaScript: the entry chunk plus every chunk it imports statically
- * (what the browser must fetch and run before the page works), gzipped. Chunks behind a
- * dynamic import() load on demand and do not count. Deterministic for a given source tree,
- * so a test can hold the line that the benchmark reports.
+ * The page's first-load JavaScript: what the browser must fetch and run before the page works,
+ * gzipped. That is every entry chunk (the page's boot.ts and the app it starts once the page is
+ * painted, main.tsx) and every chunk they import statically. Chunks behind a dynamic import()
+ * load on demand and do not count. Deterministic for a given source tree, so a test can hold
+ * the line that the benchmark reports.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,7 +45,7 @@ export function measureFirstLoad(distDir: string): FirstLoadReport {
     ManifestChunk
   >;
   const entries = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
-  if (entries.length !== 1) throw new Error(`expected one entry chunk, found ${entries.length}`);
+  if (entries.length === 0) throw new Error('the build has no entry chunk');
 
   const seen = new Set<string>();
   const visit = (key: string) => {
@@ -52,7 +53,7 @@ export function measureFirstLoad(distDir: string): FirstLoadReport {
     seen.add(key);
     for (const next of manifest[key]?.imports ?? []) visit(next);
   };
-  visit(entries[0]!);
+  entries.forEach(visit);
 
   const jsFiles = [...seen].map((key) => manifest[key]!.file);
   const cssFiles = [...new Set([...seen].flatMap((key) => manifest[key]!.css ?? []))];

@@ -195,6 +195,11 @@ async function main(): Promise<void> {
               `  long task at ${Math.round(Number(task.startTime))} ms: ${Math.round(Number(task.duration))} ms ${String(task.url)}`,
             );
           }
+          for (const row of items('network-requests')) {
+            console.log(
+              `  request ${String(row.priority).padEnd(8)} ${Math.round(Number(row.networkRequestTime))}-${Math.round(Number(row.networkEndTime))} ms ${String(row.resourceType).padEnd(10)} ${String(row.url).replace(subject.node!.origin, '')}`,
+            );
+          }
           const lcpItems = (lhr.audits['largest-contentful-paint-element'] as Items | undefined)
             ?.details?.items;
           console.log(`  LCP element: ${JSON.stringify(lcpItems?.[0]).slice(0, 300)}`);

@@ -1,16 +1,25 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { readPageFacts } from './lib/site-config.ts';
-import './styles.css';
 
-const root = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <App facts={readPageFacts()} />
-  </StrictMode>
-);
-// The server rendered this page (entry-server.tsx): take its HTML over. A page it did not
-// render (the dev server, a page with its own shell) arrives empty and is rendered here.
-if (root.firstElementChild) hydrateRoot(root, app);
-else createRoot(root).render(app);
+/** Calls `then` once React has committed the page: the server's HTML is live from here on. */
+function OnceTakenOver({ then }: { then: () => void }) {
+  useEffect(then, [then]);
+  return null;
+}
+
+/** Starts the app (boot.ts, after the first paint); `onTakenOver` once it has the page. */
+export function startApp(onTakenOver: () => void): void {
+  const root = document.getElementById('root')!;
+  const app = (
+    <StrictMode>
+      <App facts={readPageFacts()} />
+      <OnceTakenOver then={onTakenOver} />
+    </StrictMode>
+  );
+  // The server rendered this page (entry-server.tsx): take its HTML over. A page it did not
+  // render (the dev server, a page with its own shell) arrives empty and is rendered here.
+  if (root.firstElementChild) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+}

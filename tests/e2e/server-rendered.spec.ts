@@ -92,6 +92,32 @@ test('a plain HTTP GET of / has every landing text, and no script but the page b
   expect(scripts.filter((attrs) => !/type="(module|application\/json)"/.test(attrs))).toEqual([]);
 });
 
+test('the page is painted before the app is fetched, and a click before the app is carried out', async ({
+  page,
+}) => {
+  // The app's code arrives only when the test lets it: a slow network, made certain.
+  let letAppThrough!: () => void;
+  const appHeld = new Promise<void>((resolve) => (letAppThrough = resolve));
+  let paintedBeforeFetch: boolean | undefined;
+  await page.route(/\/assets\/app-[\w-]+\.js$/, async (route) => {
+    paintedBeforeFetch = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint').length > 0,
+    );
+    await appHeld;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await expect.poll(() => paintedBeforeFetch).toBe(true);
+  const tokenomicsTop = () =>
+    page.locator('#tokenomics').evaluate((section) => section.getBoundingClientRect().top);
+  // Nobody listens yet: the click is held, and the page stays where it is.
+  await page.getByRole('button', { name: 'Learn More' }).click();
+  expect(await tokenomicsTop()).toBeGreaterThan(400);
+  letAppThrough();
+  // Carried out once the app has the page: "Learn More" scrolls to the tokenomics.
+  await expect.poll(tokenomicsTop).toBeLessThan(100);
+});
+
 test('/shop and an unknown path arrive rendered, with their statuses', async ({ request }) => {
   const shop = await request.get('/shop');
   expect(shop.status()).toBe(200);

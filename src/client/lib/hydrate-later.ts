@@ -1,4 +1,5 @@
 import { createElement, lazy, useEffect, useSyncExternalStore, type ComponentType } from 'react';
+import { holdClicks } from './held-clicks.ts';
 
 /** How far ahead of the viewport deferred content starts loading: about a phone screen. */
 export const NEAR_VIEWPORT_MARGIN = '800px';
@@ -56,34 +57,6 @@ function whenReachedFor(id: string): Promise<void> {
 }
 
 /**
- * Holds the clicks that land in the element with this id until `release()`, then replays the
- * last one on its target (links are left alone). React hydrates the part a click lands on
- * before handling it only when that part's code is there; otherwise it stops the click and it
- * is lost (a visitor arriving at /#community who taps "Share with Friends" at once). The
- * listener is the document's, in the capture phase, so it sees the click before React's root.
- */
-function holdClicks(id: string): { release(): void } {
-  const element = document.getElementById(id);
-  let held: HTMLElement | null = null;
-  const hold = (event: MouseEvent) => {
-    if (!(event.target instanceof HTMLElement) || !element?.contains(event.target)) return;
-    // A link works as it is: the browser follows it, as it would with no script at all.
-    if (event.target.closest('a[href]')) return;
-    event.preventDefault();
-    event.stopPropagation();
-    held = event.target;
-  };
-  if (element) document.addEventListener('click', hold, { capture: true });
-  return {
-    release() {
-      document.removeEventListener('click', hold, { capture: true });
-      if (held?.isConnected) held.click();
-      held = null;
-    },
-  };
-}
-
-/**
  * A component whose server-rendered HTML comes alive (hydrates) once the element with `id`
  * comes near the viewport, the page is idle, or the visitor reaches for it, whichever is first.
  * Its code starts loading at once; a click that lands before it has come alive is held and
@@ -96,7 +69,7 @@ export function lazyNearOrIdle<P extends object>(
 ): ComponentType<P> {
   if (typeof window === 'undefined') return lazy(async () => ({ default: await load() }));
   // From the start: a click may come before React has even begun to take the page over.
-  const clicks = holdClicks(id);
+  const clicks = holdClicks(document.getElementById(id));
   return lazy(async () => {
     const code = load();
     await Promise.race([whenIdle(), whenNearViewport(id), whenReachedFor(id)]);

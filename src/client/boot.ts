@@ -1,0 +1,63 @@
+/**
+ * The page's first script, and a small one. The server's HTML already shows the whole page, so
+ * the app (main.tsx: React, taking that HTML over) is fetched and started once the browser has
+ * painted it: the first paint never waits for the app's code, nor shares a slow phone's
+ * bandwidth with it. A click that comes before the app has the page is held, and replayed once
+ * it has.
+ */
+import './styles.css';
+import { holdClicks } from './lib/held-clicks.ts';
+import type * as AppModule from './main.tsx';
+
+const root = document.getElementById('root');
+const clicks = holdClicks(root);
+
+// The build names the app's entry chunk and the chunks it imports on this script's tag
+// (vite.config.ts); the dev server serves main.tsx itself.
+const bootScript = document.querySelector<HTMLScriptElement>('script[data-app]');
+const [appUrl = '/main.tsx', ...appImports] = bootScript?.dataset.app?.split(' ') ?? [];
+
+function startApp(): void {
+  // All at once: the entry's imports need not wait for the entry to be read.
+  for (const href of appImports) {
+    document.head.append(
+      Object.assign(document.createElement('link'), { rel: 'modulepreload', href }),
+    );
+  }
+  (import(/* @vite-ignore */ appUrl) as Promise<typeof AppModule>).then(
+    ({ startApp }) => startApp(() => clicks.release()),
+    (error: unknown) => {
+      clicks.release();
+      throw error;
+    },
+  );
+}
+
+/** Calls `then` once the browser has painted the page's first text. */
+function afterFirstPaint(then: () => void): void {
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    // Out of the paint's own task, so the app's work starts on a task of its own.
+    setTimeout(then);
+  };
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      once();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } else {
+    requestAnimationFrame(() => once());
+  }
+  // A browser that reports no paint (a hidden tab, paint timing switched off) still gets the
+  // app; a hidden tab's timers run at most once a second, so this waits for nothing visible.
+  setTimeout(once, 3000);
+}
+
+// A page the server did not render (the dev server, a page with its own shell) arrives empty:
+// there is nothing to paint before the app.
+if (root?.firstElementChild) afterFirstPaint(startApp);
+else startApp();
