@@ -72,10 +72,7 @@ function appAfterFirstPaint(): Plugin {
         };
         visit(app.fileName);
         const urls = [...files].map((file) => `/${file}`).join(' ');
-        return html.replace(
-          '<script type="module"',
-          `$& fetchpriority="low" data-app="${urls}"`,
-        );
+        return html.replace('<script type="module"', `$& fetchpriority="low" data-app="${urls}"`);
       },
     },
   };
