@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { expect } from 'vitest';
 import { nameSkeleton } from '#shared/name-skeleton.ts';
 
@@ -48,362 +48,355 @@ async function memeId(db: SchemaAt, title: string): Promise<number> {
 const rows = async (query: { execute(): Promise<unknown[]> }) =>
   (await query.execute()) as Record<string, unknown>[];
 
+type Row = Record<string, unknown>;
+
+/** `written` rows as a select of `columns` reads them back: a column a row did not set is null. */
+const asRead = (columns: string[], written: Row[]) =>
+  written.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
+
+/** Expects `query`, selecting `columns`, to read back exactly the `written` rows, in order. */
+async function expectKept(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an earlier schema has no type of its own
+  query: SelectQueryBuilder<any, any, any>,
+  columns: string[],
+  written: Row[],
+): Promise<void> {
+  expect(await rows(query.select(columns))).toEqual(asRead(columns, written));
+}
+
+// What each seed writes, so that its verify expects the very rows it wrote.
+const seedUsers = [
+  {
+    username: 'Seed_Alice',
+    username_lower: 'seed_alice',
+    password_hash: '$argon2id$seed-a',
+    created_at: T0,
+  },
+  {
+    username: 'seed-bob',
+    username_lower: 'seed-bob',
+    password_hash: '$argon2id$seed-b',
+    created_at: T0 + 1,
+  },
+];
+const seedSession = (user_id: number) => ({
+  id_hash: 'seed-session-hash',
+  user_id,
+  created_at: T0,
+  last_seen_at: T0 + 5,
+  expires_at: T0 + 86_400_000,
+});
+const seedRateLimit = { key: 'login:user:seed_alice', window_start: T0, count: 3 };
+
+const seedLedger = (user_id: number) => [
+  {
+    user_id,
+    delta: 120,
+    balance_after: 120,
+    reason: 'game-run',
+    run_id: 'seed-run-credited',
+    created_at: T0,
+  },
+  {
+    user_id,
+    delta: -50,
+    balance_after: 70,
+    reason: 'purchase',
+    character_key: 'hardhat',
+    created_at: T0 + 1,
+  },
+];
+const seedPurchase = { coins: 70, selected_character_key: 'hardhat' };
+const seedOwned = (user_id: number) => ({
+  user_id,
+  character_key: 'hardhat',
+  acquired_at: T0 + 1,
+});
+
+const seedScoredRun = (user_id: number) => ({
+  id: 'seed-run-scored',
+  seed: 4_000_000_000,
+  user_id,
+  issued_at: T0,
+  verified_at: T0 + 30_000,
+  inputs: '[12,40,77]',
+  steps: 1800,
+  score: 240,
+  coins: 3,
+  obstacles_passed: 9,
+  score_submitted_at: T0 + 30_000,
+});
+const seedScore = (user_id: number) => ({
+  run_id: 'seed-run-scored',
+  user_id,
+  player_key: `u:${user_id}`,
+  player_name: 'seed-bob',
+  score: 240,
+  level: 3,
+  tasks_completed: 9,
+  power_ups_collected: 1,
+  game_time: 30,
+  week_start: Date.UTC(2026, 0, 5),
+  created_at: T0 + 30_000,
+});
+
+const SEED_MEME_TITLE = 'Seeded: Monday standup 🙂';
+const seedUpload = (user_id: number) => ({
+  key: 'uploads/seed-upload',
+  user_id,
+  created_at: T0,
+  expires_at: T0 + 600_000,
+  consumed_at: T0 + 1000,
+});
+const seedMemeImage = (user_id: number) => ({
+  user_id,
+  image_key: `memes/${'b'.repeat(64)}.png`,
+  thumbnail_key: `memes/${'b'.repeat(64)}-thumb.webp`,
+  thumbnail_width: 320,
+  thumbnail_height: 240,
+  created_at: T0 + 1000,
+});
+const seedMeme = (user_id: number) => ({
+  user_id,
+  title: SEED_MEME_TITLE,
+  category: 'office-life',
+  image_key: `memes/${'a'.repeat(64)}.png`,
+  thumbnail_key: `memes/${'a'.repeat(64)}-thumb.webp`,
+  thumbnail_width: 320,
+  thumbnail_height: 180,
+  upvotes: 1,
+  downvotes: 1,
+  created_at: T0 + 2000,
+});
+const seedVotes = (meme_id: number, user_id: number) => [
+  { meme_id, voter: `u:${user_id}`, vote_type: 'up', created_at: T0 + 3000 },
+  { meme_id, voter: 'v:seed-visitor', vote_type: 'down', created_at: T0 + 4000 },
+];
+
+const seedWinner = {
+  week_id: '2026-W02',
+  player_name: 'seed-bob',
+  prize: '1 SOL',
+  tx_url: 'https://explorer.solana.com/tx/seed',
+  paid_at: T0 + 7 * 86_400_000,
+};
+
+// A run refused while it was played, with the progress it had reported.
+const seedRefusedRun = {
+  id: 'seed-run-refused',
+  seed: 7,
+  user_id: null,
+  issued_at: T0,
+  progress_step: 120,
+  progress_jumps: '12,40,77',
+  progress_at: T0 + 5800,
+  refused_at: T0 + 9000,
+  refusal_code: 'RUN_BEHIND',
+  refusal_message: 'This round is unranked: seed.',
+  character_key: 'pudge',
+};
+// The reviewer's figures for the 003 seed's ranked run.
+const seedRunStatistics = {
+  run_id: 'seed-run-scored',
+  jumps: 3,
+  jump_interval_median_ms: 450.5,
+  jump_interval_cv: 0.25,
+  aim_spread_px: 12.5,
+  edge_margin_min_px: 4,
+  edge_margin_median_px: 20.5,
+  reaction_median_ms: 233.3,
+  fast_reaction_share: 0.125,
+  top_speed: 4.4,
+  computed_at: T0 + 30_000,
+};
+
+const seedNonce = (user_id: number) => ({
+  nonce: 'SeedNonce1111111111111',
+  user_id,
+  domain: 'dailygrind.example',
+  uri: 'https://dailygrind.example',
+  issued_at: T0,
+  expires_at: T0 + 600_000,
+  used_at: T0 + 1000,
+});
+const seedWallet = (user_id: number) => ({
+  user_id,
+  address: SEED_WALLET,
+  message: 'dailygrind.example wants you to sign in with your Solana account:\nseed',
+  signature: 'seed-signature',
+  linked_at: T0 + 1000,
+});
+const seedPrizeEvents = (user_id: number) =>
+  (
+    [
+      ['reviewed', null],
+      ['approved', null],
+      ['paid', SEED_TX],
+    ] as const
+  ).map(([step, tx_signature]) => ({
+    week_id: '2026-W03',
+    step,
+    run_id: 'seed-run-010',
+    user_id,
+    player_name: 'Seed_Alice',
+    score: 321,
+    wallet_address: SEED_WALLET,
+    prize: '1 SOL',
+    tx_signature,
+    created_at: T0 + 14 * 86_400_000,
+  }));
+
+const seedHashedMeme = (user_id: number) => ({
+  user_id,
+  title: 'Seeded: hashed',
+  category: 'office-life',
+  image_key: `memes/${'c'.repeat(64)}.png`,
+  thumbnail_key: `memes/${'c'.repeat(64)}-thumb.webp`,
+  thumbnail_width: 400,
+  thumbnail_height: 300,
+  created_at: T0 + 5000,
+  phash: '0123456789abcdef',
+  image_width: 800,
+  image_height: 600,
+});
+const seedReport = (meme_id: number) => ({
+  meme_id,
+  reporter: 'v:seed',
+  reporter_identity: 'ip:192.0.2.1',
+  reason: 'spam',
+  created_at: T0 + 6000,
+});
+const seedDecision = (meme_id: number) => ({
+  meme_id,
+  meme_title: SEED_MEME_TITLE,
+  decision: 'dismiss',
+  open_reports: 1,
+  decided_at: T0 + 7000,
+});
+
 export const migrationSeeds: Record<string, MigrationSeed> = {
   '001-accounts': {
     async seed(db) {
-      await db
-        .insertInto('users')
-        .values([
-          {
-            username: 'Seed_Alice',
-            username_lower: 'seed_alice',
-            password_hash: '$argon2id$seed-a',
-            created_at: T0,
-          },
-          {
-            username: 'seed-bob',
-            username_lower: 'seed-bob',
-            password_hash: '$argon2id$seed-b',
-            created_at: T0 + 1,
-          },
-        ])
-        .execute();
+      await db.insertInto('users').values(seedUsers).execute();
       await db
         .insertInto('sessions')
-        .values({
-          id_hash: 'seed-session-hash',
-          user_id: await userId(db, 'seed_alice'),
-          created_at: T0,
-          last_seen_at: T0 + 5,
-          expires_at: T0 + 86_400_000,
-        })
+        .values(seedSession(await userId(db, 'seed_alice')))
         .execute();
-      await db
-        .insertInto('rate_limits')
-        .values({ key: 'login:user:seed_alice', window_start: T0, count: 3 })
-        .execute();
+      await db.insertInto('rate_limits').values(seedRateLimit).execute();
     },
     async verify(db) {
-      expect(
-        await rows(
-          db
-            .selectFrom('users')
-            .select(['username', 'username_lower', 'password_hash', 'created_at'])
-            .where('username_lower', 'in', ['seed_alice', 'seed-bob'])
-            .orderBy('created_at'),
-        ),
-      ).toEqual([
-        {
-          username: 'Seed_Alice',
-          username_lower: 'seed_alice',
-          password_hash: '$argon2id$seed-a',
-          created_at: T0,
-        },
-        {
-          username: 'seed-bob',
-          username_lower: 'seed-bob',
-          password_hash: '$argon2id$seed-b',
-          created_at: T0 + 1,
-        },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('sessions')
-            .select(['user_id', 'expires_at'])
-            .where('id_hash', '=', 'seed-session-hash'),
-        ),
-      ).toEqual([{ user_id: await userId(db, 'seed_alice'), expires_at: T0 + 86_400_000 }]);
-      expect(
-        await rows(
-          db
-            .selectFrom('rate_limits')
-            .select(['window_start', 'count'])
-            .where('key', '=', 'login:user:seed_alice'),
-        ),
-      ).toEqual([{ window_start: T0, count: 3 }]);
+      await expectKept(
+        db
+          .selectFrom('users')
+          .where('username_lower', 'in', ['seed_alice', 'seed-bob'])
+          .orderBy('created_at'),
+        ['username', 'username_lower', 'password_hash', 'created_at'],
+        seedUsers,
+      );
+      await expectKept(
+        db.selectFrom('sessions').where('id_hash', '=', 'seed-session-hash'),
+        ['user_id', 'expires_at'],
+        [seedSession(await userId(db, 'seed_alice'))],
+      );
+      await expectKept(
+        db.selectFrom('rate_limits').where('key', '=', seedRateLimit.key),
+        ['window_start', 'count'],
+        [seedRateLimit],
+      );
     },
   },
   '002-coins': {
     async seed(db) {
       const alice = await userId(db, 'seed_alice');
-      await db
-        .insertInto('coin_ledger')
-        .values([
-          {
-            user_id: alice,
-            delta: 120,
-            balance_after: 120,
-            reason: 'game-run',
-            run_id: 'seed-run-credited',
-            created_at: T0,
-          },
-          {
-            user_id: alice,
-            delta: -50,
-            balance_after: 70,
-            reason: 'purchase',
-            character_key: 'hardhat',
-            created_at: T0 + 1,
-          },
-        ])
-        .execute();
-      await db
-        .updateTable('users')
-        .set({ coins: 70, selected_character_key: 'hardhat' })
-        .where('id', '=', alice)
-        .execute();
-      await db
-        .insertInto('owned_characters')
-        .values({ user_id: alice, character_key: 'hardhat', acquired_at: T0 + 1 })
-        .execute();
+      await db.insertInto('coin_ledger').values(seedLedger(alice)).execute();
+      await db.updateTable('users').set(seedPurchase).where('id', '=', alice).execute();
+      await db.insertInto('owned_characters').values(seedOwned(alice)).execute();
     },
     async verify(db) {
       const alice = await userId(db, 'seed_alice');
-      expect(
-        await rows(
-          db
-            .selectFrom('users')
-            .select(['coins', 'selected_character_key'])
-            .where('id', '=', alice),
-        ),
-      ).toEqual([{ coins: 70, selected_character_key: 'hardhat' }]);
-      expect(
-        await rows(
-          db
-            .selectFrom('coin_ledger')
-            .select(['delta', 'balance_after', 'reason', 'run_id', 'character_key'])
-            .where('user_id', '=', alice)
-            .orderBy('id'),
-        ),
-      ).toEqual([
-        {
-          delta: 120,
-          balance_after: 120,
-          reason: 'game-run',
-          run_id: 'seed-run-credited',
-          character_key: null,
-        },
-        {
-          delta: -50,
-          balance_after: 70,
-          reason: 'purchase',
-          run_id: null,
-          character_key: 'hardhat',
-        },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('owned_characters')
-            .select(['character_key', 'acquired_at'])
-            .where('user_id', '=', alice),
-        ),
-      ).toEqual([{ character_key: 'hardhat', acquired_at: T0 + 1 }]);
+      await expectKept(
+        db.selectFrom('users').where('id', '=', alice),
+        ['coins', 'selected_character_key'],
+        [seedPurchase],
+      );
+      await expectKept(
+        db.selectFrom('coin_ledger').where('user_id', '=', alice).orderBy('id'),
+        ['delta', 'balance_after', 'reason', 'run_id', 'character_key'],
+        seedLedger(alice),
+      );
+      await expectKept(
+        db.selectFrom('owned_characters').where('user_id', '=', alice),
+        ['character_key', 'acquired_at'],
+        [seedOwned(alice)],
+      );
     },
   },
   '003-game': {
     async seed(db) {
       const bob = await userId(db, 'seed-bob');
-      await db
-        .insertInto('game_runs')
-        .values({
-          id: 'seed-run-scored',
-          seed: 4_000_000_000,
-          user_id: bob,
-          issued_at: T0,
-          verified_at: T0 + 30_000,
-          inputs: '[12,40,77]',
-          steps: 1800,
-          score: 240,
-          coins: 3,
-          obstacles_passed: 9,
-          score_submitted_at: T0 + 30_000,
-        })
-        .execute();
-      await db
-        .insertInto('game_scores')
-        .values({
-          run_id: 'seed-run-scored',
-          user_id: bob,
-          player_key: `u:${bob}`,
-          player_name: 'seed-bob',
-          score: 240,
-          level: 3,
-          tasks_completed: 9,
-          power_ups_collected: 1,
-          game_time: 30,
-          week_start: Date.UTC(2026, 0, 5),
-          created_at: T0 + 30_000,
-        })
-        .execute();
+      await db.insertInto('game_runs').values(seedScoredRun(bob)).execute();
+      await db.insertInto('game_scores').values(seedScore(bob)).execute();
     },
     async verify(db) {
       const bob = await userId(db, 'seed-bob');
-      expect(
-        await rows(
-          db
-            .selectFrom('game_runs')
-            .select(['seed', 'user_id', 'inputs', 'steps', 'score', 'coins', 'score_submitted_at'])
-            .where('id', '=', 'seed-run-scored'),
-        ),
-      ).toEqual([
-        {
-          seed: 4_000_000_000,
-          user_id: bob,
-          inputs: '[12,40,77]',
-          steps: 1800,
-          score: 240,
-          coins: 3,
-          score_submitted_at: T0 + 30_000,
-        },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('game_scores')
-            .select(['user_id', 'player_key', 'player_name', 'score', 'level', 'week_start'])
-            .where('run_id', '=', 'seed-run-scored'),
-        ),
-      ).toEqual([
-        {
-          user_id: bob,
-          player_key: `u:${bob}`,
-          player_name: 'seed-bob',
-          score: 240,
-          level: 3,
-          week_start: Date.UTC(2026, 0, 5),
-        },
-      ]);
+      await expectKept(
+        db.selectFrom('game_runs').where('id', '=', 'seed-run-scored'),
+        ['seed', 'user_id', 'inputs', 'steps', 'score', 'coins', 'score_submitted_at'],
+        [seedScoredRun(bob)],
+      );
+      await expectKept(
+        db.selectFrom('game_scores').where('run_id', '=', 'seed-run-scored'),
+        ['user_id', 'player_key', 'player_name', 'score', 'level', 'week_start'],
+        [seedScore(bob)],
+      );
     },
   },
   '004-gallery': {
     async seed(db) {
       const alice = await userId(db, 'seed_alice');
-      await db
-        .insertInto('uploads')
-        .values({
-          key: 'uploads/seed-upload',
-          user_id: alice,
-          created_at: T0,
-          expires_at: T0 + 600_000,
-          consumed_at: T0 + 1000,
-        })
-        .execute();
-      await db
-        .insertInto('meme_images')
-        .values({
-          user_id: alice,
-          image_key: `memes/${'b'.repeat(64)}.png`,
-          thumbnail_key: `memes/${'b'.repeat(64)}-thumb.webp`,
-          thumbnail_width: 320,
-          thumbnail_height: 240,
-          created_at: T0 + 1000,
-        })
-        .execute();
-      await db
-        .insertInto('memes')
-        .values({
-          user_id: alice,
-          title: 'Seeded: Monday standup 🙂',
-          category: 'office-life',
-          image_key: `memes/${'a'.repeat(64)}.png`,
-          thumbnail_key: `memes/${'a'.repeat(64)}-thumb.webp`,
-          thumbnail_width: 320,
-          thumbnail_height: 180,
-          upvotes: 1,
-          downvotes: 1,
-          created_at: T0 + 2000,
-        })
-        .execute();
-      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
-      await db
-        .insertInto('meme_votes')
-        .values([
-          { meme_id: meme, voter: `u:${alice}`, vote_type: 'up', created_at: T0 + 3000 },
-          { meme_id: meme, voter: 'v:seed-visitor', vote_type: 'down', created_at: T0 + 4000 },
-        ])
-        .execute();
+      await db.insertInto('uploads').values(seedUpload(alice)).execute();
+      await db.insertInto('meme_images').values(seedMemeImage(alice)).execute();
+      await db.insertInto('memes').values(seedMeme(alice)).execute();
+      const meme = await memeId(db, SEED_MEME_TITLE);
+      await db.insertInto('meme_votes').values(seedVotes(meme, alice)).execute();
     },
     async verify(db) {
       const alice = await userId(db, 'seed_alice');
-      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
-      expect(
-        await rows(
-          db
-            .selectFrom('memes')
-            .select([
-              'user_id',
-              'category',
-              'image_key',
-              'thumbnail_width',
-              'thumbnail_height',
-              'upvotes',
-              'downvotes',
-              'created_at',
-            ])
-            .where('id', '=', meme),
-        ),
-      ).toEqual([
-        {
-          user_id: alice,
-          category: 'office-life',
-          image_key: `memes/${'a'.repeat(64)}.png`,
-          thumbnail_width: 320,
-          thumbnail_height: 180,
-          upvotes: 1,
-          downvotes: 1,
-          created_at: T0 + 2000,
-        },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('meme_votes')
-            .select(['voter', 'vote_type'])
-            .where('meme_id', '=', meme)
-            .orderBy('created_at'),
-        ),
-      ).toEqual([
-        { voter: `u:${alice}`, vote_type: 'up' },
-        { voter: 'v:seed-visitor', vote_type: 'down' },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('uploads')
-            .select(['user_id', 'consumed_at'])
-            .where('key', '=', 'uploads/seed-upload'),
-        ),
-      ).toEqual([{ user_id: alice, consumed_at: T0 + 1000 }]);
-      expect(
-        await rows(
-          db
-            .selectFrom('meme_images')
-            .select(['user_id', 'thumbnail_key', 'thumbnail_height'])
-            .where('user_id', '=', alice),
-        ),
-      ).toEqual([
-        {
-          user_id: alice,
-          thumbnail_key: `memes/${'b'.repeat(64)}-thumb.webp`,
-          thumbnail_height: 240,
-        },
-      ]);
+      const meme = await memeId(db, SEED_MEME_TITLE);
+      await expectKept(
+        db.selectFrom('memes').where('id', '=', meme),
+        [
+          'user_id',
+          'category',
+          'image_key',
+          'thumbnail_width',
+          'thumbnail_height',
+          'upvotes',
+          'downvotes',
+          'created_at',
+        ],
+        [seedMeme(alice)],
+      );
+      await expectKept(
+        db.selectFrom('meme_votes').where('meme_id', '=', meme).orderBy('created_at'),
+        ['voter', 'vote_type'],
+        seedVotes(meme, alice),
+      );
+      await expectKept(
+        db.selectFrom('uploads').where('key', '=', 'uploads/seed-upload'),
+        ['user_id', 'consumed_at'],
+        [seedUpload(alice)],
+      );
+      await expectKept(
+        db.selectFrom('meme_images').where('user_id', '=', alice),
+        ['user_id', 'thumbnail_key', 'thumbnail_height'],
+        [seedMemeImage(alice)],
+      );
     },
   },
   '005-winners': {
     async seed(db) {
-      await db
-        .insertInto('giveaway_winners')
-        .values({
-          week_id: '2026-W02',
-          player_name: 'seed-bob',
-          prize: '1 SOL',
-          tx_url: 'https://explorer.solana.com/tx/seed',
-          paid_at: T0 + 7 * 86_400_000,
-        })
-        .execute();
+      await db.insertInto('giveaway_winners').values(seedWinner).execute();
     },
     async verify(db) {
       // Migration 010 carries winners:add's payments into the prize record as paid steps.
@@ -412,7 +405,7 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
           db
             .selectFrom('prize_events')
             .select(['step', 'player_name', 'prize', 'tx_url', 'tx_signature', 'created_at'])
-            .where('week_id', '=', '2026-W02'),
+            .where('week_id', '=', seedWinner.week_id),
         ),
       ).toEqual([
         {
@@ -430,217 +423,86 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
   '008-drop-gallery-state': { none: 'drops the gallery_state row only; no data lived there' },
   '009-run-pacing': {
     async seed(db) {
-      // A run refused while it was played, with the progress it had reported.
-      await db
-        .insertInto('game_runs')
-        .values({
-          id: 'seed-run-refused',
-          seed: 7,
-          user_id: null,
-          issued_at: T0,
-          progress_step: 120,
-          progress_jumps: '12,40,77',
-          progress_at: T0 + 5800,
-          refused_at: T0 + 9000,
-          refusal_code: 'RUN_BEHIND',
-          refusal_message: 'This round is unranked: seed.',
-          character_key: 'pudge',
-        })
-        .execute();
-      // The reviewer's figures for the 003 seed's ranked run.
-      await db
-        .insertInto('game_run_statistics')
-        .values({
-          run_id: 'seed-run-scored',
-          jumps: 3,
-          jump_interval_median_ms: 450.5,
-          jump_interval_cv: 0.25,
-          aim_spread_px: 12.5,
-          edge_margin_min_px: 4,
-          edge_margin_median_px: 20.5,
-          reaction_median_ms: 233.3,
-          fast_reaction_share: 0.125,
-          top_speed: 4.4,
-          computed_at: T0 + 30_000,
-        })
-        .execute();
+      await db.insertInto('game_runs').values(seedRefusedRun).execute();
+      await db.insertInto('game_run_statistics').values(seedRunStatistics).execute();
     },
     async verify(db) {
-      expect(
-        await rows(
-          db
-            .selectFrom('game_runs')
-            .select(['id', 'progress_step', 'progress_jumps', 'refusal_code', 'character_key'])
-            .where('id', 'in', ['seed-run-refused', 'seed-run-scored'])
-            .orderBy('id'),
-        ),
-      ).toEqual([
-        {
-          id: 'seed-run-refused',
-          progress_step: 120,
-          progress_jumps: '12,40,77',
-          refusal_code: 'RUN_BEHIND',
-          character_key: 'pudge',
-        },
-        // A run from before 009 reads as one with no progress and the default character.
-        {
-          id: 'seed-run-scored',
-          progress_step: 0,
-          progress_jumps: '',
-          refusal_code: null,
-          character_key: 'default',
-        },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('game_run_statistics')
-            .select(['run_id', 'jump_interval_median_ms', 'fast_reaction_share', 'top_speed']),
-        ),
-      ).toEqual([
-        {
-          run_id: 'seed-run-scored',
-          jump_interval_median_ms: 450.5,
-          fast_reaction_share: 0.125,
-          top_speed: 4.4,
-        },
-      ]);
+      await expectKept(
+        db
+          .selectFrom('game_runs')
+          .where('id', 'in', ['seed-run-refused', 'seed-run-scored'])
+          .orderBy('id'),
+        ['id', 'progress_step', 'progress_jumps', 'refusal_code', 'character_key'],
+        [
+          seedRefusedRun,
+          // A run from before 009 reads as one with no progress and the default character.
+          {
+            id: 'seed-run-scored',
+            progress_step: 0,
+            progress_jumps: '',
+            refusal_code: null,
+            character_key: 'default',
+          },
+        ],
+      );
+      await expectKept(
+        db.selectFrom('game_run_statistics'),
+        ['run_id', 'jump_interval_median_ms', 'fast_reaction_share', 'top_speed'],
+        [seedRunStatistics],
+      );
     },
   },
   '010-prize-wallets': {
     async seed(db) {
       const alice = await userId(db, 'Seed_Alice');
-      await db
-        .insertInto('wallet_nonces')
-        .values({
-          nonce: 'SeedNonce1111111111111',
-          user_id: alice,
-          domain: 'dailygrind.example',
-          uri: 'https://dailygrind.example',
-          issued_at: T0,
-          expires_at: T0 + 600_000,
-          used_at: T0 + 1000,
-        })
-        .execute();
-      await db
-        .insertInto('user_wallets')
-        .values({
-          user_id: alice,
-          address: SEED_WALLET,
-          message: 'dailygrind.example wants you to sign in with your Solana account:\nseed',
-          signature: 'seed-signature',
-          linked_at: T0 + 1000,
-        })
-        .execute();
-      for (const [step, tx] of [
-        ['reviewed', null],
-        ['approved', null],
-        ['paid', SEED_TX],
-      ] as const) {
-        await db
-          .insertInto('prize_events')
-          .values({
-            week_id: '2026-W03',
-            step,
-            run_id: 'seed-run-010',
-            user_id: alice,
-            player_name: 'Seed_Alice',
-            score: 321,
-            wallet_address: SEED_WALLET,
-            prize: '1 SOL',
-            tx_signature: tx,
-            created_at: T0 + 14 * 86_400_000,
-          })
-          .execute();
+      await db.insertInto('wallet_nonces').values(seedNonce(alice)).execute();
+      await db.insertInto('user_wallets').values(seedWallet(alice)).execute();
+      // One step at a time, as the operator records them.
+      for (const event of seedPrizeEvents(alice)) {
+        await db.insertInto('prize_events').values(event).execute();
       }
     },
     async verify(db) {
       const alice = await userId(db, 'Seed_Alice');
-      expect(
-        await rows(db.selectFrom('user_wallets').select(['user_id', 'address', 'linked_at'])),
-      ).toEqual([{ user_id: alice, address: SEED_WALLET, linked_at: T0 + 1000 }]);
-      expect(await rows(db.selectFrom('wallet_nonces').select(['nonce', 'used_at']))).toEqual([
-        { nonce: 'SeedNonce1111111111111', used_at: T0 + 1000 },
-      ]);
-      expect(
-        await rows(
-          db
-            .selectFrom('prize_events')
-            .select(['step', 'tx_signature', 'wallet_address'])
-            .where('week_id', '=', '2026-W03')
-            .orderBy('id'),
-        ),
-      ).toEqual([
-        { step: 'reviewed', tx_signature: null, wallet_address: SEED_WALLET },
-        { step: 'approved', tx_signature: null, wallet_address: SEED_WALLET },
-        { step: 'paid', tx_signature: SEED_TX, wallet_address: SEED_WALLET },
-      ]);
+      await expectKept(
+        db.selectFrom('user_wallets'),
+        ['user_id', 'address', 'linked_at'],
+        [seedWallet(alice)],
+      );
+      await expectKept(db.selectFrom('wallet_nonces'), ['nonce', 'used_at'], [seedNonce(alice)]);
+      await expectKept(
+        db.selectFrom('prize_events').where('week_id', '=', '2026-W03').orderBy('id'),
+        ['step', 'tx_signature', 'wallet_address'],
+        seedPrizeEvents(alice),
+      );
     },
   },
   '011-gallery-community': {
     async seed(db) {
-      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
+      const meme = await memeId(db, SEED_MEME_TITLE);
       const alice = await userId(db, 'seed_alice');
-      await db
-        .insertInto('memes')
-        .values({
-          user_id: alice,
-          title: 'Seeded: hashed',
-          category: 'office-life',
-          image_key: `memes/${'c'.repeat(64)}.png`,
-          thumbnail_key: `memes/${'c'.repeat(64)}-thumb.webp`,
-          thumbnail_width: 400,
-          thumbnail_height: 300,
-          created_at: T0 + 5000,
-          phash: '0123456789abcdef',
-          image_width: 800,
-          image_height: 600,
-        })
-        .execute();
-      await db
-        .insertInto('meme_reports')
-        .values({
-          meme_id: meme,
-          reporter: 'v:seed',
-          reporter_identity: 'ip:192.0.2.1',
-          reason: 'spam',
-          created_at: T0 + 6000,
-        })
-        .execute();
-      await db
-        .insertInto('meme_decisions')
-        .values({
-          meme_id: meme,
-          meme_title: 'Seeded: Monday standup 🙂',
-          decision: 'dismiss',
-          open_reports: 1,
-          decided_at: T0 + 7000,
-        })
-        .execute();
+      await db.insertInto('memes').values(seedHashedMeme(alice)).execute();
+      await db.insertInto('meme_reports').values(seedReport(meme)).execute();
+      await db.insertInto('meme_decisions').values(seedDecision(meme)).execute();
     },
     async verify(db) {
-      const meme = await memeId(db, 'Seeded: Monday standup 🙂');
-      expect(
-        await db
-          .selectFrom('memes')
-          .select(['phash', 'image_width', 'image_height'])
-          .where('title', '=', 'Seeded: hashed')
-          .executeTakeFirstOrThrow(),
-      ).toEqual({ phash: '0123456789abcdef', image_width: 800, image_height: 600 });
-      expect(
-        await db
-          .selectFrom('meme_reports')
-          .select(['reporter', 'reason', 'decision_id'])
-          .where('meme_id', '=', meme)
-          .execute(),
-      ).toEqual([{ reporter: 'v:seed', reason: 'spam', decision_id: null }]);
-      expect(
-        await db
-          .selectFrom('meme_decisions')
-          .select(['decision', 'open_reports'])
-          .where('meme_id', '=', meme)
-          .execute(),
-      ).toEqual([{ decision: 'dismiss', open_reports: 1 }]);
+      const meme = await memeId(db, SEED_MEME_TITLE);
+      const alice = await userId(db, 'seed_alice');
+      await expectKept(
+        db.selectFrom('memes').where('title', '=', 'Seeded: hashed'),
+        ['phash', 'image_width', 'image_height'],
+        [seedHashedMeme(alice)],
+      );
+      await expectKept(
+        db.selectFrom('meme_reports').where('meme_id', '=', meme),
+        ['reporter', 'reason', 'decision_id'],
+        [seedReport(meme)],
+      );
+      await expectKept(
+        db.selectFrom('meme_decisions').where('meme_id', '=', meme),
+        ['decision', 'open_reports'],
+        [seedDecision(meme)],
+      );
     },
   },
   '012-name-skeletons': {

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { timestamp, withIdColumn } from '../migration-helpers.ts';
+import {
+  createIndexes,
+  dropTables,
+  deletedWithUser,
+  timestamp,
+  withIdColumn,
+} from '../migration-helpers.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withIdColumn(db, db.schema.createTable('users'))
@@ -19,13 +25,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('sessions')
     .addColumn('id_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', deletedWithUser)
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .addColumn('last_seen_at', timestamp, (c) => c.notNull())
     .addColumn('expires_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
-  await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+  await createIndexes(db, 'sessions', {
+    sessions_user_id: ['user_id'],
+    sessions_expires_at: ['expires_at'],
+  });
 
   await db.schema
     .createTable('rate_limits')
@@ -36,7 +44,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('rate_limits').execute();
-  await db.schema.dropTable('sessions').execute();
-  await db.schema.dropTable('users').execute();
+  await dropTables(db, ['rate_limits', 'sessions', 'users']);
 }

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { timestamp, withIdColumn } from '../migration-helpers.ts';
+import {
+  createIndexes,
+  dropTables,
+  deletedWithUser,
+  timestamp,
+  withIdColumn,
+} from '../migration-helpers.ts';
 
 /**
  * The coin economy: users.coins (001, CHECK >= 0) is the balance; coin_ledger records every
@@ -7,7 +13,7 @@ import { timestamp, withIdColumn } from '../migration-helpers.ts';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await withIdColumn(db, db.schema.createTable('coin_ledger'))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', deletedWithUser)
     .addColumn('delta', 'integer', (c) => c.notNull())
     .addColumn('balance_after', 'integer', (c) => c.notNull())
     .addColumn('reason', 'text', (c) => c.notNull())
@@ -17,15 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('note', 'text')
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('coin_ledger_user_id')
-    .on('coin_ledger')
-    .columns(['user_id', 'id'])
-    .execute();
+  await createIndexes(db, 'coin_ledger', { coin_ledger_user_id: ['user_id', 'id'] });
 
   await db.schema
     .createTable('owned_characters')
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', deletedWithUser)
     .addColumn('character_key', 'text', (c) => c.notNull())
     .addColumn('acquired_at', timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('owned_characters_pk', ['user_id', 'character_key'])
@@ -33,6 +35,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('owned_characters').execute();
-  await db.schema.dropTable('coin_ledger').execute();
+  await dropTables(db, ['owned_characters', 'coin_ledger']);
 }

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { timestamp, withIdColumn } from '../migration-helpers.ts';
+import {
+  createIndexes,
+  dropTables,
+  keptAfterUser,
+  timestamp,
+  withIdColumn,
+} from '../migration-helpers.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   // One row per round handed out by POST /api/game-runs. The first route that replays the run
@@ -9,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('game_runs')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('seed', 'bigint', (c) => c.notNull().check(sql`seed >= 0 and seed < 4294967296`))
-    .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('user_id', 'integer', keptAfterUser)
     .addColumn('issued_at', timestamp, (c) => c.notNull())
     .addColumn('verified_at', timestamp)
     .addColumn('inputs', 'text')
@@ -21,14 +27,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('coins_credited', 'integer', (c) => c.check(sql`coins_credited > 0`))
     .addColumn('coins_credited_at', timestamp)
     .execute();
-  await db.schema.createIndex('game_runs_issued_at').on('game_runs').column('issued_at').execute();
-  await db.schema.createIndex('game_runs_user_id').on('game_runs').column('user_id').execute();
+  await createIndexes(db, 'game_runs', {
+    game_runs_issued_at: ['issued_at'],
+    game_runs_user_id: ['user_id'],
+  });
 
   // Accepted leaderboard entries. player_key groups a player's entries: `u:<user id>` for a
   // member, `n:<lower-cased name>` for a visitor.
   await withIdColumn(db, db.schema.createTable('game_scores'))
     .addColumn('run_id', 'text', (c) => c.notNull().unique().references('game_runs.id'))
-    .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('user_id', 'integer', keptAfterUser)
     .addColumn('player_key', 'text', (c) => c.notNull())
     .addColumn('player_name', 'text', (c) => c.notNull())
     .addColumn('score', 'integer', (c) => c.notNull().check(sql`score >= 0`))
@@ -41,14 +49,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('week_start', timestamp, (c) => c.notNull())
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('game_scores_week_player')
-    .on('game_scores')
-    .columns(['week_start', 'player_key', 'score'])
-    .execute();
+  await createIndexes(db, 'game_scores', {
+    game_scores_week_player: ['week_start', 'player_key', 'score'],
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('game_scores').execute();
-  await db.schema.dropTable('game_runs').execute();
+  await dropTables(db, ['game_scores', 'game_runs']);
 }

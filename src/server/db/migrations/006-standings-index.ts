@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
+import { createIndexes } from '../migration-helpers.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   // A week's entries in leaderboard order, so the standings read the top of the week instead
   // of ranking every entry (see weekStandings).
-  await db.schema
-    .createIndex('game_scores_week_order')
-    .on('game_scores')
-    .columns(['week_start', 'score desc', 'created_at', 'id'])
-    .execute();
+  await createIndexes(db, 'game_scores', {
+    game_scores_week_order: ['week_start', 'score desc', 'created_at', 'id'],
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createGalleryState } from './004-gallery.ts';
 
 /**
  * The gallery's version row goes: gallery pages follow the one read-cache rule
@@ -10,10 +11,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('gallery_state')
-    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .execute();
-  await db.insertInto('gallery_state').values({ id: 1, version: 0 }).execute();
+  await createGalleryState(db);
 }

@@ -1,5 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres, timestamp, withIdColumn } from '../migration-helpers.ts';
+import {
+  createIndexes,
+  dropTables,
+  deletedWithUser,
+  isPostgres,
+  timestamp,
+  withIdColumn,
+} from '../migration-helpers.ts';
+import { createGiveawayWinners } from './005-winners.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   // Sign In With Solana challenges: one row per message the server issued, spent by the link
@@ -8,18 +16,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('wallet_nonces')
     .addColumn('nonce', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', deletedWithUser)
     .addColumn('domain', 'text', (c) => c.notNull())
     .addColumn('uri', 'text', (c) => c.notNull())
     .addColumn('issued_at', timestamp, (c) => c.notNull())
     .addColumn('expires_at', timestamp, (c) => c.notNull())
     .addColumn('used_at', timestamp)
     .execute();
-  await db.schema
-    .createIndex('wallet_nonces_user_id')
-    .on('wallet_nonces')
-    .column('user_id')
-    .execute();
+  await createIndexes(db, 'wallet_nonces', { wallet_nonces_user_id: ['user_id'] });
 
   // A member's proven wallet: the message and signature that proved it are kept, so anyone
   // auditing a payout can check the proof again. One wallet per member, one member per wallet.
@@ -53,11 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('tx_url', 'text')
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('prize_events_week')
-    .on('prize_events')
-    .columns(['week_id', 'step'])
-    .execute();
+  await createIndexes(db, 'prize_events', { prize_events_week: ['week_id', 'step'] });
   // One payment per week, however many operators run prize:paid at once.
   await db.schema
     .createIndex('prize_events_one_payment')
@@ -98,18 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await withIdColumn(db, db.schema.createTable('giveaway_winners'))
-    .addColumn('week_id', 'text', (c) => c.notNull().unique())
-    .addColumn('player_name', 'text', (c) => c.notNull())
-    .addColumn('prize', 'text', (c) => c.notNull())
-    .addColumn('tx_url', 'text', (c) => c.notNull())
-    .addColumn('paid_at', timestamp, (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('giveaway_winners_paid_at')
-    .on('giveaway_winners')
-    .column('paid_at')
-    .execute();
+  await createGiveawayWinners(db);
   await sql`
     insert into giveaway_winners (week_id, player_name, prize, tx_url, paid_at)
     select week_id, player_name, coalesce(prize, '1 SOL'),
@@ -117,6 +106,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     from prize_events where step = 'paid'`.execute(db);
   await db.schema.dropTable('prize_events').execute();
   if (isPostgres(db)) await sql`drop function prize_events_append_only()`.execute(db);
-  await db.schema.dropTable('user_wallets').execute();
-  await db.schema.dropTable('wallet_nonces').execute();
+  await dropTables(db, ['user_wallets', 'wallet_nonces']);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { timestamp, withIdColumn } from '../migration-helpers.ts';
+import { createIndexes, dropTables, timestamp, withIdColumn } from '../migration-helpers.ts';
 
 /** Issue 22: perceptual hashes, reports and the operator's decisions, sort snapshots. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,12 +13,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable(table).addColumn('image_height', 'integer').execute();
   }
   // Upload slots count a new account's memes; Top of the week reads the last seven days.
-  await db.schema.createIndex('memes_user_id').on('memes').column('user_id').execute();
-  await db.schema
-    .createIndex('memes_visible_created_at')
-    .on('memes')
-    .columns(['hidden', 'created_at'])
-    .execute();
+  await createIndexes(db, 'memes', {
+    memes_user_id: ['user_id'],
+    memes_visible_created_at: ['hidden', 'created_at'],
+  });
 
   // One row per reporter and meme (the primary key is the one-report rule). `reporter` is the
   // voter key (u:<id> or v:<visitor id>); `reporter_identity` is what the hiding threshold counts:
@@ -34,11 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('decision_id', 'integer')
     .addPrimaryKeyConstraint('meme_reports_pk', ['meme_id', 'reporter'])
     .execute();
-  await db.schema
-    .createIndex('meme_reports_open')
-    .on('meme_reports')
-    .columns(['decision_id', 'meme_id'])
-    .execute();
+  await createIndexes(db, 'meme_reports', { meme_reports_open: ['decision_id', 'meme_id'] });
 
   // Every moderation decision, kept after the meme itself is deleted (so no foreign key).
   await withIdColumn(db, db.schema.createTable('meme_decisions'))
@@ -50,11 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('open_reports', 'integer', (c) => c.notNull())
     .addColumn('decided_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('meme_decisions_meme_id')
-    .on('meme_decisions')
-    .column('meme_id')
-    .execute();
+  await createIndexes(db, 'meme_decisions', { meme_decisions_meme_id: ['meme_id'] });
 
   // The order of a Hot or Top list as it stood when its first page was read: later pages read
   // their slice, so votes and the passing hours between pages cannot repeat or skip a card.
@@ -63,22 +53,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('meme_ids', 'text', (c) => c.notNull())
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('meme_list_snapshots_key')
-    .on('meme_list_snapshots')
-    .columns(['list_key', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('meme_list_snapshots_created_at')
-    .on('meme_list_snapshots')
-    .column('created_at')
-    .execute();
+  await createIndexes(db, 'meme_list_snapshots', {
+    meme_list_snapshots_key: ['list_key', 'created_at'],
+    meme_list_snapshots_created_at: ['created_at'],
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('meme_list_snapshots').execute();
-  await db.schema.dropTable('meme_decisions').execute();
-  await db.schema.dropTable('meme_reports').execute();
+  await dropTables(db, ['meme_list_snapshots', 'meme_decisions', 'meme_reports']);
   await db.schema.dropIndex('memes_visible_created_at').execute();
   await db.schema.dropIndex('memes_user_id').execute();
   for (const table of ['memes', 'meme_images']) {
