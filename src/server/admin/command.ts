@@ -118,6 +118,16 @@ export function memberCommands(
   );
 }
 
+/** A `--name VALUE` option the command cannot do without: its value, or a usage error. */
+export function requiredOption<K extends string>(
+  values: Partial<Record<K, string>>,
+  name: K,
+): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
 /** A `--limit` option's value: a whole number from 1 to `max`, `fallback` when absent. */
 export function limitOption(value: string | undefined, fallback: number, max: number): number {
   const limit = value === undefined ? fallback : Number(value);
