@@ -54,17 +54,19 @@ export function progressReports(run: HonestRun): ScheduledReport[] {
   return reports;
 }
 
+type ScoreFigures = Pick<
+  SubmitScoreBody,
+  'score' | 'level' | 'tasksCompleted' | 'powerUpsCollected' | 'gameTime'
+>;
+
+/** The figures a score of this run states: the ones its replay reaches. */
+export function scoreFigures(run: HonestRun): ScoreFigures {
+  const { score, level, tasksCompleted, powerUpsCollected, gameTime } = run.result;
+  return { score, level, tasksCompleted, powerUpsCollected, gameTime };
+}
+
 export function scoreBody(run: HonestRun, playerName: string): SubmitScoreBody {
-  return {
-    playerName,
-    score: run.result.score,
-    level: run.result.level,
-    tasksCompleted: run.result.tasksCompleted,
-    powerUpsCollected: run.result.powerUpsCollected,
-    gameTime: run.result.gameTime,
-    runId: run.runId,
-    inputs: run.inputs,
-  };
+  return { playerName, ...scoreFigures(run), runId: run.runId, inputs: run.inputs };
 }
 
 /**

@@ -85,6 +85,49 @@ export async function findMember(ctx: Pick<AdminContext, 'db' | 'print'>, userna
   return user;
 }
 
+/** A member as the admin commands see them (the row findMember gives). */
+export type Member = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
+
+/** A command on one member: what it tells the operator, and what it does to that member. */
+export interface MemberCommand {
+  summary: string;
+  /** Resolves to the process exit code, as AdminCommand.run does. */
+  run(ctx: AdminContext, user: Member): Promise<number>;
+}
+
+/**
+ * Commands, by name, whose one argument is a member's username (`<name> <username>`): each gets
+ * that member, and ends with 1 once the operator is told there is none.
+ */
+export function memberCommands(
+  commands: Record<string, MemberCommand>,
+): Record<string, AdminCommand> {
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, command]) => [
+      name,
+      {
+        usage: `${name} <username>`,
+        summary: command.summary,
+        async run(ctx: AdminContext, args: string[]) {
+          const [raw] = positionals(args, ['username']);
+          const user = await findMember(ctx, usernameArg(raw!));
+          return user ? command.run(ctx, user) : 1;
+        },
+      },
+    ]),
+  );
+}
+
+/** A `--name VALUE` option the command cannot do without: its value, or a usage error. */
+export function requiredOption<K extends string>(
+  values: Partial<Record<K, string>>,
+  name: K,
+): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
 /** A `--limit` option's value: a whole number from 1 to `max`, `fallback` when absent. */
 export function limitOption(value: string | undefined, fallback: number, max: number): number {
   const limit = value === undefined ? fallback : Number(value);

@@ -5,7 +5,7 @@ import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { accountAdminCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
-import { usersListCommand, usersShowCommand } from './user-commands.ts';
+import { userAdminCommands } from './user-commands.ts';
 
 function merge(
   ...groups: Array<Record<string, AdminCommand>>
@@ -23,7 +23,7 @@ function merge(
 
 /** Every operator command by name; a domain adds its own through its admin-commands module. */
 export const adminCommands = merge(
-  { 'users:list': usersListCommand, 'users:show': usersShowCommand },
+  userAdminCommands,
   accountAdminCommands,
   shopAdminCommands,
   gameAdminCommands,

@@ -5,7 +5,7 @@ import {
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { findMember, positionals, usernameArg, utc, type AdminCommand } from './command.ts';
+import { memberCommands, positionals, utc, type AdminCommand } from './command.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;
@@ -33,33 +33,36 @@ export const usersListCommand: AdminCommand = {
   },
 };
 
-export const usersShowCommand: AdminCommand = {
-  usage: 'users:show <username>',
-  summary: 'One member: balance checked against the ledger, coins by source, characters owned.',
-  async run(ctx, args) {
-    const [raw] = positionals(args, ['username']);
-    const username = usernameArg(raw!);
-    const user = await findMember(ctx, username);
-    if (!user) return 1;
-    const [{ balance, sum }, totals, owned] = await Promise.all([
-      balanceAndLedgerSum(ctx.db, user.id),
-      ledgerTotalsByReason(ctx.db, user.id),
-      ownedRows(ctx.db, user.id),
-    ]);
-    ctx.print(`Member #${user.id}: ${user.username}`);
-    ctx.print(`Joined:    ${utc(user.created_at)} UTC`);
-    ctx.print(
-      `Coins:     ${balance} (ledger sum ${sum}${sum === balance ? ', consistent' : ', MISMATCH'})`,
-    );
-    for (const t of totals) {
-      ctx.print(
-        `  ${t.reason.padEnd(9)} ${String(t.total).padStart(10)} in ${t.count} entr${t.count === 1 ? 'y' : 'ies'}`,
-      );
-    }
-    ctx.print(`Selected:  ${characterName(user.selected_character_key)}`);
-    ctx.print(`Owned:     ${getCharacter('default').name} (always)`);
-    for (const o of owned)
-      ctx.print(`           ${characterName(o.character_key)}, since ${utc(o.acquired_at)} UTC`);
-    return sum === balance ? 0 : 1;
-  },
+/** Every member, and one member in full: what an operator looks at before acting. */
+export const userAdminCommands: Record<string, AdminCommand> = {
+  'users:list': usersListCommand,
+  ...memberCommands({
+    'users:show': {
+      summary: 'One member: balance checked against the ledger, coins by source, characters owned.',
+      async run(ctx, user) {
+        const [{ balance, sum }, totals, owned] = await Promise.all([
+          balanceAndLedgerSum(ctx.db, user.id),
+          ledgerTotalsByReason(ctx.db, user.id),
+          ownedRows(ctx.db, user.id),
+        ]);
+        ctx.print(`Member #${user.id}: ${user.username}`);
+        ctx.print(`Joined:    ${utc(user.created_at)} UTC`);
+        ctx.print(
+          `Coins:     ${balance} (ledger sum ${sum}${sum === balance ? ', consistent' : ', MISMATCH'})`,
+        );
+        for (const t of totals) {
+          ctx.print(
+            `  ${t.reason.padEnd(9)} ${String(t.total).padStart(10)} in ${t.count} entr${t.count === 1 ? 'y' : 'ies'}`,
+          );
+        }
+        ctx.print(`Selected:  ${characterName(user.selected_character_key)}`);
+        ctx.print(`Owned:     ${getCharacter('default').name} (always)`);
+        for (const o of owned)
+          ctx.print(
+            `           ${characterName(o.character_key)}, since ${utc(o.acquired_at)} UTC`,
+          );
+        return sum === balance ? 0 : 1;
+      },
+    },
+  }),
 };

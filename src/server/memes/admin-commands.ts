@@ -23,83 +23,94 @@ function memeId(args: string[], usage: string): number {
   return Number(raw);
 }
 
-export const memesListCommand: MemeAdminCommand = {
-  usage: 'memes:list [--limit 50]',
-  summary: 'The newest memes, hidden ones too, with votes and uploader.',
-  async run(ctx, args) {
-    const { values, positionals: rest } = parseOptions(args, ['limit']);
-    positionals(rest, []);
-    const limit = limitOption(values.limit, 50, 10_000);
-    const rows = await listAllMemes(ctx.db, limit);
-    if (rows.length === 0) {
-      ctx.print('No memes yet.');
-      return 0;
-    }
-    ctx.print(
-      [
-        'id'.padStart(6),
-        'state ',
-        '  up',
-        'down',
-        'category'.padEnd(17),
-        'created (UTC)   ',
-        'uploader'.padEnd(16),
-        'title',
-      ].join('  '),
-    );
-    for (const row of rows) {
-      ctx.print(
-        [
-          String(row.id).padStart(6),
-          row.hidden ? 'hidden' : 'shown ',
-          String(row.upvotes).padStart(4),
-          String(row.downvotes).padStart(4),
-          row.category.padEnd(17),
-          utc(row.created_at).slice(0, 16),
-          (row.username ?? '(deleted)').padEnd(16),
-          // Titles are user input: one line each, whatever they contain.
-          JSON.stringify(row.title),
-        ].join('  '),
-      );
-    }
-    return 0;
-  },
-};
+const LISTING_LIMIT = 50;
 
-export const memesQueueCommand: MemeAdminCommand = {
-  usage: 'memes:queue [--limit 50]',
-  summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
-  async run(ctx, args) {
-    const { values, positionals: rest } = parseOptions(args, ['limit']);
-    positionals(rest, []);
-    const limit = limitOption(values.limit, 50, 10_000);
-    const queue = await reportQueue(ctx.db, limit);
-    if (queue.length === 0) {
-      ctx.print('No reports waiting.');
+/**
+ * A listing command (`<name> [--limit 50]`): up to `--limit` rows from `load`, `none` when there
+ * are none, else a table (columns two spaces apart), each row with its `detail` line below, then
+ * `footer`.
+ */
+function listingCommand<Row>(listing: {
+  name: string;
+  summary: string;
+  load(db: MemeAdminContext['db'], limit: number): Promise<Row[]>;
+  none: string;
+  header: string[];
+  cells(row: Row): string[];
+  detail?(row: Row): string;
+  footer?: string;
+}): MemeAdminCommand {
+  return {
+    usage: `${listing.name} [--limit ${LISTING_LIMIT}]`,
+    summary: listing.summary,
+    async run(ctx, args) {
+      const { values, positionals: rest } = parseOptions(args, ['limit']);
+      positionals(rest, []);
+      const rows = await listing.load(ctx.db, limitOption(values.limit, LISTING_LIMIT, 10_000));
+      if (rows.length === 0) {
+        ctx.print(listing.none);
+        return 0;
+      }
+      ctx.print(listing.header.join('  '));
+      for (const row of rows) {
+        ctx.print(listing.cells(row).join('  '));
+        if (listing.detail) ctx.print(listing.detail(row));
+      }
+      if (listing.footer !== undefined) ctx.print(listing.footer);
       return 0;
-    }
-    ctx.print(
-      ['id'.padStart(6), 'reports', 'state ', 'first report (UTC)', 'title / reasons'].join('  '),
-    );
-    for (const entry of queue) {
-      ctx.print(
-        [
-          String(entry.id).padStart(6),
-          String(entry.reports).padStart(7),
-          entry.hidden ? 'hidden' : 'shown ',
-          utc(entry.firstReportAt).slice(0, 16).padEnd(18),
-          JSON.stringify(entry.title),
-        ].join('  '),
-      );
-      const reasons = Object.entries(entry.reasons)
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-        .map(([reason, n]) => `${REPORT_REASON_LABELS[reason as ReportReason] ?? reason} x${n}`);
-      ctx.print(`${' '.repeat(8)}reasons: ${reasons.join(', ')}`);
-    }
-    ctx.print('Settle each with memes:dismiss, memes:hide or memes:delete <id>.');
-    return 0;
+    },
+  };
+}
+
+export const memesListCommand = listingCommand({
+  name: 'memes:list',
+  summary: 'The newest memes, hidden ones too, with votes and uploader.',
+  load: listAllMemes,
+  none: 'No memes yet.',
+  header: [
+    'id'.padStart(6),
+    'state ',
+    '  up',
+    'down',
+    'category'.padEnd(17),
+    'created (UTC)   ',
+    'uploader'.padEnd(16),
+    'title',
+  ],
+  cells: (row) => [
+    String(row.id).padStart(6),
+    row.hidden ? 'hidden' : 'shown ',
+    String(row.upvotes).padStart(4),
+    String(row.downvotes).padStart(4),
+    row.category.padEnd(17),
+    utc(row.created_at).slice(0, 16),
+    (row.username ?? '(deleted)').padEnd(16),
+    // Titles are user input: one line each, whatever they contain.
+    JSON.stringify(row.title),
+  ],
+});
+
+export const memesQueueCommand = listingCommand({
+  name: 'memes:queue',
+  summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
+  load: reportQueue,
+  none: 'No reports waiting.',
+  header: ['id'.padStart(6), 'reports', 'state ', 'first report (UTC)', 'title / reasons'],
+  cells: (entry) => [
+    String(entry.id).padStart(6),
+    String(entry.reports).padStart(7),
+    entry.hidden ? 'hidden' : 'shown ',
+    utc(entry.firstReportAt).slice(0, 16).padEnd(18),
+    JSON.stringify(entry.title),
+  ],
+  detail: (entry) => {
+    const reasons = Object.entries(entry.reasons)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([reason, n]) => `${REPORT_REASON_LABELS[reason as ReportReason] ?? reason} x${n}`);
+    return `${' '.repeat(8)}reasons: ${reasons.join(', ')}`;
   },
-};
+  footer: 'Settle each with memes:dismiss, memes:hide or memes:delete <id>.',
+});
 
 const DECISIONS: Record<Decision, { summary: string; done: string }> = {
   dismiss: {

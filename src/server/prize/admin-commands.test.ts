@@ -5,7 +5,7 @@ import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { defaultSite } from '#shared/site.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
-import { playHonestly } from '#test-support/honest-run.ts';
+import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
@@ -70,11 +70,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       userId,
       playerKey: userId === null ? `n:${playerName.toLowerCase()}` : `u:${userId}`,
       playerName,
-      score: run.result.score,
-      level: run.result.level,
-      tasksCompleted: run.result.tasksCompleted,
-      powerUpsCollected: run.result.powerUpsCollected,
-      gameTime: run.result.gameTime,
+      ...scoreFigures(run),
       weekStart: weekStartUtc(now),
       createdAt: now,
     });

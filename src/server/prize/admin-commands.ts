@@ -7,6 +7,7 @@ import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
   limitOption,
   parseOptions,
+  requiredOption,
   UsageError,
   utc,
   weekOption,
@@ -24,14 +25,46 @@ import {
 } from '../game/repository.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
 import { findWallet, findWallets } from '../wallet/repository.ts';
-import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
+import type { PrizeStep } from '../db/database.ts';
+import {
+  appendPrizeEvent,
+  weekEvents,
+  type NewPrizeEvent,
+  type PrizeEventRow,
+} from './repository.ts';
 
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
 
-function requiredWeek(value: string | undefined): IsoWeek {
-  if (value === undefined) throw new UsageError('--week is required');
-  return weekOption(value, value);
+function requiredWeek(values: { week?: string }): IsoWeek {
+  const id = requiredOption(values, 'week');
+  return weekOption(id, id);
+}
+
+/** Tells the operator why nothing was recorded; the command's exit code. */
+function refuse(ctx: Pick<AdminContext, 'print'>, message: string): number {
+  ctx.print(`Refused: ${message}. Nothing recorded.`);
+  return 1;
+}
+
+/** Appends a step to the week's prize record, about `entry` (a standing, or the step before). */
+function recordStep(
+  ctx: Pick<AdminContext, 'db'>,
+  week: IsoWeek,
+  step: PrizeStep,
+  entry: Pick<PrizeEventRow, 'run_id' | 'user_id' | 'player_name' | 'score'>,
+  details: Pick<NewPrizeEvent, 'wallet_address' | 'prize' | 'tx_signature' | 'created_at'>,
+): Promise<number> {
+  const { run_id, user_id, player_name, score } = entry;
+  return appendPrizeEvent(ctx.db, {
+    week_id: week.id,
+    step,
+    run_id,
+    user_id,
+    player_name,
+    score,
+    ...details,
+  });
 }
 
 /**
@@ -153,13 +186,7 @@ export const prizeReviewCommand: AdminCommand = {
 
     // The record shows which runs the operator was shown; approval needs this step first.
     for (const row of payable) {
-      await appendPrizeEvent(ctx.db, {
-        week_id: week.id,
-        step: 'reviewed',
-        run_id: row.run_id,
-        user_id: row.user_id,
-        player_name: row.player_name,
-        score: row.score,
+      await recordStep(ctx, week, 'reviewed', row, {
         wallet_address: wallets.get(row.user_id!) ?? null,
         created_at: now,
       });
@@ -184,43 +211,34 @@ export const prizeApproveCommand: AdminCommand = {
     "Records the operator's decision: this reviewed run of a member with a proven wallet wins the week.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'run']);
-    const week = requiredWeek(values.week);
-    if (!values.run) throw new UsageError('--run is required');
-    const runId = values.run;
+    const week = requiredWeek(values);
+    const runId = requiredOption(values, 'run');
     const now = ctx.now();
-    const refuse = (message: string) => {
-      ctx.print(`Refused: ${message}. Nothing recorded.`);
-      return 1;
-    };
 
-    if (now < week.end) return refuse(`${week.id} is still open until ${utc(week.end)} UTC`);
+    if (now < week.end) return refuse(ctx, `${week.id} is still open until ${utc(week.end)} UTC`);
     const events = await weekEvents(ctx.db, week.id);
-    if (paidStep(events)) return refuse(`${week.id} is already paid`);
+    if (paidStep(events)) return refuse(ctx, `${week.id} is already paid`);
     const entry = await weekEntry(ctx.db, runId, week.start);
-    if (!entry) return refuse(`run ${runId} has no leaderboard entry in ${week.id}`);
+    if (!entry) return refuse(ctx, `run ${runId} has no leaderboard entry in ${week.id}`);
     if (entry.user_id === null) {
       return refuse(
+        ctx,
         `run ${runId} is a visitor's (${entry.player_name}): the prize goes to members with a linked wallet`,
       );
     }
     const wallet = await findWallet(ctx.db, entry.user_id);
-    if (!wallet) return refuse(`${entry.player_name} has not linked a wallet`);
+    if (!wallet) return refuse(ctx, `${entry.player_name} has not linked a wallet`);
     const [run] = await findRuns(ctx.db, [runId]);
     const verdict = verifyStanding(entry, run);
-    if (!verdict.ok) return refuse(`run ${runId} does not replay (${verdict.reason})`);
+    if (!verdict.ok) return refuse(ctx, `run ${runId} does not replay (${verdict.reason})`);
     if (!events.some((e) => e.step === 'reviewed' && e.run_id === runId)) {
       return refuse(
+        ctx,
         `run ${runId} has not been through prize:review for ${week.id}; review it and watch its replay first`,
       );
     }
 
-    await appendPrizeEvent(ctx.db, {
-      week_id: week.id,
-      step: 'approved',
-      run_id: runId,
-      user_id: entry.user_id,
-      player_name: entry.player_name,
-      score: entry.score,
+    await recordStep(ctx, week, 'approved', entry, {
       wallet_address: wallet.address,
       prize: ctx.site.weeklyChallenge.prize,
       created_at: now,
@@ -253,51 +271,42 @@ export const prizePaidCommand: AdminCommand = {
     "Records the week's payment (the transaction signature); Recent Winners lists it. Needs an approved run and its wallet still proven.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'tx']);
-    const week = requiredWeek(values.week);
-    if (!values.tx) throw new UsageError('--tx is required');
-    const tx = values.tx.trim();
+    const week = requiredWeek(values);
+    const tx = requiredOption(values, 'tx').trim();
     if (!isTransactionSignature(tx)) {
       throw new UsageError('--tx must be a transaction signature (base58 of 64 bytes)');
     }
-    const refuse = (message: string) => {
-      ctx.print(`Refused: ${message}. Nothing recorded.`);
-      return 1;
-    };
 
     const events = await weekEvents(ctx.db, week.id);
-    if (paidStep(events)) return refuse(`${week.id} is already paid`);
+    if (paidStep(events)) return refuse(ctx, `${week.id} is already paid`);
     const approval = lastApproval(events);
     if (!approval || approval.user_id === null || approval.wallet_address === null) {
-      return refuse(`no run is approved for ${week.id} (prize:review, then prize:approve)`);
+      return refuse(ctx, `no run is approved for ${week.id} (prize:review, then prize:approve)`);
     }
     const wallet = await findWallet(ctx.db, approval.user_id);
     if (wallet?.address !== approval.wallet_address) {
       return refuse(
+        ctx,
         `${approval.player_name}'s proven wallet is no longer ${shortAddress(approval.wallet_address)}; approve the run again`,
       );
     }
+    const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
     try {
-      await appendPrizeEvent(ctx.db, {
-        week_id: week.id,
-        step: 'paid',
-        run_id: approval.run_id,
-        user_id: approval.user_id,
-        player_name: approval.player_name,
-        score: approval.score,
+      await recordStep(ctx, week, 'paid', approval, {
         wallet_address: approval.wallet_address,
-        prize: approval.prize ?? ctx.site.weeklyChallenge.prize,
+        prize,
         tx_signature: tx,
         created_at: ctx.now(),
       });
     } catch (error) {
       // Another operator recorded this week or this transaction meanwhile.
       if (isUniqueViolation(error)) {
-        return refuse(`${week.id} or this transaction is already recorded`);
+        return refuse(ctx, `${week.id} or this transaction is already recorded`);
       }
       throw error;
     }
     ctx.print(
-      `Recorded: ${approval.prize ?? ctx.site.weeklyChallenge.prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
+      `Recorded: ${prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
     );
     return 0;
   },

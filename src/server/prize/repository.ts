@@ -3,12 +3,10 @@ import type { Database, PrizeEventsTable } from '../db/database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
+export type NewPrizeEvent = Insertable<PrizeEventsTable>;
 
 /** The only write the prize record takes: a new row (migration 010's triggers refuse others). */
-export async function appendPrizeEvent(
-  db: Db,
-  event: Insertable<PrizeEventsTable>,
-): Promise<number> {
+export async function appendPrizeEvent(db: Db, event: NewPrizeEvent): Promise<number> {
   const row = await db
     .insertInto('prize_events')
     .values(event)
