@@ -9,6 +9,7 @@ import {
   meResponseSchema,
   registerBodySchema,
 } from '#shared/api/auth.ts';
+import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
@@ -22,20 +23,14 @@ async function signIn(request: FastifyRequest, reply: FastifyReply, userId: numb
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     authPaths.csrfToken,
-    { schema: { response: { 200: csrfTokenResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { csrfToken: issueCsrfToken(request, reply) };
-    },
+    { preHandler: noStore, schema: { response: { 200: csrfTokenResponseSchema } } },
+    async (request, reply) => ({ csrfToken: issueCsrfToken(request, reply) }),
   );
 
   app.get(
     authPaths.me,
-    { schema: { response: { 200: meResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { user: request.user };
-    },
+    { preHandler: noStore, schema: { response: { 200: meResponseSchema } } },
+    async (request) => ({ user: request.user }),
   );
 
   app.post(
