@@ -450,15 +450,6 @@ async function lookAlikesOfMembers(db: Db, names: string[]): Promise<Set<string>
   return new Set(members.flatMap((member) => skeletons.get(member.username_skeleton ?? '') ?? []));
 }
 
-export async function findUsername(db: Db, userId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('username')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return row?.username;
-}
-
 /** Runs handed out but never replayed can no longer be submitted once they expire. */
 export async function pruneUnverifiedRuns(db: Db, issuedBefore: number): Promise<void> {
   await db

@@ -33,11 +33,11 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
+import { findProfile } from '../shop/repository.ts';
 import {
   findEntryReplay,
   findRun,
   findRunProgress,
-  findUsername,
   insertRunStatistics,
   hasOverlappingCreditedRun,
   insertRun,
@@ -352,7 +352,8 @@ export async function submitScore(
   const ownerId = run.user_id ?? user?.id ?? null;
   let playerName = body.playerName;
   if (ownerId !== null) {
-    const username = ownerId === user?.id ? user.username : await findUsername(deps.db, ownerId);
+    const username =
+      ownerId === user?.id ? user.username : (await findProfile(deps.db, ownerId))?.username;
     if (username === undefined)
       throw rejectRun('This game run belongs to a closed account.', 'RUN_NOT_YOURS');
     playerName = username;
