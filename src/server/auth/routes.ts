@@ -1,6 +1,7 @@
 import { authPaths } from '#shared/api/paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SessionUser } from '../deps.ts';
 import {
   authResponseSchema,
   csrfTokenResponseSchema,
@@ -9,33 +10,36 @@ import {
   meResponseSchema,
   registerBodySchema,
 } from '#shared/api/auth.ts';
+import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
 
-/** Register and login end alike: a new session, and a csrf cookie no earlier token matches. */
-async function signIn(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
-  await startSession(request, reply, userId);
+/**
+ * Register and login end alike: a new session, a csrf cookie no earlier token matches, and the
+ * member in the answer.
+ */
+async function signIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: SessionUser,
+): Promise<{ user: SessionUser }> {
+  await startSession(request, reply, user.id);
   renewCsrfCookie(request, reply);
+  return { user };
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     authPaths.csrfToken,
-    { schema: { response: { 200: csrfTokenResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { csrfToken: issueCsrfToken(request, reply) };
-    },
+    { preHandler: noStore, schema: { response: { 200: csrfTokenResponseSchema } } },
+    async (request, reply) => ({ csrfToken: issueCsrfToken(request, reply) }),
   );
 
   app.get(
     authPaths.me,
-    { schema: { response: { 200: meResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { user: request.user };
-    },
+    { preHandler: noStore, schema: { response: { 200: meResponseSchema } } },
+    async (request) => ({ user: request.user }),
   );
 
   app.post(
@@ -43,19 +47,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
     async (request, reply) => {
       const user = await register(app.deps, request.body, request.ip);
-      await signIn(request, reply, user.id);
-      return reply.code(201).send({ user });
+      const answer = await signIn(request, reply, user);
+      return reply.code(201).send(answer);
     },
   );
 
   app.post(
     authPaths.login,
     { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
-    async (request, reply) => {
-      const user = await login(app.deps, request.body, request.ip);
-      await signIn(request, reply, user.id);
-      return { user };
-    },
+    async (request, reply) =>
+      signIn(request, reply, await login(app.deps, request.body, request.ip)),
   );
 
   app.post(

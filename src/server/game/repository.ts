@@ -1,4 +1,13 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  type Transaction,
+  type UpdateObject,
+} from 'kysely';
 import type {
   Database,
   GameRunStatisticsTable,
@@ -12,6 +21,33 @@ import { nameSkeleton } from '#shared/name-skeleton.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type GameRunRow = Selectable<GameRunsTable>;
+
+type RunColumns = ExpressionBuilder<Database, 'game_runs'>;
+type RunChange = UpdateObject<Database, 'game_runs'>;
+
+/**
+ * The one way a run moves on: sets `change` on run `runId` only while every `guard` holds, in
+ * one statement, so of two requests racing for the same step exactly one gets true.
+ */
+async function changeRunIf(
+  db: Db,
+  runId: string,
+  change: RunChange | ((eb: RunColumns) => RunChange),
+  guards: (eb: RunColumns) => Expression<SqlBool>[],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('game_runs')
+    .set(change)
+    .where('id', '=', runId)
+    .where((eb) => eb.and(guards(eb)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Neither replayed nor refused yet. */
+function isOpen(eb: RunColumns): Expression<SqlBool>[] {
+  return [eb('verified_at', 'is', null), eb('refused_at', 'is', null)];
+}
 
 export async function insertRun(
   db: Db,
@@ -69,9 +105,10 @@ export async function recordProgress(
   to: { step: number; jumps: readonly number[]; at: number },
 ): Promise<boolean> {
   const added = to.jumps.join(',');
-  const result = await db
-    .updateTable('game_runs')
-    .set((eb) => ({
+  return changeRunIf(
+    db,
+    runId,
+    (eb) => ({
       progress_step: to.step,
       progress_at: to.at,
       ...(added === ''
@@ -79,16 +116,13 @@ export async function recordProgress(
         : {
             progress_jumps: sql<string>`case when ${eb.ref('progress_jumps')} = '' then ${added} else ${eb.ref('progress_jumps')} || ',' || ${added} end`,
           }),
-    }))
-    .where('id', '=', runId)
-    .where('progress_step', '=', from.step)
-    .where((eb) =>
+    }),
+    (eb) => [
+      eb('progress_step', '=', from.step),
       from.at === null ? eb('progress_at', 'is', null) : eb('progress_at', '=', from.at),
-    )
-    .where('refused_at', 'is', null)
-    .where('verified_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+      ...isOpen(eb),
+    ],
+  );
 }
 
 /** Ends a run as unranked unless it was verified or refused meanwhile; true when this did. */
@@ -98,14 +132,12 @@ export async function recordRefusal(
   refusal: { code: string; message: string },
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('game_runs')
-    .set({ refused_at: now, refusal_code: refusal.code, refusal_message: refusal.message })
-    .where('id', '=', runId)
-    .where('refused_at', 'is', null)
-    .where('verified_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changeRunIf(
+    db,
+    runId,
+    { refused_at: now, refusal_code: refusal.code, refusal_message: refusal.message },
+    isOpen,
+  );
 }
 
 export async function insertRunStatistics(
@@ -207,33 +239,27 @@ export async function recordVerification(
   outcome: RunOutcome,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('game_runs')
-    .set({
+  return changeRunIf(
+    db,
+    runId,
+    {
       verified_at: now,
       inputs: outcome.inputs,
       steps: outcome.steps,
       score: outcome.score,
       coins: outcome.coins,
       obstacles_passed: outcome.obstaclesPassed,
-    })
-    .where('id', '=', runId)
-    .where('verified_at', 'is', null)
-    .where('refused_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    },
+    isOpen,
+  );
 }
 
 /** The guard that lets one submission per run through, however many arrive at once. */
 export async function markScoreSubmitted(db: Db, runId: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('game_runs')
-    .set({ score_submitted_at: now })
-    .where('id', '=', runId)
-    .where('score_submitted_at', 'is', null)
-    .where('verified_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changeRunIf(db, runId, { score_submitted_at: now }, (eb) => [
+    eb('score_submitted_at', 'is', null),
+    eb('verified_at', 'is not', null),
+  ]);
 }
 
 /** Same for coins: the amount is bounded by the verified coins in SQL too. */
@@ -243,15 +269,11 @@ export async function markCoinsCredited(
   amount: number,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('game_runs')
-    .set({ coins_credited: amount, coins_credited_at: now })
-    .where('id', '=', runId)
-    .where('coins_credited_at', 'is', null)
-    .where('verified_at', 'is not', null)
-    .where('coins', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return changeRunIf(db, runId, { coins_credited: amount, coins_credited_at: now }, (eb) => [
+    eb('coins_credited_at', 'is', null),
+    eb('verified_at', 'is not', null),
+    eb('coins', '>=', amount),
+  ]);
 }
 
 /**
@@ -426,15 +448,6 @@ async function lookAlikesOfMembers(db: Db, names: string[]): Promise<Set<string>
     .where('username_skeleton', 'in', [...skeletons.keys()])
     .execute();
   return new Set(members.flatMap((member) => skeletons.get(member.username_skeleton ?? '') ?? []));
-}
-
-export async function findUsername(db: Db, userId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('username')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return row?.username;
 }
 
 /** Runs handed out but never replayed can no longer be submitted once they expire. */

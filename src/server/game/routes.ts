@@ -17,6 +17,7 @@ import {
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
+import { noStore } from '../http/no-store.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
@@ -60,32 +61,23 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 
   app.post(
     gamePaths.runs,
-    { schema: { response: { 201: gameRunResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await issueRun(app.deps, request.user, request.ip));
-    },
+    { preHandler: noStore, schema: { response: { 201: gameRunResponseSchema } } },
+    async (request, reply) =>
+      reply.code(201).send(await issueRun(app.deps, request.user, request.ip)),
   );
 
   app.post(
     gamePaths.progress,
     {
+      preHandler: noStore,
       schema: {
         params: progressParamsSchema,
         body: progressBodySchema,
         response: { 200: progressResponseSchema },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return reportProgress(
-        app.deps,
-        request.user,
-        request.params.runId,
-        request.body,
-        request.ip,
-      );
-    },
+    async (request) =>
+      reportProgress(app.deps, request.user, request.params.runId, request.body, request.ip),
   );
 
   app.post(

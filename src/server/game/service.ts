@@ -33,11 +33,11 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
+import { findProfile } from '../shop/repository.ts';
 import {
   findEntryReplay,
   findRun,
   findRunProgress,
-  findUsername,
   insertRunStatistics,
   hasOverlappingCreditedRun,
   insertRun,
@@ -56,20 +56,34 @@ import {
 
 /** The longest round (MAX_STEPS) plus time to send it; older runs are refused. */
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
-/** Progress reports per run and caller: one a second is the client's pace, bunches allowed. */
-const REPORTS_PER_MINUTE = 240;
-
-const RUNS_PER_MINUTE_PER_IP = 40;
-/** Score submissions per caller, and coin saves per member. */
-const SUBMISSIONS_PER_MINUTE = 60;
 const MINUTE_MS = 60 * 1000;
+
+/**
+ * The game's throttles, per minute: the prefix of what each counts (followed by the caller) and
+ * what the caller was doing too often.
+ */
+const GAME_LIMITS = {
+  runs: { key: 'game-runs', perMinute: 40, tooMany: 'games started' },
+  /** Per run and caller: one a second is the client's pace, bunches allowed. */
+  progress: { key: 'game-progress', perMinute: 240, tooMany: 'progress reports' },
+  scores: { key: 'game-scores', perMinute: 60, tooMany: 'scores submitted' },
+  /** Per member: a run's replay costs milliseconds of CPU, and a refused one may come again. */
+  coins: { key: 'coins-add', perMinute: 60, tooMany: 'coin saves' },
+} as const;
 
 export function rejectRun(message: string, code: string): HttpError {
   return new HttpError(422, message, code);
 }
 
-function limit(deps: AppDeps, key: string, max: number, message: string): Promise<string> {
-  return enforceRateLimit(deps.rateLimiter, key, { limit: max, windowMs: MINUTE_MS }, message);
+/** Counts one hit of `throttle` for `who` (see caller), or throws its 429. */
+async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: string) {
+  const { key, perMinute, tooMany } = GAME_LIMITS[throttle];
+  await enforceRateLimit(
+    deps.rateLimiter,
+    `${key}:${who}`,
+    { limit: perMinute, windowMs: MINUTE_MS },
+    `Too many ${tooMany}. Please wait a moment and try again.`,
+  );
 }
 
 /** Members are counted per account, visitors per address. */
@@ -82,12 +96,7 @@ export async function issueRun(
   user: SessionUser | null,
   ip: string,
 ): Promise<GameRunResponse> {
-  await limit(
-    deps,
-    `game-runs:${caller(user, ip)}`,
-    RUNS_PER_MINUTE_PER_IP,
-    'Too many games started. Please wait a moment and try again.',
-  );
+  await limit(deps, 'runs', caller(user, ip));
   const bytes = randomBytes(20);
   const runId = bytes.subarray(0, 16).toString('base64url');
   const seed = bytes.readUInt32BE(16);
@@ -151,12 +160,7 @@ export async function reportProgress(
   body: ProgressBody,
   ip: string,
 ): Promise<ProgressResponse> {
-  await limit(
-    deps,
-    `game-progress:${runId}:${caller(user, ip)}`,
-    REPORTS_PER_MINUTE,
-    'Too many progress reports. Please wait a moment and try again.',
-  );
+  await limit(deps, 'progress', `${runId}:${caller(user, ip)}`);
   const run = await findRunProgress(deps.db, runId);
   if (!run) throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
   if (run.user_id !== null && user !== null && run.user_id !== user.id) {
@@ -323,12 +327,7 @@ export async function submitScore(
   body: SubmitScoreBody,
   ip: string,
 ): Promise<LeaderboardEntry> {
-  await limit(
-    deps,
-    `game-scores:${caller(user, ip)}`,
-    SUBMISSIONS_PER_MINUTE,
-    'Too many scores submitted. Please wait a moment and try again.',
-  );
+  await limit(deps, 'scores', caller(user, ip));
   const run = await openRun(deps, body.runId, user);
   if (run.score_submitted_at !== null) {
     throw rejectRun('This game run has already been submitted.', 'RUN_USED');
@@ -353,7 +352,8 @@ export async function submitScore(
   const ownerId = run.user_id ?? user?.id ?? null;
   let playerName = body.playerName;
   if (ownerId !== null) {
-    const username = ownerId === user?.id ? user.username : await findUsername(deps.db, ownerId);
+    const username =
+      ownerId === user?.id ? user.username : (await findProfile(deps.db, ownerId))?.username;
     if (username === undefined)
       throw rejectRun('This game run belongs to a closed account.', 'RUN_NOT_YOURS');
     playerName = username;
@@ -406,13 +406,7 @@ export async function addCoins(
   body: AddCoinsBody,
 ): Promise<AddCoinsResponse> {
   if (!user) throw unauthorized(COINS_REQUIRE_MEMBER);
-  // A run's replay costs milliseconds of CPU, and a refused one may be sent again and again.
-  await limit(
-    deps,
-    `coins-add:user:${user.id}`,
-    SUBMISSIONS_PER_MINUTE,
-    'Too many coin saves. Please wait a moment and try again.',
-  );
+  await limit(deps, 'coins', `user:${user.id}`);
   const run = await openRun(deps, body.runId, user);
   if (run.user_id !== user.id) {
     throw rejectRun(
@@ -427,8 +421,7 @@ export async function addCoins(
   if (!stored && !body.inputs) {
     throw rejectRun('Send the jumps of this run so its coins can be verified.', 'RUN_NOT_VERIFIED');
   }
-  const outcome =
-    stored && !body.inputs ? stored : await verifyOnce(deps, run, body.inputs ?? []);
+  const outcome = stored && !body.inputs ? stored : await verifyOnce(deps, run, body.inputs ?? []);
   if (body.amount > outcome.coins) {
     throw rejectRun(
       `This game collected ${outcome.coins} coin${outcome.coins === 1 ? '' : 's'}, not ${body.amount}.`,

@@ -7,6 +7,7 @@ import {
   selectResponseSchema,
   userProfileSchema,
 } from '#shared/api/shop.ts';
+import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import {
   getOwnedCharacters,
@@ -19,9 +20,7 @@ import {
 
 export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   // A member's balance and collection: never cached by the browser or anything in between.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onSend', noStore);
 
   app.get(
     shopPaths.profile,

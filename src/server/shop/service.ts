@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { OwnedCharacter, PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import {
   characterKeys,
@@ -55,7 +55,10 @@ export function ownedList(keys: readonly string[]): OwnedCharacter[] {
   return characterKeys.filter((k) => owned.has(k)).map((characterKey) => ({ characterKey }));
 }
 
-async function profileOf(db: Kysely<Database>, user: SessionUser): Promise<UserProfile> {
+async function profileOf(
+  db: Kysely<Database> | Transaction<Database>,
+  user: SessionUser,
+): Promise<UserProfile> {
   const row = await findProfile(db, user.id);
   // The session outlived its account (deleted by an operator): treat it as signed out.
   if (!row) throw unauthorized('Please log in again.');
@@ -109,9 +112,8 @@ export async function purchaseCharacter(
       );
     }
     // Read inside the transaction: the answer shows exactly the state this purchase left.
-    const profile = await findProfile(trx, member.id);
-    if (!profile) throw unauthorized('Please log in again.');
-    return { profile: toProfile(profile), characters: ownedList(await ownedKeys(trx, member.id)) };
+    const profile = await profileOf(trx, member);
+    return { profile, characters: ownedList(await ownedKeys(trx, member.id)) };
   });
 }
 

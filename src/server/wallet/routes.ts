@@ -6,6 +6,7 @@ import {
   walletChallengeSchema,
   walletResponseSchema,
 } from '#shared/api/wallet.ts';
+import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { issueChallenge, linkWallet, memberWallet, type SiteIdentity } from './service.ts';
 
@@ -23,22 +24,23 @@ function siteIdentity(request: FastifyRequest): SiteIdentity {
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     walletPaths.wallet,
-    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 200: walletResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return memberWallet(app.deps, request.user!);
+    {
+      onRequest: membersOnly(LOGIN_FIRST),
+      preHandler: noStore,
+      schema: { response: { 200: walletResponseSchema } },
     },
+    async (request) => memberWallet(app.deps, request.user!),
   );
 
   app.post(
     walletPaths.challenge,
-    { onRequest: membersOnly(LOGIN_FIRST), schema: { response: { 201: walletChallengeSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return reply
-        .code(201)
-        .send(await issueChallenge(app.deps, request.user!, siteIdentity(request)));
+    {
+      onRequest: membersOnly(LOGIN_FIRST),
+      preHandler: noStore,
+      schema: { response: { 201: walletChallengeSchema } },
     },
+    async (request, reply) =>
+      reply.code(201).send(await issueChallenge(app.deps, request.user!, siteIdentity(request))),
   );
 
   app.post(
