@@ -139,7 +139,7 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     for (const [key, name] of [
       ['suit', 'Executive'],
       ['default', 'Office Worker'],
-    ]) {
+    ] as const) {
       await expectRefused(client, user.id, pathTo(shopPaths.purchase, { key }), 409, {
         message: `You already own ${name}`,
         code: 'ALREADY_OWNED',
