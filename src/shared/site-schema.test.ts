@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isPreLaunch, defaultSite } from './site.ts';
 import { SiteConfigError, mergeSiteConfig, siteConfigSchema } from './site-schema.ts';
+import { errorThrownBy } from '#test-support/thrown.ts';
 
 const OTHER_ADDRESS = 'So11111111111111111111111111111111111111112';
 
-function problemsOf(overrides: unknown): string[] {
-  try {
-    mergeSiteConfig(overrides);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SiteConfigError);
-    return (error as SiteConfigError).problems;
-  }
-  throw new Error('expected mergeSiteConfig to throw');
-}
+const problemsOf = (overrides: unknown) =>
+  errorThrownBy(() => mergeSiteConfig(overrides), SiteConfigError).problems;
 
 describe('siteConfigSchema', () => {
   it('accepts the shipped defaults unchanged', () => {

@@ -9,36 +9,50 @@ import {
   socialCardLinks,
   socialLinksText,
 } from './site.ts';
+import { pageLabels } from './page-labels.ts';
+import { nextWeekStartUtc, nextWeeklyOccurrence } from './time.ts';
 
 const ADDRESS = '35vnoPAFp4nYp4HdS86YKCTP3ft2KGyPhNiqWBv6TWtj';
 
 describe('defaultSite', () => {
   it('holds the facts of the spec', () => {
     expect(defaultSite).toMatchObject({
-      brand: 'Daily Grind',
-      ticker: '$GRIND',
       mascot: 'Pudge',
-      tagline: 'Celebrating the Daily Grind',
       chain: 'Solana',
-      launchAt: '2025-09-30T11:00:00Z',
-      launchDisplayTimeZone: 'Australia/Sydney',
-      giveaway: {
-        schedule: { weekday: 0, hour: 20, minute: 0, timeZone: 'America/New_York' },
-        burn: { circulatingSupply: 1_000_000_000, lastBurn: 0, totalBurned: 0 },
-      },
-      weeklyChallenge: {
-        prize: '1 SOL',
-        resetsAt: { weekday: 1, hour: 0, minute: 0, timeZone: 'UTC' },
-      },
+      weeklyChallenge: { prize: '1 SOL' },
       tokenomics: { totalSupply: 1_000_000_000, supplyLocked: true, liquidityLockYears: 2 },
     });
-    expect(defaultSite.contractAddress).toHaveLength(44);
+    // The title and the launch label (below) hold the brand, ticker, tagline and launch zone.
     expect(launchTimeMs(defaultSite)).toBe(Date.UTC(2025, 8, 30, 11));
+    expect(defaultSite.contractAddress).toHaveLength(44);
     expect(defaultSite.tokenomics.distribution.map((s) => [s.label, s.percent])).toEqual([
       ['Community Pool', 70],
       ['Weekly Giveaways', 20],
       ['Development', 10],
     ]);
+  });
+
+  it('holds the giveaway on Sundays at 8 pm New York time, burning nothing yet', () => {
+    const now = Date.UTC(2026, 0, 14, 12); // a Wednesday in winter (EST)
+    expect(pageLabels(defaultSite, now).giveawaySchedule).toBe(
+      'Sunday, 8:00 PM EST (New York time)',
+    );
+    expect(nextWeeklyOccurrence(now, defaultSite.giveaway.schedule)).toBe(
+      Date.UTC(2026, 0, 19, 1),
+    );
+    expect(defaultSite.giveaway.burn).toEqual({
+      circulatingSupply: defaultSite.tokenomics.totalSupply,
+      lastBurn: 0,
+      totalBurned: 0,
+    });
+  });
+
+  it('resets the weekly challenge when the UTC week starts (Monday 00:00)', () => {
+    for (const now of [Date.UTC(2026, 0, 14, 12), Date.UTC(2026, 6, 5, 23, 59)]) {
+      expect(nextWeeklyOccurrence(now, defaultSite.weeklyChallenge.resetsAt)).toBe(
+        nextWeekStartUtc(now),
+      );
+    }
   });
 
   it('has ten roadmap steps, the first five completed', () => {

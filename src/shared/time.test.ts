@@ -103,29 +103,37 @@ describe('pad2', () => {
 });
 
 describe('nextWeeklyOccurrence (Sundays 20:00 New York)', () => {
-  it('lands on 20:00 local time just before and just after the spring-forward switch', () => {
-    // 2026-03-08 02:00 EST jumps to 03:00 EDT; that Sunday's 20:00 EDT is 00:00 UTC Monday.
-    const before = at('2026-03-08T06:59:00Z'); // 01:59 EST
-    const after = at('2026-03-08T07:01:00Z'); // 03:01 EDT
-    const expected = at('2026-03-09T00:00:00Z');
-    expect(nextWeeklyOccurrence(before, sundayEightPmNewYork)).toBe(expected);
-    expect(nextWeeklyOccurrence(after, sundayEightPmNewYork)).toBe(expected);
-    expect(wallClock(expected, 'America/New_York')).toEqual({ weekday: 0, hour: 20, minute: 0 });
-    // 18:01 on the wall, but only 17:01 really elapses because the night lost an hour.
-    expect(countdownParts(expected, before)).toMatchObject({ days: 0, hours: 17, minutes: 1 });
-  });
-
-  it('lands on 20:00 local time just before and just after the fall-back switch', () => {
-    // 2026-11-01 02:00 EDT falls back to 01:00 EST; that Sunday's 20:00 EST is 01:00 UTC Monday.
-    const before = at('2026-11-01T05:30:00Z'); // 01:30 EDT
-    const after = at('2026-11-01T06:30:00Z'); // 01:30 EST
-    const expected = at('2026-11-02T01:00:00Z');
-    expect(nextWeeklyOccurrence(before, sundayEightPmNewYork)).toBe(expected);
-    expect(nextWeeklyOccurrence(after, sundayEightPmNewYork)).toBe(expected);
-    expect(wallClock(expected, 'America/New_York')).toEqual({ weekday: 0, hour: 20, minute: 0 });
-    expect(countdownParts(expected, before)).toMatchObject({ days: 0, hours: 19, minutes: 30 });
-    expect(countdownParts(expected, after)).toMatchObject({ days: 0, hours: 18, minutes: 30 });
-  });
+  it.each([
+    {
+      // 2026-03-08 02:00 EST jumps to 03:00 EDT; that Sunday's 20:00 EDT is 00:00 UTC Monday.
+      change: 'spring-forward',
+      before: '2026-03-08T06:59:00Z', // 01:59 EST
+      after: '2026-03-08T07:01:00Z', // 03:01 EDT
+      expected: '2026-03-09T00:00:00Z',
+      // 18:01 on the wall, but only 17:01 really elapses because the night lost an hour.
+      fromBefore: { days: 0, hours: 17, minutes: 1 },
+      fromAfter: { days: 0, hours: 16, minutes: 59 },
+    },
+    {
+      // 2026-11-01 02:00 EDT falls back to 01:00 EST; that Sunday's 20:00 EST is 01:00 UTC Monday.
+      change: 'fall-back',
+      before: '2026-11-01T05:30:00Z', // 01:30 EDT
+      after: '2026-11-01T06:30:00Z', // 01:30 EST
+      expected: '2026-11-02T01:00:00Z',
+      fromBefore: { days: 0, hours: 19, minutes: 30 },
+      fromAfter: { days: 0, hours: 18, minutes: 30 },
+    },
+  ])(
+    'lands on 20:00 local time just before and just after the $change switch',
+    ({ before, after, expected, fromBefore, fromAfter }) => {
+      const target = at(expected);
+      expect(nextWeeklyOccurrence(at(before), sundayEightPmNewYork)).toBe(target);
+      expect(nextWeeklyOccurrence(at(after), sundayEightPmNewYork)).toBe(target);
+      expect(wallClock(target, 'America/New_York')).toEqual({ weekday: 0, hour: 20, minute: 0 });
+      expect(countdownParts(target, at(before))).toMatchObject(fromBefore);
+      expect(countdownParts(target, at(after))).toMatchObject(fromAfter);
+    },
+  );
 
   it('uses the offset of the target week, not of now, across a switch during the week', () => {
     // From a Tuesday in EST, the next Sunday (8 March) is already in EDT.

@@ -9,7 +9,6 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { progressPath } from '#shared/api/game.ts';
 import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
@@ -19,22 +18,11 @@ import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { voteTransition } from '#server/memes/vote-rules.ts';
-import {
-  playableAfterMs,
-  playHonestly,
-  sendProgressReports,
-  scoreBody,
-  type HonestRun,
-} from '#test-support/honest-run.ts';
+import { scoreBody } from '#test-support/honest-run.ts';
 import { findInvariantViolations, objectProblem } from '#server/ops/invariants.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
-import { createScratchPostgres, type ScratchPostgres } from '#test-support/scratch-postgres.ts';
-import {
-  newSessionSecret,
-  scratchDir,
-  startScratchS3,
-  type ScratchS3,
-} from '#test-support/scratch.ts';
+import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
+import { startScratchSite } from '#test-support/scratch-site.ts';
 import { TestClient, type Reply } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
@@ -100,30 +88,14 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
   });
 
   it('loses no answered write and breaks no invariant', async () => {
-    const dataDir = scratchDir('grind-crash-');
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    let database: ScratchPostgres | undefined;
-    let s3: ScratchS3 | undefined;
-    if (kind === 'postgres') {
-      [database, s3] = await Promise.all([createScratchPostgres(adminUrl!), startScratchS3()]);
-      cleanups.push(
-        // pg's pool.end() resolves before its sockets close; dropping WITH FORCE at once would
-        // kill them mid-goodbye.
-        () => sleep(200).then(() => database!.drop()),
-        () => s3!.close(),
-      );
-    }
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url,
-      ...s3?.env,
-      SESSION_SECRET: newSessionSecret(),
-      PUBLIC_ORIGIN,
-      // Each simulated browser has its own address, as behind a balancer; the per-address
-      // limits then apply per browser rather than to the whole test.
-      TRUST_PROXY: 'true',
-      CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
-    };
+    const site = await startScratchSite({
+      postgresAdminUrl: kind === 'postgres' ? adminUrl : undefined,
+      publicOrigin: PUBLIC_ORIGIN,
+      dataDirPrefix: 'grind-crash-',
+    });
+    cleanups.push(() => site.close());
+    const env = site.nodeEnv();
+    const dataDir = env.DATA_DIR;
     let node: NodeProcess = await startNode({ env });
     cleanups.push(() => node.kill());
 
@@ -143,7 +115,7 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         const { id } = await client.register(`crash_${tag}_${i}`, 'password123', {
           node: node.origin,
         });
-        return { client, id, runs: [] as { run: HonestRun; issuedAt: number }[] };
+        return { client, id, runs: [] as ReportedRun[] };
       }),
     );
     for (const m of members) {
@@ -166,32 +138,19 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
     await Promise.all(
       members.map(async (m) => {
         for (let i = 0; i < RUNS_PER_MEMBER; i++) {
-          const res = await send(() =>
-            m.client.request('POST', gamePaths.runs, { node: node.origin }),
-          );
-          expect(res.statusCode).toBe(201);
-          const { runId, seed } = res.json<{ runId: string; seed: number }>();
-          const entry = {
-            run: playHonestly(runId, seed, 60),
-            issuedAt: Date.now(),
-          };
-          m.runs.push(entry);
           // Each round reports its progress as it is played, while the next one is issued.
-          reporting.push(
-            sendProgressReports(entry.run, entry.issuedAt, async (body) => {
-              const sent = await send(() =>
-                m.client.request('POST', progressPath(entry.run.runId), { node: node.origin, body }),
-              );
-              return sent.statusCode;
-            }),
-          );
+          const played = await playReportedRun(m.client, {
+            node: node.origin,
+            targetSteps: 60,
+            send,
+          });
+          m.runs.push(played);
+          reporting.push(played.reporting);
         }
       }),
     );
     await Promise.all(reporting);
-    const playable = Math.max(
-      ...members.flatMap((m) => m.runs.map((r) => r.issuedAt + playableAfterMs(r.run))),
-    );
+    const playable = Math.max(...members.flatMap((m) => m.runs.map((r) => r.playableAt)));
     await sleep(Math.max(0, playable - Date.now()));
 
     // ---- the load, and the kill somewhere in the middle of it ---------------------------

@@ -2,32 +2,20 @@
 // alternate between the nodes, as a load balancer without sticky sessions would send them.
 // Run once with rate limits in SQL and once in Redis (REDIS_URL).
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { progressPath } from '#shared/api/game.ts';
 import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import type { Database } from '#server/db/database.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import { findInvariantViolations } from '#server/ops/invariants.ts';
-import {
-  playableAfterMs,
-  sendProgressReports,
-  playHonestly,
-  scoreBody,
-  type HonestRun,
-} from '#test-support/honest-run.ts';
+import { scoreBody, type HonestRun } from '#test-support/honest-run.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
-import { createScratchPostgres, type ScratchPostgres } from '#test-support/scratch-postgres.ts';
-import {
-  newSessionSecret,
-  scratchDir,
-  startScratchS3,
-  type ScratchS3,
-} from '#test-support/scratch.ts';
+import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
+import type { ScratchS3 } from '#test-support/scratch.ts';
+import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createS3Store } from '#server/storage/s3.ts';
@@ -55,73 +43,52 @@ describe.skipIf(!adminUrl).each([
   { limits: 'SQL', redis: false },
   { limits: 'Redis', redis: true },
 ])('two nodes on one PostgreSQL and one bucket, rate limits in $limits', ({ redis }) => {
-  let database: ScratchPostgres;
+  let site: ScratchSite;
   let s3: ScratchS3;
   let a: NodeProcess;
   let b: NodeProcess;
   let db: Kysely<Database>;
-  const dataDirs: string[] = [];
 
   // One member's browser, and the run it started before anything else (rounds take real time).
   let member: TestClient;
   let memberName: string;
   let memberId: number;
   let run: HonestRun;
-  let runIssuedAt: number;
-  let reporting: Promise<void>;
+  let played: ReportedRun;
   let meme: Meme;
 
   beforeAll(async () => {
-    [database, s3] = await Promise.all([createScratchPostgres(adminUrl!), startScratchS3()]);
-    const secret = newSessionSecret();
-    const env = () => {
-      const dataDir = scratchDir('grind-scale-node-');
-      dataDirs.push(dataDir);
-      return {
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        ...s3.env,
-        SESSION_SECRET: secret,
-        PUBLIC_ORIGIN,
-        TRUST_PROXY: 'true',
-        REDIS_URL: redis ? redisUrl : undefined,
-        CLIENT_DIST_DIR: `${dataDir}/no-client`,
-      };
-    };
+    site = await startScratchSite({
+      postgresAdminUrl: adminUrl,
+      publicOrigin: PUBLIC_ORIGIN,
+      dataDirPrefix: 'grind-scale-node-',
+    });
+    s3 = site.s3!;
+    const env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
     // One after the other: both would race to run the migrations on the empty database.
     a = await startNode({ env: env() });
     b = await startNode({ env: env() });
-    db = createDatabase({ kind: 'postgres', url: database.url });
+    db = createDatabase({ kind: 'postgres', url: site.database!.url });
 
     member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     memberName = name('member');
     memberId = (await member.register(memberName, 'password123', { node: a.origin })).id;
-    const issued = await member.request('POST', gamePaths.runs, { node: a.origin });
-    expect(issued.statusCode).toBe(201);
-    runIssuedAt = Date.now();
-    const { runId, seed } = issued.json<{ runId: string; seed: number }>();
-    run = playHonestly(runId, seed, 420);
-    expect(run.result.coins).toBeGreaterThan(0);
     // The round's progress reports go out while the other tests run, to both nodes in turn:
     // the run's progress is kept in SQL, so either node takes any report.
-    const played = run;
-    reporting = sendProgressReports(played, runIssuedAt, async (body, index) => {
-      const node = index % 2 === 0 ? a : b;
-      const res = await member.request('POST', progressPath(played.runId), {
-        node: node.origin,
-        body,
-      });
-      return res.statusCode;
+    played = await playReportedRun(member, {
+      node: a.origin,
+      targetSteps: 420,
+      reportTo: (index) => (index % 2 === 0 ? a : b).origin,
     });
-    reporting.catch(() => {});
+    run = played.run;
+    expect(run.result.coins).toBeGreaterThan(0);
+    played.reporting.catch(() => {});
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await db?.destroy();
-    await database?.drop();
-    await s3?.close();
-    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    await site?.close();
   });
 
   it('keeps the session and the CSRF token valid on both nodes', async () => {
@@ -258,8 +225,8 @@ describe.skipIf(!adminUrl).each([
       return ((await res.json()) as { id: number }[]).map((e) => e.id);
     };
     expect(await leaderboardOn(a)).toEqual([]);
-    await reporting;
-    await sleep(Math.max(0, runIssuedAt + playableAfterMs(run) - Date.now()));
+    await played.reporting;
+    await sleep(Math.max(0, played.playableAt - Date.now()));
     const scored = await member.request('POST', gamePaths.scores, {
       node: b.origin,
       body: scoreBody(run, 'ignored'),

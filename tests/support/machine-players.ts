@@ -77,35 +77,37 @@ export function cadenceInputs(seed: number, targetSteps: number, period: number)
 
 export const machinePlayers: MachinePlayer[] = [
   { name: 'autopilot', play: autopilotInputs, clock: realTime },
-  {
-    name: 'autopilot + 10 ms noise',
-    play: (seed, steps) => noisyAutopilotInputs(seed, steps, 10),
+  ...[10, 20, 40].map((noiseMs) => ({
+    name: `autopilot + ${noiseMs} ms noise`,
+    play: (seed: number, steps: number) => noisyAutopilotInputs(seed, steps, noiseMs),
     clock: realTime,
-  },
-  {
-    name: 'autopilot + 20 ms noise',
-    play: (seed, steps) => noisyAutopilotInputs(seed, steps, 20),
-    clock: realTime,
-  },
-  {
-    name: 'autopilot + 40 ms noise',
-    play: (seed, steps) => noisyAutopilotInputs(seed, steps, 40),
-    clock: realTime,
-  },
+  })),
   {
     name: 'autopilot + 40 ms noise, reports delayed 0-4 s',
     play: (seed, steps) => noisyAutopilotInputs(seed, steps, 40),
     clock: realTime,
     delay: (_n, prng) => uniform(prng) * 4000,
   },
-  { name: 'fixed cadence (every 26 steps)', play: (s, n) => cadenceInputs(s, n, 26), clock: realTime },
-  { name: 'autopilot, game slowed to 80 %', play: autopilotInputs, clock: (ms) => realTime(ms) * 0.8 },
+  {
+    name: 'fixed cadence (every 26 steps)',
+    play: (s, n) => cadenceInputs(s, n, 26),
+    clock: realTime,
+  },
+  {
+    name: 'autopilot, game slowed to 80 %',
+    play: autopilotInputs,
+    clock: (ms) => realTime(ms) * 0.8,
+  },
   {
     name: 'autopilot, paused 8 s at 20 s',
     play: autopilotInputs,
     clock: (ms) => realTime(ms < 20_000 ? ms : Math.max(20_000, ms - 8000)),
   },
-  { name: 'autopilot, game sped up to 110 %', play: autopilotInputs, clock: (ms) => realTime(ms) * 1.1 },
+  {
+    name: 'autopilot, game sped up to 110 %',
+    play: autopilotInputs,
+    clock: (ms) => realTime(ms) * 1.1,
+  },
 ];
 
 export interface PacingVerdict {

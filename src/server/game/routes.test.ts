@@ -4,7 +4,7 @@ import { DAY_MS, weekStartUtc } from '#shared/time.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { coinsOf } from '#test-support/coins.ts';
+import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
 import { insertRun, insertScore } from './repository.ts';
 import {
   play,
@@ -50,6 +50,17 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
     expect(res.json<{ message: string }>().message).toMatch(message);
     expect(await snapshot(runId)).toEqual(before);
     return res;
+  }
+
+  /** A newly registered member's browser. */
+  const newMember = (prefix: string) => memberWithCoins(t, 0, prefix);
+
+  /** A run of `client`'s that collected coins (a few seeds collect none in 1200 steps). */
+  async function playWithCoins(client: TestClient): Promise<PlayedRun> {
+    let run = await play(client, 1200);
+    for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(client, 1200);
+    expect(run.result.coins).toBeGreaterThan(0);
+    return run;
   }
 
   it('hands out one-time runs with a 32-bit seed', async () => {
@@ -229,22 +240,15 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('refuses a score or coins sent after the run expired, even for a run already replayed', async () => {
-    const member = TestClient.inject(t.app);
-    await member.register(uniqueName('Keeper'));
-    const playWithCoins = async () => {
-      let run = await play(member, 1200);
-      for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
-      expect(run.result.coins).toBeGreaterThan(0);
-      return run;
-    };
-    const coinRun = await playWithCoins();
+    const { client: member } = await newMember('Keeper');
+    const coinRun = await playWithCoins(member);
     await waitFor(coinRun);
     // The coins are saved at once (the run is now replayed); the score is kept back...
     const saved = await member.request('POST', gamePaths.coins, {
       body: { amount: coinRun.result.coins, runId: coinRun.runId, inputs: coinRun.inputs },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    const scoreRun = await playWithCoins();
+    const scoreRun = await playWithCoins(member);
     await waitFor(scoreRun);
     const scored = await member.request('POST', gamePaths.scores, {
       body: scoreBody(scoreRun, 'x'),
@@ -294,8 +298,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it("forces a member's name to their username and keeps visitors off members' names", async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Member'));
+    const { client: member, user } = await newMember('Member');
     const run = await play(member);
     await waitFor(run);
     const res = await member.request('POST', gamePaths.scores, {
@@ -317,8 +320,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
       /belongs to a registered member/,
     );
     // Another member may not submit this member's run.
-    const other = TestClient.inject(t.app);
-    await other.register(uniqueName('Other'));
+    const { client: other } = await newMember('Other');
     const memberRun = await play(member);
     await waitFor(memberRun);
     await expectRefused(
@@ -330,11 +332,8 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it("credits a member's verified coins once and refuses inflated or repeated claims", async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Coins'));
-    let run = await play(member, 1200);
-    for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
-    expect(run.result.coins).toBeGreaterThan(0);
+    const { client: member, user } = await newMember('Coins');
+    const run = await playWithCoins(member);
     await waitFor(run);
     expect(
       (await member.request('POST', gamePaths.scores, { body: scoreBody(run, 'x') })).statusCode,
@@ -388,49 +387,30 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   it('refuses coin claims from visitors, for visitor runs and for other members', async () => {
     const visitor = TestClient.inject(t.app);
     const visitorRun = await play(visitor, 1200);
-    await waitFor(visitorRun);
-    await expectRefused(
-      visitorRun.runId,
-      () =>
-        visitor.request('POST', gamePaths.coins, {
-          body: { amount: 1, runId: visitorRun.runId, inputs: visitorRun.inputs },
-        }),
-      401,
-      /log in/i,
-    );
-
-    const member = TestClient.inject(t.app);
-    await member.register(uniqueName('Claimer'));
-    await expectRefused(
-      visitorRun.runId,
-      () =>
-        member.request('POST', gamePaths.coins, {
-          body: { amount: 1, runId: visitorRun.runId, inputs: visitorRun.inputs },
-        }),
-      422,
-      /started while logged in/,
-    );
-
-    const owner = TestClient.inject(t.app);
-    await owner.register(uniqueName('Owner'));
+    const { client: member } = await newMember('Claimer');
+    const { client: owner } = await newMember('Owner');
     const ownerRun = await play(owner, 1200);
-    await waitFor(ownerRun);
-    await expectRefused(
-      ownerRun.runId,
-      () =>
-        member.request('POST', gamePaths.coins, {
-          body: { amount: 1, runId: ownerRun.runId, inputs: ownerRun.inputs },
-        }),
-      422,
-      /another player/,
-    );
+    await waitFor(visitorRun, ownerRun);
+    for (const [claimer, run, status, message] of [
+      [visitor, visitorRun, 401, /log in/i],
+      [member, visitorRun, 422, /started while logged in/],
+      [member, ownerRun, 422, /another player/],
+    ] as const) {
+      await expectRefused(
+        run.runId,
+        () =>
+          claimer.request('POST', gamePaths.coins, {
+            body: { amount: 1, runId: run.runId, inputs: run.inputs },
+          }),
+        status,
+        message,
+      );
+    }
   });
 
   it('verifies coins from the jump log when the score was not submitted', async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Direct'));
-    let run = await play(member, 1200);
-    for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
+    const { client: member, user } = await newMember('Direct');
+    const run = await playWithCoins(member);
     const body = { amount: run.result.coins, runId: run.runId, inputs: run.inputs };
     await expectRefused(
       run.runId,
@@ -456,10 +436,8 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('credits concurrent coin claims of one run exactly once', async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Greedy'));
-    let run = await play(member, 1200);
-    for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
+    const { client: member, user } = await newMember('Greedy');
+    const run = await playWithCoins(member);
     await waitFor(run);
     const body = { amount: run.result.coins, runId: run.runId, inputs: run.inputs };
     const results = await Promise.all(
@@ -470,18 +448,12 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('saves coins for one game at a time: of overlapping runs only one pays, even saved at once', async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Bot'));
-    const withCoins = async () => {
-      let run = await play(member, 1200);
-      for (let i = 0; run.result.coins === 0 && i < 5; i++) run = await play(member, 1200);
-      return run;
-    };
+    const { client: member, user } = await newMember('Bot');
     const save = (run: PlayedRun) =>
       member.request('POST', gamePaths.coins, {
         body: { amount: run.result.coins, runId: run.runId, inputs: run.inputs },
       });
-    const [a, b] = [await withCoins(), await withCoins()];
+    const [a, b] = [await playWithCoins(member), await playWithCoins(member)];
     await waitFor(a, b);
     const results = await Promise.all([save(a), save(b)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 422]);
@@ -492,7 +464,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
 
     // The next game, started after the saved one ended, pays as usual.
     t.clock.advance(1000);
-    const c = await withCoins();
+    const c = await playWithCoins(member);
     await waitFor(c);
     expect((await save(c)).statusCode).toBe(200);
     expect(await coinsOf(db(), user.id)).toBe(paid.result.coins + c.result.coins);
@@ -528,8 +500,7 @@ describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {
   });
 
   it('rate limits coin saves per member, before any replay', async () => {
-    const member = TestClient.inject(t.app);
-    await member.register(uniqueName('Saver'));
+    const { client: member } = await newMember('Saver');
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) {
       const res = await member.request('POST', gamePaths.coins, {
@@ -615,8 +586,7 @@ describe.each(databaseKinds)('weekly leaderboard on %s', (kind) => {
   });
 
   it('ranks a member once whatever names their runs were sent with', async () => {
-    const member = TestClient.inject(t.app);
-    const user = await member.register(uniqueName('Carol'));
+    const { client: member, user } = await memberWithCoins(t, 0, 'Carol');
     const first = await submit(member, 'ignored', 600);
     const second = await submit(member, 'also ignored', 120);
     const best = first.score >= second.score ? first : second;

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { appWithMemberPerTest } from '#test-support/member-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import {
@@ -20,12 +21,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
   let member: TestClient;
   let memberId: number;
 
-  beforeEach(async () => {
-    t = await createTestApp(kind);
-    member = TestClient.inject(t.app);
-    memberId = (await member.register(uniqueName('memer'))).id;
-  });
-  afterEach(async () => t?.close());
+  appWithMemberPerTest(kind, { prefix: 'memer' }, (fresh) => ({ t, member, memberId } = fresh));
 
   const page = (client: TestClient, query = '') => listPage(client, `${memePaths.list}${query}`);
 
@@ -260,13 +256,25 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       // The same address voting again takes its vote back: stuffing never gets past one.
       expect(Math.max(...upvotes)).toBe(1);
       expect(upvotes.at(-1)).toBe(1);
-      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 0, myVote: null });
-      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json()).toMatchObject({ upvotes: 1, myVote: 'up' });
-      expect((await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'down')).json()).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 'down' });
+      expect(
+        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json(),
+      ).toMatchObject({ upvotes: 0, myVote: null });
+      expect(
+        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json(),
+      ).toMatchObject({ upvotes: 1, myVote: 'up' });
+      expect(
+        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'down')).json(),
+      ).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 'down' });
       // One IPv6 subscriber (a /64) is one address; another network is another voter.
-      expect((await vote(TestClient.inject(t.app, '2001:db8:5:6::1'), id!, 'up')).json()).toMatchObject({ upvotes: 1 });
-      expect((await vote(TestClient.inject(t.app, '2001:db8:5:6:ffff::9'), id!, 'up')).json()).toMatchObject({ upvotes: 0 });
-      expect((await vote(TestClient.inject(t.app, '198.51.100.61'), id!, 'up')).json()).toMatchObject({ upvotes: 1, downvotes: 1 });
+      expect(
+        (await vote(TestClient.inject(t.app, '2001:db8:5:6::1'), id!, 'up')).json(),
+      ).toMatchObject({ upvotes: 1 });
+      expect(
+        (await vote(TestClient.inject(t.app, '2001:db8:5:6:ffff::9'), id!, 'up')).json(),
+      ).toMatchObject({ upvotes: 0 });
+      expect(
+        (await vote(TestClient.inject(t.app, '198.51.100.61'), id!, 'up')).json(),
+      ).toMatchObject({ upvotes: 1, downvotes: 1 });
       expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
     });
 
@@ -289,7 +297,9 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('keeps counts exact when 100 visitors vote at once, twice', async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const visitors = Array.from({ length: 100 }, (_, i) => TestClient.inject(t.app, `10.7.0.${i + 1}`));
+      const visitors = Array.from({ length: 100 }, (_, i) =>
+        TestClient.inject(t.app, `10.7.0.${i + 1}`),
+      );
       await Promise.all(visitors.map((v) => v.token()));
       const firstVotes = visitors.map((_, i) => (i % 3 === 0 ? 'down' : 'up'));
       const firstRound = await Promise.all(visitors.map((v, i) => vote(v, id!, firstVotes[i]!)));

@@ -5,10 +5,11 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type AppConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { createTestApp, uniqueName } from '#test-support/test-app.ts';
@@ -40,8 +41,14 @@ describe.each(databaseKinds)('operations on %s', (kind) => {
   });
 });
 
-/** A logger stream keeping every line written to it. */
-function logLines(): { lines: string[]; stream: Writable } {
+/**
+ * Runs `use` with an app on a fresh SQLite database whose log lines are kept (one string each),
+ * then closes it.
+ */
+async function withLoggedApp(
+  overrides: Partial<AppConfig>,
+  use: (app: FastifyInstance, lines: string[], config: AppConfig) => Promise<void>,
+) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -49,16 +56,20 @@ function logLines(): { lines: string[]; stream: Writable } {
       done();
     },
   });
-  return { lines, stream };
+  const t = await createTestApp('sqlite');
+  await t.app.close();
+  const app = await buildApp({ ...t.config, ...overrides }, { logger: { stream } });
+  try {
+    await use(app, lines, t.config);
+  } finally {
+    await app.close();
+    await t.close();
+  }
 }
 
 describe('logs', () => {
   it('are JSON lines with request ids and never hold session ids, CSRF tokens or upload tokens', async () => {
-    const { lines, stream } = logLines();
-    const t = await createTestApp('sqlite');
-    await t.app.close();
-    const app = await buildApp({ ...t.config, logLevel: 'debug' }, { logger: { stream } });
-    try {
+    await withLoggedApp({ logLevel: 'debug' }, async (app, lines) => {
       const c = TestClient.inject(app);
       await c.register(uniqueName());
       const token = await c.token();
@@ -97,18 +108,11 @@ describe('logs', () => {
       expect(all).not.toContain(token);
       expect(all).not.toContain('secret-upload-token-value');
       expect(all).not.toMatch(/sid=/);
-    } finally {
-      await app.close();
-      await t.close();
-    }
+    });
   });
 
   it('hold a failed request once at error level, with its stack and request id', async () => {
-    const { lines, stream } = logLines();
-    const t = await createTestApp('sqlite');
-    await t.app.close();
-    const app = await buildApp(t.config, { logger: { stream } });
-    try {
+    await withLoggedApp({}, async (app, lines) => {
       await sql`alter table game_scores rename to game_scores_gone`.execute(app.deps.db);
       const res = await app.inject({ method: 'GET', url: gamePaths.leaderboard });
       expect(res.statusCode).toBe(500);
@@ -123,18 +127,11 @@ describe('logs', () => {
       expect(parsed.filter((l) => l.msg === 'request completed')).toEqual([
         expect.objectContaining({ level: 30, reqId: id, res: { statusCode: 500 } }),
       ]);
-    } finally {
-      await app.close();
-      await t.close();
-    }
+    });
   });
 
   it('take an upload cut off mid-body for what it is, not a server failure, and keep no part of it', async () => {
-    const { lines, stream } = logLines();
-    const t = await createTestApp('sqlite');
-    await t.app.close();
-    const app = await buildApp(t.config, { logger: { stream } });
-    try {
+    await withLoggedApp({}, async (app, lines, config) => {
       const member = TestClient.inject(app);
       await member.register(uniqueName('Cutoff'));
       const target = await member.request('POST', memePaths.uploadTarget);
@@ -166,12 +163,9 @@ describe('logs', () => {
       const upload = await app.deps.db.selectFrom('uploads').selectAll().executeTakeFirstOrThrow();
       expect(upload.consumed_at).toBeNull();
       // No half-written file stays behind, however often the same upload URL fails.
-      const temp = path.join(t.config.dataDir, 'objects/.tmp');
+      const temp = path.join(config.dataDir, 'objects/.tmp');
       expect(fs.existsSync(temp) ? fs.readdirSync(temp) : []).toEqual([]);
-    } finally {
-      await app.close();
-      await t.close();
-    }
+    });
   });
 });
 

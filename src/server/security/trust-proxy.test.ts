@@ -100,19 +100,26 @@ describe.each(setups)(
       await testDb?.drop();
     });
 
-    it('limits failed logins by the real address whatever the client forges, and logs the real address', async () => {
+    /** `count` POSTs one after another from one real address, each forging its own hop. */
+    async function postEach(
+      count: number,
+      path: string,
+      from: string,
+      request: (i: number) => { body: unknown; forged: string },
+    ): Promise<number[]> {
       const statuses: number[] = [];
-      for (let i = 0; i < 60; i++) {
-        statuses.push(
-          await post(
-            proxy.url,
-            authPaths.login,
-            { username: uniqueName('nobody'), password: 'wrong-password' },
-            '127.0.0.7',
-            `10.9.${i}.1, 127.0.0.1`,
-          ),
-        );
+      for (let i = 0; i < count; i++) {
+        const { body, forged } = request(i);
+        statuses.push(await post(proxy.url, path, body, from, forged));
       }
+      return statuses;
+    }
+
+    it('limits failed logins by the real address whatever the client forges, and logs the real address', async () => {
+      const statuses = await postEach(60, authPaths.login, '127.0.0.7', (i) => ({
+        body: { username: uniqueName('nobody'), password: 'wrong-password' },
+        forged: `10.9.${i}.1, 127.0.0.1`,
+      }));
       expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
       expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
       // Another client behind the same proxy keeps its own allowance.
@@ -136,18 +143,15 @@ describe.each(setups)(
     });
 
     it('limits registrations by the real address whatever the client forges', async () => {
-      const statuses: number[] = [];
-      for (let i = 0; i <= REGISTER_LIMIT_PER_IP; i++) {
-        statuses.push(
-          await post(
-            proxy.url,
-            authPaths.register,
-            { username: uniqueName('sock'), password: 'password123' },
-            '127.0.0.9',
-            `10.8.${i}.1`,
-          ),
-        );
-      }
+      const statuses = await postEach(
+        REGISTER_LIMIT_PER_IP + 1,
+        authPaths.register,
+        '127.0.0.9',
+        (i) => ({
+          body: { username: uniqueName('sock'), password: 'password123' },
+          forged: `10.8.${i}.1`,
+        }),
+      );
       expect(statuses.slice(0, REGISTER_LIMIT_PER_IP).every((s) => s === 201)).toBe(true);
       expect(statuses.at(-1)).toBe(429);
     });

@@ -51,6 +51,21 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     return coins;
   }
 
+  /** A purchase or selection refused with `status` and `answer`, leaving the member untouched. */
+  async function expectRefused(
+    client: TestClient,
+    userId: number,
+    url: string,
+    status: number,
+    answer: { message: string; code: string },
+  ) {
+    const before = await state(userId);
+    const res = await client.request('POST', url);
+    expect(res.statusCode, url).toBe(status);
+    expect(res.json()).toEqual(answer);
+    expect(await state(userId)).toEqual(before);
+  }
+
   it('answers 401 with a clear message to visitors on every route, and writes nothing', async () => {
     const visitor = TestClient.inject(t.app);
     const cases = [
@@ -110,14 +125,10 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
 
   it('refuses a purchase the balance does not cover with the numbers, and changes nothing', async () => {
     const { client, user } = await member(300);
-    const before = await state(user.id);
-    const res = await client.request('POST', pathTo(shopPaths.purchase, { key: 'pilot' }));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    await expectRefused(client, user.id, pathTo(shopPaths.purchase, { key: 'pilot' }), 400, {
       message: 'Not enough coins: Pilot costs 750 and you have 300 (450 more needed)',
       code: 'NOT_ENOUGH_COINS',
     });
-    expect(await state(user.id)).toEqual(before);
   });
 
   it('never sells the same character twice, and the default is owned already', async () => {
@@ -125,23 +136,20 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
     expect(
       (await client.request('POST', pathTo(shopPaths.purchase, { key: 'suit' }))).statusCode,
     ).toBe(200);
-    const before = await state(user.id);
-    const again = await client.request('POST', pathTo(shopPaths.purchase, { key: 'suit' }));
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: 'You already own Executive', code: 'ALREADY_OWNED' });
-    const free = await client.request('POST', pathTo(shopPaths.purchase, { key: 'default' }));
-    expect(free.statusCode).toBe(409);
-    expect(free.json()).toEqual({
-      message: 'You already own Office Worker',
-      code: 'ALREADY_OWNED',
-    });
-    expect(await state(user.id)).toEqual(before);
+    for (const [key, name] of [
+      ['suit', 'Executive'],
+      ['default', 'Office Worker'],
+    ] as const) {
+      await expectRefused(client, user.id, pathTo(shopPaths.purchase, { key }), 409, {
+        message: `You already own ${name}`,
+        code: 'ALREADY_OWNED',
+      });
+    }
     expect(await expectBalanced(user.id)).toBe(300);
   });
 
   it('answers 404 for a character the catalogue does not have', async () => {
     const { client, user } = await member(5000);
-    const before = await state(user.id);
     for (const key of [
       'dragon',
       'DEFAULT',
@@ -152,24 +160,20 @@ describe.each(databaseKinds)('shop API on %s', (kind) => {
       '..%2F..',
     ]) {
       for (const action of ['purchase', 'select']) {
-        const res = await client.request('POST', `/api/characters/${key}/${action}`);
-        expect(res.statusCode, `${action} ${key}`).toBe(404);
-        expect(res.json()).toEqual({ message: 'Character not found', code: 'UNKNOWN_CHARACTER' });
+        await expectRefused(client, user.id, `/api/characters/${key}/${action}`, 404, {
+          message: 'Character not found',
+          code: 'UNKNOWN_CHARACTER',
+        });
       }
     }
-    expect(await state(user.id)).toEqual(before);
   });
 
   it('selects only an owned character and answers the new profile', async () => {
     const { client, user } = await member(2000);
-    const before = await state(user.id);
-    const notOwned = await client.request('POST', pathTo(shopPaths.select, { key: 'pudge' }));
-    expect(notOwned.statusCode).toBe(403);
-    expect(notOwned.json()).toEqual({
+    await expectRefused(client, user.id, pathTo(shopPaths.select, { key: 'pudge' }), 403, {
       message: "You don't own Pudge - Official Mascot yet. Purchase it first.",
       code: 'NOT_OWNED',
     });
-    expect(await state(user.id)).toEqual(before);
 
     expect(
       (await client.request('POST', pathTo(shopPaths.purchase, { key: 'pudge' }))).statusCode,

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSite } from '#shared/site.ts';
 import { ConfigError } from '../config.ts';
 import { loadSiteConfig } from './load-site-config.ts';
+import { errorThrownBy } from '#test-support/thrown.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-site-config-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -15,15 +16,8 @@ function file(name: string, text: string): string {
   return target;
 }
 
-function failureOf(target: string): string {
-  try {
-    loadSiteConfig(target);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected loadSiteConfig to throw');
-}
+const failureOf = (target: string) =>
+  errorThrownBy(() => loadSiteConfig(target), ConfigError).message;
 
 describe('loadSiteConfig', () => {
   it('gives the defaults when no file is named', () => {

@@ -49,13 +49,16 @@ describe('compressVariants', () => {
 });
 
 describe('pickEncoding', () => {
-  it('prefers brotli, then gzip, and honours a refusal', () => {
-    expect(pickEncoding('gzip, deflate, br, zstd')).toBe('br');
-    expect(pickEncoding('gzip, deflate')).toBe('gzip');
-    expect(pickEncoding('br;q=0, gzip;q=0.8')).toBe('gzip');
-    expect(pickEncoding('br;q=0.0, gzip;q=0')).toBe('identity');
-    expect(pickEncoding(undefined)).toBe('identity');
-    expect(pickEncoding('')).toBe('identity');
-    expect(pickEncoding('identity')).toBe('identity');
+  // Brotli first, then gzip, and a refusal (q=0) honoured.
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['br;q=0, gzip;q=0.8', 'gzip'],
+    ['br;q=0.0, gzip;q=0', 'identity'],
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['identity', 'identity'],
+  ])('answers Accept-Encoding %j with %s', (header, encoding) => {
+    expect(pickEncoding(header)).toBe(encoding);
   });
 });

@@ -12,9 +12,6 @@ import {
   ObjectExistsError,
   TooLargeError,
   type ObjectStore,
-  type StoredObject,
-  type UploadTarget,
-  type UploadTargetOptions,
 } from './object-store.ts';
 
 /** The route that receives a local upload: `PUT ${LOCAL_UPLOAD_ROUTE_PREFIX}<token>`. */
@@ -181,16 +178,12 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
     kind: 'local',
     objectsDir,
 
-    async createUploadTarget({
-      key,
-      maxBytes,
-      expiresAt,
-    }: UploadTargetOptions): Promise<UploadTarget> {
+    async createUploadTarget({ key, maxBytes, expiresAt }) {
       const token = signUploadToken({ key, maxBytes, exp: expiresAt.getTime() }, opts.secret);
       return { uploadURL: `${base}${LOCAL_UPLOAD_ROUTE_PREFIX}${token}` };
     },
 
-    keyFromUploadURL(uploadURL: string): string | null {
+    keyFromUploadURL(uploadURL) {
       let pathname: string;
       try {
         pathname = new URL(uploadURL, 'http://local.invalid').pathname;
@@ -206,7 +199,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       return check.ok ? check.payload.key : null;
     },
 
-    verifyUploadToken(token: string): UploadTokenCheck {
+    verifyUploadToken(token) {
       return verifyUploadToken(token, opts.secret, now());
     },
 
@@ -254,7 +247,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       return { size };
     },
 
-    async readObject(key: string): Promise<StoredObject | null> {
+    async readObject(key) {
       const info = await statFile(key);
       if (!info) return null;
       return {
@@ -264,7 +257,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       };
     },
 
-    async getObjectBuffer(key: string, maxBytes: number): Promise<Buffer | null> {
+    async getObjectBuffer(key, maxBytes) {
       const info = await statFile(key);
       if (!info) return null;
       if (info.size > maxBytes) throw new TooLargeError(maxBytes);
@@ -274,7 +267,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       return body;
     },
 
-    async putObject(key: string, body: Buffer, contentType: string): Promise<void> {
+    async putObject(key, body, contentType) {
       // Local objects are served with the type their key implies; a mismatch is a caller bug
       // that would otherwise surface as images served with the wrong type.
       if (contentTypeForKey(key) !== contentType) {
@@ -291,7 +284,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       }
     },
 
-    async deleteObject(key: string): Promise<void> {
+    async deleteObject(key) {
       try {
         await unlink(pathFor(key));
       } catch (error) {
@@ -299,7 +292,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
       }
     },
 
-    async check(): Promise<void> {
+    async check() {
       const probe = await tempFile();
       await writeFile(probe, 'ok', { flag: 'wx' });
       try {

@@ -1,44 +1,36 @@
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidObjectKeyError, newUploadKey, TooLargeError } from './object-store.ts';
 import { createS3Store, s3UploadOrigin, type S3Store, type S3StoreOptions } from './s3.ts';
-
-const BUCKET = 'grind-test';
+import { startScratchS3, type ScratchS3 } from '#test-support/scratch.ts';
 
 describe('S3 store against a real S3-protocol server', () => {
-  let directory: string;
-  let server: S3rver;
+  let s3: ScratchS3;
   let options: S3StoreOptions;
   let store: S3Store;
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 's3rver-'));
-    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-    const { port } = await server.run();
-    options = {
-      bucket: BUCKET,
-      endpoint: `http://127.0.0.1:${port}`,
-      region: 'us-east-1',
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      forcePathStyle: true,
-    };
+    s3 = await startScratchS3();
+    options = s3.config;
     store = createS3Store(options);
-    await expect(store.check()).rejects.toThrow();
-    await store.client.send(new CreateBucketCommand({ Bucket: BUCKET }));
   });
 
   afterAll(async () => {
     store?.client.destroy();
-    await server?.close();
-    await rm(directory, { recursive: true, force: true });
+    await s3?.close();
   });
+
+  /** A new upload key and the URL a browser PUTs its file to, valid for `seconds`. */
+  async function newUploadTarget(maxBytes: number, seconds = 60) {
+    const key = newUploadKey();
+    const { uploadURL } = await store.createUploadTarget({
+      key,
+      maxBytes,
+      expiresAt: new Date(Date.now() + seconds * 1000),
+    });
+    return { key, uploadURL };
+  }
 
   it('is ready once the bucket exists, and not for a missing bucket', async () => {
     await expect(store.check()).resolves.toBeUndefined();
@@ -48,12 +40,7 @@ describe('S3 store against a real S3-protocol server', () => {
   });
 
   it('takes a browser-style PUT of the file at the presigned URL', async () => {
-    const key = newUploadKey();
-    const { uploadURL } = await store.createUploadTarget({
-      key,
-      maxBytes: 5 * 1024 * 1024,
-      expiresAt: new Date(Date.now() + 15 * 60_000),
-    });
+    const { key, uploadURL } = await newUploadTarget(5 * 1024 * 1024, 15 * 60);
     const url = new URL(uploadURL);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
     expect(url.searchParams.has('X-Amz-Signature')).toBe(true);
@@ -95,12 +82,7 @@ describe('S3 store against a real S3-protocol server', () => {
   });
 
   it('refuses to hold an upload larger than the limit in memory', async () => {
-    const key = newUploadKey();
-    const { uploadURL } = await store.createUploadTarget({
-      key,
-      maxBytes: 1000,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const { key, uploadURL } = await newUploadTarget(1000);
     expect((await fetch(uploadURL, { method: 'PUT', body: Buffer.alloc(6000) })).status).toBe(200);
     await expect(store.getObjectBuffer(key, 1000)).rejects.toThrow(TooLargeError);
     expect((await store.getObjectBuffer(key, 6000))!.length).toBe(6000);
@@ -126,12 +108,7 @@ describe('S3 store against a real S3-protocol server', () => {
   });
 
   it('serves an upload with the type its key implies, not the type the browser sent', async () => {
-    const key = newUploadKey();
-    const { uploadURL } = await store.createUploadTarget({
-      key,
-      maxBytes: 100,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const { key, uploadURL } = await newUploadTarget(100);
     await fetch(uploadURL, {
       method: 'PUT',
       body: '<script>alert(1)</script>',
@@ -143,14 +120,14 @@ describe('S3 store against a real S3-protocol server', () => {
   });
 
   it('reads keys back only from URLs in its bucket that hold a valid key', () => {
-    const base = `${options.endpoint}/${BUCKET}`;
+    const base = `${options.endpoint}/${s3.bucket}`;
     expect(store.keyFromUploadURL(`${base}/uploads/abc?X-Amz-Signature=x`)).toBe('uploads/abc');
     expect(store.keyFromUploadURL(`${options.endpoint}/other-bucket/uploads/abc`)).toBeNull();
     expect(store.keyFromUploadURL(`${base}/uploads/..%2f..%2fetc`)).toBeNull();
     expect(store.keyFromUploadURL(`${base}/uploads/a%2fb`)).toBe('uploads/a/b');
     expect(store.keyFromUploadURL('not a url')).toBeNull();
     const vhost = createS3Store({ ...options, forcePathStyle: false });
-    expect(vhost.keyFromUploadURL(`https://${BUCKET}.s3.example/uploads/abc`)).toBe('uploads/abc');
+    expect(vhost.keyFromUploadURL(`https://${s3.bucket}.s3.example/uploads/abc`)).toBe('uploads/abc');
     vhost.client.destroy();
   });
 

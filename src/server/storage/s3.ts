@@ -13,9 +13,6 @@ import {
   isValidObjectKey,
   TooLargeError,
   type ObjectStore,
-  type StoredObject,
-  type UploadTarget,
-  type UploadTargetOptions,
 } from './object-store.ts';
 
 export interface S3StoreOptions {
@@ -101,7 +98,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
     kind: 's3',
     client,
 
-    async createUploadTarget({ key, expiresAt }: UploadTargetOptions): Promise<UploadTarget> {
+    async createUploadTarget({ key, expiresAt }) {
       assertValidObjectKey(key);
       // A presigned PUT cannot carry a size range (only a POST policy can), and signing an exact
       // Content-Length would need the size before the file is picked. The byte limit is
@@ -118,7 +115,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       return { uploadURL };
     },
 
-    keyFromUploadURL(uploadURL: string): string | null {
+    keyFromUploadURL(uploadURL) {
       let url: URL;
       try {
         url = new URL(uploadURL);
@@ -142,7 +139,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       return isValidObjectKey(key) ? key : null;
     },
 
-    async readObject(key: string): Promise<StoredObject | null> {
+    async readObject(key) {
       assertValidObjectKey(key);
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -160,7 +157,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       }
     },
 
-    async getObjectBuffer(key: string, maxBytes: number): Promise<Buffer | null> {
+    async getObjectBuffer(key, maxBytes) {
       assertValidObjectKey(key);
       let body: Readable;
       try {
@@ -178,12 +175,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       return readLimited(body, maxBytes);
     },
 
-    async putObject(
-      key: string,
-      body: Buffer,
-      contentType: string,
-      cacheControl: string,
-    ): Promise<void> {
+    async putObject(key, body, contentType, cacheControl) {
       assertValidObjectKey(key);
       await client.send(
         new PutObjectCommand({
@@ -197,7 +189,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       );
     },
 
-    async deleteObject(key: string): Promise<void> {
+    async deleteObject(key) {
       assertValidObjectKey(key);
       try {
         await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
@@ -206,7 +198,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       }
     },
 
-    async check(): Promise<void> {
+    async check() {
       await client.send(new HeadBucketCommand({ Bucket: bucket }));
     },
   };

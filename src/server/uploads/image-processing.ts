@@ -63,34 +63,31 @@ export type ImageErrorCode = 'unsupported_image' | 'image_too_large' | 'corrupt_
 
 /** A refusal the uploader caused; `status` and `message` go to the client as they are. */
 export abstract class ImageRejectedError extends Error {
-  abstract readonly status: 400 | 413 | 415;
-  abstract readonly code: ImageErrorCode;
+  constructor(
+    readonly status: 400 | 413 | 415,
+    readonly code: ImageErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
 }
 
 export class UnsupportedImageError extends ImageRejectedError {
-  readonly status = 415;
-  readonly code = 'unsupported_image';
   constructor(message = 'Only JPG, PNG and GIF images can be uploaded.') {
-    super(message);
-    this.name = 'UnsupportedImageError';
+    super(415, 'unsupported_image', message);
   }
 }
 
 export class ImageTooLargeError extends ImageRejectedError {
-  readonly status = 413;
-  readonly code = 'image_too_large';
   constructor(message: string) {
-    super(message);
-    this.name = 'ImageTooLargeError';
+    super(413, 'image_too_large', message);
   }
 }
 
 export class CorruptImageError extends ImageRejectedError {
-  readonly status = 400;
-  readonly code = 'corrupt_image';
   constructor(message = 'The image file is damaged or incomplete.') {
-    super(message);
-    this.name = 'CorruptImageError';
+    super(400, 'corrupt_image', message);
   }
 }
 
@@ -271,7 +268,10 @@ export function createImageProcessor(
     },
     enter(member) {
       const place = queue.enter(member);
-      return { process: (input) => place.run(() => run(input, opts.limits)), cancel: () => place.cancel() };
+      return {
+        process: (input) => place.run(() => run(input, opts.limits)),
+        cancel: () => place.cancel(),
+      };
     },
   };
 }

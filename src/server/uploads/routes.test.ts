@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { S3Config } from '../config.ts';
 import { createS3Store } from '../storage/s3.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { appWithMemberPerTest } from '#test-support/member-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import {
@@ -76,13 +77,18 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
   let origin: string;
   let member: TestClient;
 
-  beforeEach(async () => {
-    t = await createTestApp(dbKind, storeKind === 's3' ? { s3: await freshBucket() } : {});
-    origin = await t.listen();
-    member = TestClient.http(origin);
-    await member.register(uniqueName('uploader'));
-  });
-  afterEach(async () => t.close());
+  appWithMemberPerTest(
+    dbKind,
+    {
+      prefix: 'uploader',
+      http: true,
+      config: async () => (storeKind === 's3' ? { s3: await freshBucket() } : {}),
+    },
+    (fresh) => {
+      ({ t, member } = fresh);
+      origin = fresh.origin!;
+    },
+  );
 
   /** PUT the bytes where the site said, as the browser does: no CSRF header, the file's type. */
   async function putFile(client: TestClient, uploadURL: string, bytes: Buffer, type: string) {
@@ -334,13 +340,10 @@ describe.each(databaseKinds)('the local upload URL on %s', (dbKind) => {
   let origin: string;
   let member: TestClient;
 
-  beforeEach(async () => {
-    t = await createTestApp(dbKind);
-    origin = await t.listen();
-    member = TestClient.http(origin);
-    await member.register(uniqueName('local'));
+  appWithMemberPerTest(dbKind, { prefix: 'local', http: true }, (fresh) => {
+    ({ t, member } = fresh);
+    origin = fresh.origin!;
   });
-  afterEach(async () => t.close());
 
   async function uploadURL(): Promise<string> {
     const res = await member.request('POST', memePaths.uploadTarget);
