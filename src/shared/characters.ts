@@ -102,155 +102,106 @@ export interface Character {
 
 type CatalogueEntry = Omit<Character, 'key'>;
 
+/** What sets one person apart from another; the mascot alone has its own body plan. */
+type PersonLook = Omit<CharacterAppearance, 'form'>;
+
+/** Every character but the mascot: a person, and not legendary. */
+function person(name: string, price: number, look: PersonLook): CatalogueEntry {
+  return { name, price, legendary: false, appearance: { form: 'person', ...look } };
+}
+
+/** Nothing on the head: the hair shows. */
+const bareHead: CharacterAppearance['headwear'] = { kind: 'none', color: '', trim: '' };
+
 // A mapped type so a key without an entry (or an entry without a key) fails to compile.
 const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
-  default: {
-    name: 'Office Worker',
-    price: 0,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#f6d2b3',
-      hair: { style: 'parted', color: '#5b3a21' },
-      headwear: { kind: 'none', color: '', trim: '' },
-      outfit: { kind: 'shirt', color: '#9cc9f5', trim: '#ffffff' },
-      accessories: [
-        { kind: 'tie', color: '#d6342c' },
-        { kind: 'lanyard', color: '#2563eb' },
-      ],
-    },
-  },
-  hardhat: {
-    name: 'Construction Worker',
-    price: 50,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#d9a377',
-      hair: { style: 'short', color: '#2b1d14' },
-      headwear: { kind: 'hardhat', color: '#facc15', trim: '#ca8a04' },
-      outfit: { kind: 'hi-vis-vest', color: '#f97316', trim: '#e5e7eb' },
-      accessories: [],
-    },
-  },
-  hoodie: {
-    name: 'Casual Worker',
-    price: 100,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#f1c27d',
-      hair: { style: 'short', color: '#7a4a24' },
-      headwear: { kind: 'hood', color: '#22a06b', trim: '#15704a' },
-      outfit: { kind: 'hoodie', color: '#22a06b', trim: '#15704a' },
-      accessories: [{ kind: 'drawstrings', color: '#f8fafc' }],
-    },
-  },
-  suit: {
-    name: 'Executive',
-    price: 200,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#e8b894',
-      hair: { style: 'slick', color: '#1f1f24' },
-      headwear: { kind: 'none', color: '', trim: '' },
-      outfit: { kind: 'suit', color: '#334155', trim: '#ffffff' },
-      accessories: [
-        { kind: 'tie', color: '#7c1d3a' },
-        { kind: 'pocket-square', color: '#fbbf24' },
-      ],
-    },
-  },
-  doctor: {
-    name: 'Doctor',
-    price: 300,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#a8704a',
-      hair: { style: 'short', color: '#1b1512' },
-      headwear: { kind: 'head-mirror', color: '#cbd5e1', trim: '#475569' },
-      outfit: { kind: 'open-coat', color: '#ffffff', trim: '#2fb5a9' },
-      accessories: [{ kind: 'stethoscope', color: '#334155' }],
-    },
-  },
-  chef: {
-    name: 'Chef',
-    price: 400,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#f3c9a5',
-      hair: { style: 'short', color: '#9a5a2a' },
-      headwear: { kind: 'chef-hat', color: '#ffffff', trim: '#e2e8f0' },
-      outfit: { kind: 'chef-jacket', color: '#ffffff', trim: '#1f2937' },
-      accessories: [{ kind: 'neckerchief', color: '#dc2626' }],
-    },
-  },
-  police: {
-    name: 'Police Officer',
-    price: 500,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#8d5a3b',
-      hair: { style: 'short', color: '#140f0c' },
-      headwear: { kind: 'police-cap', color: '#1e3a8a', trim: '#facc15' },
-      outfit: { kind: 'uniform', color: '#3b5bdb', trim: '#1e3a8a' },
-      accessories: [
-        { kind: 'tie', color: '#0f172a' },
-        { kind: 'badge', color: '#facc15' },
-      ],
-    },
-  },
-  firefighter: {
-    name: 'Firefighter',
-    price: 600,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#f0c29e',
-      hair: { style: 'short', color: '#3f2a1c' },
-      headwear: { kind: 'fire-helmet', color: '#dc2626', trim: '#facc15' },
-      outfit: { kind: 'turnout-coat', color: '#3f3f46', trim: '#d9f99d' },
-      accessories: [],
-    },
-  },
-  pilot: {
-    name: 'Pilot',
-    price: 750,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#e2a878',
-      hair: { style: 'short', color: '#4a3020' },
-      headwear: { kind: 'pilot-cap', color: '#111827', trim: '#eab308' },
-      outfit: { kind: 'pilot-shirt', color: '#ffffff', trim: '#111827' },
-      accessories: [
-        { kind: 'tie', color: '#111827' },
-        { kind: 'epaulettes', color: '#eab308' },
-        { kind: 'wings', color: '#eab308' },
-        { kind: 'aviators', color: '#1f2937' },
-      ],
-    },
-  },
-  scientist: {
-    name: 'Scientist',
-    price: 1000,
-    legendary: false,
-    appearance: {
-      form: 'person',
-      skin: '#f5d6bd',
-      hair: { style: 'wild', color: '#e5e7eb' },
-      headwear: { kind: 'none', color: '', trim: '' },
-      outfit: { kind: 'open-coat', color: '#ffffff', trim: '#7c3aed' },
-      accessories: [
-        { kind: 'goggles', color: '#22d3ee' },
-        { kind: 'flask', color: '#84cc16' },
-      ],
-    },
-  },
+  default: person('Office Worker', 0, {
+    skin: '#f6d2b3',
+    hair: { style: 'parted', color: '#5b3a21' },
+    headwear: bareHead,
+    outfit: { kind: 'shirt', color: '#9cc9f5', trim: '#ffffff' },
+    accessories: [
+      { kind: 'tie', color: '#d6342c' },
+      { kind: 'lanyard', color: '#2563eb' },
+    ],
+  }),
+  hardhat: person('Construction Worker', 50, {
+    skin: '#d9a377',
+    hair: { style: 'short', color: '#2b1d14' },
+    headwear: { kind: 'hardhat', color: '#facc15', trim: '#ca8a04' },
+    outfit: { kind: 'hi-vis-vest', color: '#f97316', trim: '#e5e7eb' },
+    accessories: [],
+  }),
+  hoodie: person('Casual Worker', 100, {
+    skin: '#f1c27d',
+    hair: { style: 'short', color: '#7a4a24' },
+    headwear: { kind: 'hood', color: '#22a06b', trim: '#15704a' },
+    outfit: { kind: 'hoodie', color: '#22a06b', trim: '#15704a' },
+    accessories: [{ kind: 'drawstrings', color: '#f8fafc' }],
+  }),
+  suit: person('Executive', 200, {
+    skin: '#e8b894',
+    hair: { style: 'slick', color: '#1f1f24' },
+    headwear: bareHead,
+    outfit: { kind: 'suit', color: '#334155', trim: '#ffffff' },
+    accessories: [
+      { kind: 'tie', color: '#7c1d3a' },
+      { kind: 'pocket-square', color: '#fbbf24' },
+    ],
+  }),
+  doctor: person('Doctor', 300, {
+    skin: '#a8704a',
+    hair: { style: 'short', color: '#1b1512' },
+    headwear: { kind: 'head-mirror', color: '#cbd5e1', trim: '#475569' },
+    outfit: { kind: 'open-coat', color: '#ffffff', trim: '#2fb5a9' },
+    accessories: [{ kind: 'stethoscope', color: '#334155' }],
+  }),
+  chef: person('Chef', 400, {
+    skin: '#f3c9a5',
+    hair: { style: 'short', color: '#9a5a2a' },
+    headwear: { kind: 'chef-hat', color: '#ffffff', trim: '#e2e8f0' },
+    outfit: { kind: 'chef-jacket', color: '#ffffff', trim: '#1f2937' },
+    accessories: [{ kind: 'neckerchief', color: '#dc2626' }],
+  }),
+  police: person('Police Officer', 500, {
+    skin: '#8d5a3b',
+    hair: { style: 'short', color: '#140f0c' },
+    headwear: { kind: 'police-cap', color: '#1e3a8a', trim: '#facc15' },
+    outfit: { kind: 'uniform', color: '#3b5bdb', trim: '#1e3a8a' },
+    accessories: [
+      { kind: 'tie', color: '#0f172a' },
+      { kind: 'badge', color: '#facc15' },
+    ],
+  }),
+  firefighter: person('Firefighter', 600, {
+    skin: '#f0c29e',
+    hair: { style: 'short', color: '#3f2a1c' },
+    headwear: { kind: 'fire-helmet', color: '#dc2626', trim: '#facc15' },
+    outfit: { kind: 'turnout-coat', color: '#3f3f46', trim: '#d9f99d' },
+    accessories: [],
+  }),
+  pilot: person('Pilot', 750, {
+    skin: '#e2a878',
+    hair: { style: 'short', color: '#4a3020' },
+    headwear: { kind: 'pilot-cap', color: '#111827', trim: '#eab308' },
+    outfit: { kind: 'pilot-shirt', color: '#ffffff', trim: '#111827' },
+    accessories: [
+      { kind: 'tie', color: '#111827' },
+      { kind: 'epaulettes', color: '#eab308' },
+      { kind: 'wings', color: '#eab308' },
+      { kind: 'aviators', color: '#1f2937' },
+    ],
+  }),
+  scientist: person('Scientist', 1000, {
+    skin: '#f5d6bd',
+    hair: { style: 'wild', color: '#e5e7eb' },
+    headwear: bareHead,
+    outfit: { kind: 'open-coat', color: '#ffffff', trim: '#7c3aed' },
+    accessories: [
+      { kind: 'goggles', color: '#22d3ee' },
+      { kind: 'flask', color: '#84cc16' },
+    ],
+  }),
   pudge: {
     name: 'Pudge - Official Mascot',
     price: 2000,

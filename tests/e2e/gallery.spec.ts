@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Meme } from '../../src/shared/api/memes.ts';
 import { isPhone, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
@@ -19,10 +19,44 @@ async function pngFile(name = 'standup.png') {
   return { name, mimeType: 'image/png', buffer };
 }
 
+/** The spec's six meme categories, in the order the form and the filters list them. */
+const CATEGORY_LABELS = [
+  'Office Life',
+  'Work From Home',
+  'Monday Motivation',
+  'Coffee Culture',
+  'Overtime',
+  'Success',
+];
+
 const gallery = (page: Page) => page.locator('#gallery');
 const fileInput = (page: Page) => gallery(page).locator('input[type="file"]');
 const card = (page: Page, title: string) =>
   page.getByTestId('meme-card').filter({ hasText: title });
+
+type VoteButton = 'Upvote' | 'Downvote';
+interface VoteState {
+  pressed: VoteButton | null;
+  upvotes: string;
+  downvotes: string;
+}
+
+/** Which vote button of a card is pressed (the other is not) and both counts. */
+async function expectVotes(meme: Locator, { pressed, upvotes, downvotes }: VoteState) {
+  for (const button of ['Upvote', 'Downvote'] as const) {
+    await expect(meme.getByRole('button', { name: new RegExp(`^${button}`) })).toHaveAttribute(
+      'aria-pressed',
+      String(button === pressed),
+    );
+  }
+  await expect(meme.getByTestId('upvotes')).toHaveText(upvotes);
+  await expect(meme.getByTestId('downvotes')).toHaveText(downvotes);
+}
+
+async function voteOn(meme: Locator, button: VoteButton, after: VoteState) {
+  await meme.getByRole('button', { name: new RegExp(`^${button}`) }).click();
+  await expectVotes(meme, after);
+}
 
 async function openGallery(page: Page) {
   await page.goto('/#gallery');
@@ -77,12 +111,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await expect(submit).toBeDisabled();
   await expect(form.getByLabel('Category').locator('option')).toHaveText([
     'Select a category',
-    'Office Life',
-    'Work From Home',
-    'Monday Motivation',
-    'Coffee Culture',
-    'Overtime',
-    'Success',
+    ...CATEGORY_LABELS,
   ]);
 
   // Hold the file's PUT a moment to see the progress state.
@@ -142,15 +171,7 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   });
 
   const filters = gallery(page).getByRole('group', { name: 'Filter memes by category' });
-  await expect(filters.getByRole('button')).toHaveText([
-    'All',
-    'Office Life',
-    'Work From Home',
-    'Monday Motivation',
-    'Coffee Culture',
-    'Overtime',
-    'Success',
-  ]);
+  await expect(filters.getByRole('button')).toHaveText(['All', ...CATEGORY_LABELS]);
   await filters.getByRole('button', { name: 'Overtime' }).click();
   await expect(filters.getByRole('button', { name: 'Overtime' })).toHaveAttribute(
     'aria-pressed',
@@ -162,34 +183,13 @@ test('a member uploads a meme, sees its card, filters, votes and shares it', asy
   await expect(page.getByTestId('meme-card').getByText('Office Life')).toHaveCount(0);
   await filters.getByRole('button', { name: 'All' }).click();
 
-  const up = mine.getByRole('button', { name: /^Upvote/ });
-  const down = mine.getByRole('button', { name: /^Downvote/ });
-  await up.click();
-  await expect(up).toHaveAttribute('aria-pressed', 'true');
-  await expect(mine.getByTestId('upvotes')).toHaveText('1');
-  await down.click();
-  await expect(down).toHaveAttribute('aria-pressed', 'true');
-  await expect(up).toHaveAttribute('aria-pressed', 'false');
-  await expect(mine.getByTestId('upvotes')).toHaveText('0');
-  await expect(mine.getByTestId('downvotes')).toHaveText('1');
+  // Each vote, then the card's whole vote state; the downvote outlives a reload.
+  await voteOn(mine, 'Upvote', { pressed: 'Upvote', upvotes: '1', downvotes: '0' });
+  await voteOn(mine, 'Downvote', { pressed: 'Downvote', upvotes: '0', downvotes: '1' });
   await page.reload();
-  await expect(card(page, title).getByRole('button', { name: /^Downvote/ })).toHaveAttribute(
-    'aria-pressed',
-    'true',
-  );
-  await card(page, title)
-    .getByRole('button', { name: /^Downvote/ })
-    .click();
-  await expect(card(page, title).getByTestId('downvotes')).toHaveText('0');
-  await expect(card(page, title).getByRole('button', { name: /^Downvote/ })).toHaveAttribute(
-    'aria-pressed',
-    'false',
-  );
-
-  await card(page, title)
-    .getByRole('button', { name: /^Upvote/ })
-    .click();
-  await expect(card(page, title).getByTestId('upvotes')).toHaveText('1');
+  await expectVotes(mine, { pressed: 'Downvote', upvotes: '0', downvotes: '1' });
+  await voteOn(mine, 'Downvote', { pressed: null, upvotes: '0', downvotes: '0' });
+  await voteOn(mine, 'Upvote', { pressed: 'Upvote', upvotes: '1', downvotes: '0' });
   await gallery(page).screenshot({ path: `/tmp/gallery-section-${testInfo.project.name}.png` });
   await card(page, title).getByRole('button', { name: 'Share' }).click();
   await expect(toastWith(page, 'Link copied to clipboard!')).toBeVisible();

@@ -66,6 +66,12 @@ function withSiteConfig(change: Record<string, unknown>) {
 
 const section = (page: Page, id: string) => page.locator(`#${id}`);
 
+/** Opens the home page at a section's anchor; returns the section. */
+async function openSection(page: Page, id: string) {
+  await page.goto(`/#${id}`);
+  return section(page, id);
+}
+
 async function clipboard(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
@@ -183,8 +189,7 @@ test.describe('before the launch, with no address yet', () => {
 test('tokenomics: supply, locks, burns and the 70/20/10 distribution in words', async ({
   page,
 }) => {
-  await page.goto('/#tokenomics');
-  const tokenomics = section(page, 'tokenomics');
+  const tokenomics = await openSection(page, 'tokenomics');
   await expect(tokenomics.getByRole('heading', { name: 'Tokenomics' })).toBeVisible();
   await expect(tokenomics.getByText('1,000,000,000', { exact: true })).toBeVisible();
   await expect(tokenomics.getByText('$GRIND tokens, supply locked')).toBeVisible();
@@ -214,8 +219,7 @@ test('chart: the address copies with "Copied!" for two seconds, and the frame is
 }) => {
   // The page's own clock, so the two seconds are the page's, however busy the machine.
   await page.clock.install();
-  await page.goto('/#chart');
-  const chart = section(page, 'chart');
+  const chart = await openSection(page, 'chart');
   await expect(chart.getByTestId('contract-address')).toHaveText(ADDRESS);
 
   const dex = chart.getByRole('link', { name: /DexScreener/ });
@@ -257,16 +261,16 @@ test('a clipboard that refuses gets "Failed to copy"', async ({ page }) => {
       value: () => Promise.reject(new DOMException('denied', 'NotAllowedError')),
     });
   });
-  await page.goto('/#chart');
-  await section(page, 'chart').getByRole('button', { name: 'Copy contract address' }).click();
+  const chart = await openSection(page, 'chart');
+  await chart.getByRole('button', { name: 'Copy contract address' }).click();
   await expect(toastWith(page, 'Failed to copy')).toContainText('Please copy manually');
   await expect(toastWith(page, 'Failed to copy')).toHaveAttribute('data-variant', 'destructive');
-  await expect(section(page, 'chart').getByRole('button', { name: 'Copied!' })).toHaveCount(0);
+  await expect(chart.getByRole('button', { name: 'Copied!' })).toHaveCount(0);
 });
 
 test('roadmap: ten steps, the first five completed', async ({ page }) => {
-  await page.goto('/#roadmap');
-  const steps = section(page, 'roadmap').getByTestId('roadmap-step');
+  const roadmap = await openSection(page, 'roadmap');
+  const steps = roadmap.getByTestId('roadmap-step');
   await expect(steps).toHaveCount(10);
   await expect(steps.locator('h3')).toHaveText([
     'Step 1: Coin Idea',
@@ -285,14 +289,13 @@ test('roadmap: ten steps, the first five completed', async ({ page }) => {
   );
   expect(completed).toEqual([...Array(5).fill('true'), ...Array(5).fill('false')]);
   await expect(steps.filter({ hasText: 'Completed' })).toHaveCount(5);
-  await expect(section(page, 'roadmap').getByText('5 of 10 complete')).toBeVisible();
+  await expect(roadmap.getByText('5 of 10 complete')).toBeVisible();
 });
 
 test('community: four cards open in a new tab; "Join All Platforms" copies every link', async ({
   page,
 }) => {
-  await page.goto('/#community');
-  const community = section(page, 'community');
+  const community = await openSection(page, 'community');
   for (const [id, [name, url]] of Object.entries(SOCIAL)) {
     const card = community.getByTestId(`social-${id}`);
     await expect(card).toContainText(name);
@@ -313,8 +316,8 @@ test('"Join All Platforms" without a clipboard lists the links in a "Social Link
       value: () => Promise.reject(new DOMException('denied', 'NotAllowedError')),
     });
   });
-  await page.goto('/#community');
-  await section(page, 'community').getByRole('button', { name: 'Join All Platforms' }).click();
+  const community = await openSection(page, 'community');
+  await community.getByRole('button', { name: 'Join All Platforms' }).click();
   const links = toastWith(page, 'Social Links');
   await expect(links).toBeVisible();
   for (const [name, url] of Object.values(SOCIAL))
@@ -338,8 +341,8 @@ async function recordShares(page: Page): Promise<() => Promise<ShareData[]>> {
 
 test('"Share with Friends" opens the share sheet where there is one', async ({ page }) => {
   const sharesSoFar = await recordShares(page);
-  await page.goto('/#community');
-  await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
+  const community = await openSection(page, 'community');
+  await community.getByRole('button', { name: 'Share with Friends' }).click();
   // The sheet opens when the section has come alive: a click that came first is replayed then.
   await expect.poll(sharesSoFar).toHaveLength(1);
   const shares = await sharesSoFar();
@@ -375,8 +378,8 @@ test('"Share with Friends" copies the page address where there is no share sheet
   await page.addInitScript(() =>
     Object.defineProperty(Navigator.prototype, 'share', { value: undefined }),
   );
-  await page.goto('/#community');
-  await section(page, 'community').getByRole('button', { name: 'Share with Friends' }).click();
+  const community = await openSection(page, 'community');
+  await community.getByRole('button', { name: 'Share with Friends' }).click();
   await expect(toastWith(page, 'Link copied to clipboard!')).toBeVisible();
   expect(await clipboard(page)).toBe(page.url());
 });
@@ -415,8 +418,7 @@ test('the gallery and the game load only as they come near, and take their place
 });
 
 test('a /#game link lands on the game once it has loaded', async ({ page }) => {
-  await page.goto('/#game');
-  const game = section(page, 'game');
+  const game = await openSection(page, 'game');
   await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible();
   await expect(game.locator('canvas')).toBeVisible();
   // Whatever loaded above it, the game's top sits just under the sticky header.
@@ -432,8 +434,7 @@ test.describe('giveaway, for a visitor in Tokyo', () => {
   test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
 
   test('counts down to Sunday 8 pm New York time, shown in the visitor zone', async ({ page }) => {
-    await page.goto('/#giveaway');
-    const giveaway = section(page, 'giveaway');
+    const giveaway = await openSection(page, 'giveaway');
     const next = nextWeeklyOccurrence(Date.now(), GIVEAWAY);
     await expect(giveaway.getByTestId('giveaway-schedule')).toHaveText(
       `${formatWeekdayTime(next, 'America/New_York', 'en-US')} (New York time)`,
@@ -469,8 +470,8 @@ test.describe('giveaway, for a visitor in Tokyo', () => {
 
   test('a visitor whose clock is days off still sees the right countdown', async ({ page }) => {
     await page.clock.setSystemTime(new Date(Date.now() + 2 * 86_400_000 + 3_600_000));
-    await page.goto('/#giveaway');
-    const timer = section(page, 'giveaway').getByTestId('giveaway-countdown');
+    const giveaway = await openSection(page, 'giveaway');
+    const timer = giveaway.getByTestId('giveaway-countdown');
     // The HTML shows "--" until the page has its clock.
     await expect(timer.locator('[data-unit="seconds"]')).toHaveText(/^\d\d$/);
     // The page asks the server for its time once loaded, then every countdown follows it.

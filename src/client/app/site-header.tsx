@@ -20,6 +20,14 @@ export function SiteHeader() {
     scrollToSection(id, navigate);
   };
 
+  // The same buttons in the bar (wide screens) and in the menu (narrow ones); only the look differs.
+  const sectionButtons = (className: string) =>
+    sectionLinks.map((s) => (
+      <button key={s.id} type="button" onClick={() => go(s.id)} className={className}>
+        {s.label}
+      </button>
+    ));
+
   const pageLink =
     location === '/shop' ? (
       <Link href="/" className={`${buttonClasses('ghost', 'sm')} whitespace-nowrap`}>
@@ -90,16 +98,9 @@ export function SiteHeader() {
           </span>
         </button>
         <nav aria-label="Sections" className="hidden items-center lg:flex xl:gap-1">
-          {sectionLinks.map((s) => (
-            <button
-              key={s.id}
-              type="button"
-              onClick={() => go(s.id)}
-              className="rounded-md px-1.5 py-2 text-sm text-slate-300 hover:bg-slate-800 hover:text-white xl:px-3"
-            >
-              {s.label}
-            </button>
-          ))}
+          {sectionButtons(
+            'rounded-md px-1.5 py-2 text-sm text-slate-300 hover:bg-slate-800 hover:text-white xl:px-3',
+          )}
         </nav>
         <div className="flex items-center gap-1 sm:gap-2">
           <div className="hidden lg:block">{pageLink}</div>
@@ -144,16 +145,10 @@ export function SiteHeader() {
                 Welcome, {user.username}
               </li>
             ) : null}
-            {sectionLinks.map((s) => (
-              <li key={s.id}>
-                <button
-                  type="button"
-                  onClick={() => go(s.id)}
-                  className="w-full rounded-md px-3 py-2 text-left text-slate-200 hover:bg-slate-800"
-                >
-                  {s.label}
-                </button>
-              </li>
+            {sectionButtons(
+              'w-full rounded-md px-3 py-2 text-left text-slate-200 hover:bg-slate-800',
+            ).map((button) => (
+              <li key={button.key}>{button}</li>
             ))}
             {pageLink ? (
               <li className="pt-1" onClick={() => setMenuOpen(false)}>

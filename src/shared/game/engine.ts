@@ -250,13 +250,18 @@ function end(state: GameState, reason: EndReason): void {
   state.endReason = reason;
 }
 
+/** The office scrolls past the worker; `prevX` keeps the last step's place to draw between steps. */
+function scrollLeft(thing: { prevX: number; x: number }, speed: number): void {
+  thing.prevX = thing.x;
+  thing.x -= speed;
+}
+
 function moveObstacles(state: GameState, speed: number): void {
   const pool = state.obstacles;
   for (let i = 0; i < pool.length; i++) {
     const o = pool[i]!;
     if (!o.active) continue;
-    o.prevX = o.x;
-    o.x -= speed;
+    scrollLeft(o, speed);
     if (!o.passed && o.x + o.width < WORKER_X) {
       o.passed = true;
       state.obstaclesPassed += 1;
@@ -274,8 +279,7 @@ function moveCoins(state: GameState, speed: number): void {
   for (let i = 0; i < pool.length; i++) {
     const c = pool[i]!;
     if (!c.active) continue;
-    c.prevX = c.x;
-    c.x -= speed;
+    scrollLeft(c, speed);
     c.rotation += COIN_SPIN_PER_STEP;
     if (c.rotation >= 360) c.rotation -= 360;
     if (

@@ -65,7 +65,7 @@ function UsernameAndPassword({
   passwordToggle,
 }: {
   form: 'login' | 'register';
-  fields: [UseFormRegisterReturn<'username'>, UseFormRegisterReturn<'password'>];
+  fields: readonly [UseFormRegisterReturn<'username'>, UseFormRegisterReturn<'password'>];
   errors: FieldErrors<LoginBody>;
   passwordToggle: { visible: boolean; onToggle: () => void };
 }) {
@@ -88,20 +88,39 @@ function UsernameAndPassword({
   );
 }
 
+/** What each form says: the dialog's heading, its submit button and the way to the other form. */
+const formCopy = {
+  login: {
+    title: 'Welcome Back',
+    description: 'Sign in to your account to access exclusive features',
+    submit: ['Sign In', 'Signing in...'],
+    question: "Don't have an account?",
+    other: 'Sign up',
+  },
+  register: {
+    title: 'Join the Grind',
+    description: 'Create your account to join the community',
+    submit: ['Create Account', 'Creating Account...'],
+    question: 'Already have an account?',
+    other: 'Sign in',
+  },
+} as const;
+
 /** The submit button, then the way to the other form. */
 function FormEnd({
+  form,
   pending,
-  submit: [idle, busy],
-  question,
-  other,
   onSwitch,
 }: {
+  form: 'login' | 'register';
   pending: boolean;
-  submit: [idle: string, busy: string];
-  question: string;
-  other: string;
   onSwitch: () => void;
 }) {
+  const {
+    submit: [idle, busy],
+    question,
+    other,
+  } = formCopy[form];
   return (
     <>
       <Button type="submit" size="lg" disabled={pending}>
@@ -199,49 +218,39 @@ function AuthDialog() {
     onToggle: () => setVisible((v) => ({ ...v, [field]: !v[field] })),
   });
 
-  const loginErrors = loginForm.formState.errors;
-  const registerErrors = registerForm.formState.errors;
+  // Both forms are one form: username, password, the register form's confirmation, the end.
+  const current =
+    mode === 'login'
+      ? {
+          onSubmit: submitLogin,
+          fields: [loginForm.register('username'), loginForm.register('password')] as const,
+          errors: loginForm.formState.errors,
+          pending: login.isPending,
+        }
+      : {
+          onSubmit: submitRegister,
+          fields: [registerForm.register('username'), registerForm.register('password')] as const,
+          errors: registerForm.formState.errors,
+          pending: register.isPending,
+        };
+  const confirmError = registerForm.formState.errors.confirmPassword?.message;
 
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={mode === 'login' ? 'Welcome Back' : 'Join the Grind'}
-      description={
-        mode === 'login'
-          ? 'Sign in to your account to access exclusive features'
-          : 'Create your account to join the community'
-      }
+      title={formCopy[mode].title}
+      description={formCopy[mode].description}
     >
-      {mode === 'login' ? (
-        <form onSubmit={submitLogin} noValidate className="grid gap-4">
-          <UsernameAndPassword
-            form="login"
-            fields={[loginForm.register('username'), loginForm.register('password')]}
-            errors={loginErrors}
-            passwordToggle={passwordToggle('login')}
-          />
-          <FormEnd
-            pending={login.isPending}
-            submit={['Sign In', 'Signing in...']}
-            question="Don't have an account?"
-            other="Sign up"
-            onSwitch={switchMode}
-          />
-        </form>
-      ) : (
-        <form onSubmit={submitRegister} noValidate className="grid gap-4">
-          <UsernameAndPassword
-            form="register"
-            fields={[registerForm.register('username'), registerForm.register('password')]}
-            errors={registerErrors}
-            passwordToggle={passwordToggle('register')}
-          />
-          <Field
-            id="register-confirm"
-            label="Confirm Password"
-            error={registerErrors.confirmPassword?.message}
-          >
+      <form onSubmit={current.onSubmit} noValidate className="grid gap-4">
+        <UsernameAndPassword
+          form={mode}
+          fields={current.fields}
+          errors={current.errors}
+          passwordToggle={passwordToggle(mode)}
+        />
+        {mode === 'register' && (
+          <Field id="register-confirm" label="Confirm Password" error={confirmError}>
             {(control) => (
               <PasswordInput
                 {...control}
@@ -251,15 +260,9 @@ function AuthDialog() {
               />
             )}
           </Field>
-          <FormEnd
-            pending={register.isPending}
-            submit={['Create Account', 'Creating Account...']}
-            question="Already have an account?"
-            other="Sign in"
-            onSwitch={switchMode}
-          />
-        </form>
-      )}
+        )}
+        <FormEnd form={mode} pending={current.pending} onSwitch={switchMode} />
+      </form>
     </Dialog>
   );
 }

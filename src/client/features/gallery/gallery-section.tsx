@@ -5,6 +5,7 @@ import { CATEGORY_FILTERS, type CategoryFilter } from '#shared/categories.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { useSession } from '#client/lib/session.ts';
 import { Button } from '#client/ui/button.tsx';
+import { FeatureHeading, PageSection } from '#client/ui/page-section.tsx';
 import { ChoiceButtons } from './choice-buttons.tsx';
 import { MemeGrid } from './meme-grid.tsx';
 import { UploadForm } from './upload-form.tsx';
@@ -19,55 +20,44 @@ function GallerySection() {
   const [sort, setSort] = useState<MemeSort>('new');
 
   return (
-    <section
-      id="gallery"
-      className="scroll-mt-16 bg-slate-950 py-16 sm:py-20"
-      aria-labelledby="gallery-title"
-    >
-      <div className="mx-auto max-w-7xl px-4">
-        <header className="mx-auto max-w-2xl text-center">
-          <h2 id="gallery-title" className="text-3xl font-extrabold text-grind-300 sm:text-4xl">
-            Community Meme Gallery
-          </h2>
-          <p className="mt-3 text-slate-300">
-            Share the daily grind: post your best work memes and vote for the ones that hit home.
-          </p>
-        </header>
+    <PageSection id="gallery" className="bg-slate-950 py-16 sm:py-20">
+      <FeatureHeading sectionId="gallery" title="Community Meme Gallery">
+        Share the daily grind: post your best work memes and vote for the ones that hit home.
+      </FeatureHeading>
 
-        <div className="mx-auto mt-10 max-w-4xl">
-          {isLoading ? null : user ? (
-            <UploadForm />
-          ) : (
-            <div className="flex flex-col items-center gap-4 rounded-2xl border border-slate-800 bg-slate-900 p-6 text-center sm:flex-row sm:justify-between sm:text-left">
-              <p className="text-slate-300">Members can upload their own memes to the gallery.</p>
-              <Button onClick={() => openAuthDialog('login')}>
-                <LogIn className="h-4 w-4" aria-hidden /> Login to Upload
-              </Button>
-            </div>
-          )}
-        </div>
-
-        <div className="mt-10 space-y-4">
-          <ChoiceButtons
-            label="Sort memes"
-            options={SORT_OPTIONS}
-            value={sort}
-            onChange={setSort}
-            look="segmented"
-          />
-          <ChoiceButtons
-            label="Filter memes by category"
-            options={CATEGORY_FILTERS}
-            value={category}
-            onChange={setCategory}
-            look="pills"
-          />
-        </div>
-        <div className="mt-8">
-          <MemeGrid category={category} sort={sort} viewer={user?.id ?? null} />
-        </div>
+      <div className="mx-auto mt-10 max-w-4xl">
+        {isLoading ? null : user ? (
+          <UploadForm />
+        ) : (
+          <div className="flex flex-col items-center gap-4 rounded-2xl border border-slate-800 bg-slate-900 p-6 text-center sm:flex-row sm:justify-between sm:text-left">
+            <p className="text-slate-300">Members can upload their own memes to the gallery.</p>
+            <Button onClick={() => openAuthDialog('login')}>
+              <LogIn className="h-4 w-4" aria-hidden /> Login to Upload
+            </Button>
+          </div>
+        )}
       </div>
-    </section>
+
+      <div className="mt-10 space-y-4">
+        <ChoiceButtons
+          label="Sort memes"
+          options={SORT_OPTIONS}
+          value={sort}
+          onChange={setSort}
+          look="segmented"
+        />
+        <ChoiceButtons
+          label="Filter memes by category"
+          options={CATEGORY_FILTERS}
+          value={category}
+          onChange={setCategory}
+          look="pills"
+        />
+      </div>
+      <div className="mt-8">
+        <MemeGrid category={category} sort={sort} viewer={user?.id ?? null} />
+      </div>
+    </PageSection>
   );
 }
 

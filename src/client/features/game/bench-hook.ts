@@ -1,6 +1,20 @@
 import type { CharacterKey } from '#shared/characters.ts';
 import { summarize, type RunSummary } from '#shared/game/engine.ts';
-import type { GameController } from './game-controller.ts';
+import type { GameSession } from './game-session.ts';
+import type { HudStore } from './hud-store.ts';
+
+/**
+ * What the hook drives: the parts of the game controller it uses. Named here, not imported, so
+ * the controller (which installs the hook) and the hook do not import each other.
+ */
+export interface BenchedGame {
+  readonly session: GameSession;
+  readonly hud: HudStore;
+  character: CharacterKey;
+  draw(timeMs: number): void;
+  ensureLoop(): void;
+  observeFrameCost(listener: ((ms: number) => void) | null): void;
+}
 
 export interface BenchResult {
   /** Milliseconds per frame: simulation plus drawing (plus rasterising, when flushed). */
@@ -53,7 +67,7 @@ function jumpScript(inputs: readonly number[]): (steps: number) => boolean {
 }
 
 /** The benchmark's entry into the game; absent unless the page was opened asking for it. */
-export function installBenchHook(game: GameController, canvas: HTMLCanvasElement): () => void {
+export function installBenchHook(game: BenchedGame, canvas: HTMLCanvasElement): () => void {
   if (window.__GRIND_BENCH__ !== true) return () => {};
   const ctx = canvas.getContext('2d')!;
   const session = game.session;

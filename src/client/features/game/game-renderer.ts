@@ -1,6 +1,6 @@
 import type { CharacterKey } from '#shared/characters.ts';
 import { CANVAS_HEIGHT, CANVAS_WIDTH } from '#shared/game/constants.ts';
-import type { ReadonlyGameState } from '#shared/game/engine.ts';
+import type { ObstacleType, ReadonlyGameState } from '#shared/game/engine.ts';
 import { drawCharacter } from '#client/lib/character-art.ts';
 
 // Draws a game state in the engine's 700x400 units onto a canvas of any size: the backing store
@@ -59,9 +59,7 @@ export class GameRenderer {
       const o = obstacles[i]!;
       if (!o.active) continue;
       const x = o.prevX + (o.x - o.prevX) * alpha;
-      if (o.type === 'cubicle') drawCubicle(ctx, x, o.width, o.topHeight, o.bottomHeight);
-      else if (o.type === 'window') drawWindow(ctx, x, o.width, o.topHeight, o.bottomHeight);
-      else drawDoor(ctx, x, o.width, o.topHeight, o.bottomHeight);
+      drawObstacle(ctx, o.type, x, o.width, o.topHeight, o.bottomHeight);
     }
 
     const coins = state.coinPool;
@@ -121,69 +119,78 @@ function paintBackground(width: number, height: number, scale: number): HTMLCanv
   return layer;
 }
 
-/** Fabric-covered partition walls with a metal rail at the gap. */
-function drawCubicle(
+/**
+ * Paints the details of one obstacle kind over its two slabs: `top` is the upper slab's height,
+ * `bottom` the lower one's, which starts at `bottomY`.
+ */
+type ObstacleDetails = (
   ctx: CanvasRenderingContext2D,
   x: number,
   w: number,
   top: number,
   bottom: number,
-) {
-  const bottomY = CANVAS_HEIGHT - bottom;
-  ctx.fillStyle = '#64748b';
-  ctx.fillRect(x, 0, w, top);
-  ctx.fillRect(x, bottomY, w, bottom);
-  ctx.fillStyle = '#56657a';
-  for (let y = 12; y < top - 10; y += 18) ctx.fillRect(x + 6, y, w - 12, 2);
-  for (let y = bottomY + 18; y < CANVAS_HEIGHT; y += 18) ctx.fillRect(x + 6, y, w - 12, 2);
-  ctx.fillStyle = '#cbd5e1';
-  ctx.fillRect(x - 3, top - 8, w + 6, 8);
-  ctx.fillRect(x - 3, bottomY, w + 6, 8);
-}
+  bottomY: number,
+) => void;
 
-/** Glass panes in a white frame with a cross of mullions and a glint. */
-function drawWindow(
-  ctx: CanvasRenderingContext2D,
-  x: number,
-  w: number,
-  top: number,
-  bottom: number,
-) {
-  const bottomY = CANVAS_HEIGHT - bottom;
-  ctx.fillStyle = '#e2e8f0';
-  ctx.fillRect(x, 0, w, top);
-  ctx.fillRect(x, bottomY, w, bottom);
-  ctx.fillStyle = '#38bdf8';
-  ctx.fillRect(x + 5, 0, w - 10, top - 5);
-  ctx.fillRect(x + 5, bottomY + 5, w - 10, bottom - 5);
-  ctx.fillStyle = '#e2e8f0';
-  ctx.fillRect(x + w / 2 - 2, 0, 4, top);
-  ctx.fillRect(x + w / 2 - 2, bottomY, 4, bottom);
-  for (let y = top - 45; y > 0; y -= 50) ctx.fillRect(x, y, w, 4);
-  for (let y = bottomY + 45; y < CANVAS_HEIGHT; y += 50) ctx.fillRect(x, y, w, 4);
-  ctx.fillStyle = 'rgba(255, 255, 255, 0.35)';
-  ctx.fillRect(x + 10, 6, 6, Math.max(0, top - 20));
-  ctx.fillRect(x + 10, bottomY + 12, 6, Math.max(0, bottom - 18));
-}
+/** Every obstacle is two slabs around the gap in its base colour, then its own details. */
+const obstacleLooks: Readonly<Record<ObstacleType, { base: string; details: ObstacleDetails }>> = {
+  // Fabric-covered partition walls with a metal rail at the gap.
+  cubicle: {
+    base: '#64748b',
+    details(ctx, x, w, top, _bottom, bottomY) {
+      ctx.fillStyle = '#56657a';
+      for (let y = 12; y < top - 10; y += 18) ctx.fillRect(x + 6, y, w - 12, 2);
+      for (let y = bottomY + 18; y < CANVAS_HEIGHT; y += 18) ctx.fillRect(x + 6, y, w - 12, 2);
+      ctx.fillStyle = '#cbd5e1';
+      ctx.fillRect(x - 3, top - 8, w + 6, 8);
+      ctx.fillRect(x - 3, bottomY, w + 6, 8);
+    },
+  },
+  // Glass panes in a white frame with a cross of mullions and a glint.
+  window: {
+    base: '#e2e8f0',
+    details(ctx, x, w, top, bottom, bottomY) {
+      ctx.fillStyle = '#38bdf8';
+      ctx.fillRect(x + 5, 0, w - 10, top - 5);
+      ctx.fillRect(x + 5, bottomY + 5, w - 10, bottom - 5);
+      ctx.fillStyle = '#e2e8f0';
+      ctx.fillRect(x + w / 2 - 2, 0, 4, top);
+      ctx.fillRect(x + w / 2 - 2, bottomY, 4, bottom);
+      for (let y = top - 45; y > 0; y -= 50) ctx.fillRect(x, y, w, 4);
+      for (let y = bottomY + 45; y < CANVAS_HEIGHT; y += 50) ctx.fillRect(x, y, w, 4);
+      ctx.fillStyle = 'rgba(255, 255, 255, 0.35)';
+      ctx.fillRect(x + 10, 6, 6, Math.max(0, top - 20));
+      ctx.fillRect(x + 10, bottomY + 12, 6, Math.max(0, bottom - 18));
+    },
+  },
+  // Wooden doors with raised panels and a brass handle beside the gap.
+  door: {
+    base: '#7c2d12',
+    details(ctx, x, w, top, bottom, bottomY) {
+      ctx.fillStyle = '#9a3412';
+      if (top > 30) ctx.fillRect(x + 8, 8, w - 16, top - 24);
+      if (bottom > 30) ctx.fillRect(x + 8, bottomY + 16, w - 16, bottom - 24);
+      ctx.fillStyle = '#fbbf24';
+      ctx.fillRect(x + w - 16, top - 14, 8, 5);
+      ctx.fillRect(x + w - 16, bottomY + 9, 8, 5);
+    },
+  },
+};
 
-/** Wooden doors with raised panels and a brass handle beside the gap. */
-function drawDoor(
+function drawObstacle(
   ctx: CanvasRenderingContext2D,
+  type: ObstacleType,
   x: number,
   w: number,
   top: number,
   bottom: number,
 ) {
+  const look = obstacleLooks[type];
   const bottomY = CANVAS_HEIGHT - bottom;
-  ctx.fillStyle = '#7c2d12';
+  ctx.fillStyle = look.base;
   ctx.fillRect(x, 0, w, top);
   ctx.fillRect(x, bottomY, w, bottom);
-  ctx.fillStyle = '#9a3412';
-  if (top > 30) ctx.fillRect(x + 8, 8, w - 16, top - 24);
-  if (bottom > 30) ctx.fillRect(x + 8, bottomY + 16, w - 16, bottom - 24);
-  ctx.fillStyle = '#fbbf24';
-  ctx.fillRect(x + w - 16, top - 14, 8, 5);
-  ctx.fillRect(x + w - 16, bottomY + 9, 8, 5);
+  look.details(ctx, x, w, top, bottom, bottomY);
 }
 
 /** A gold coin seen spinning about its vertical axis. */

@@ -16,6 +16,7 @@ import { useSite } from '#client/lib/site-config.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
+import { FeatureHeading, PageSection } from '#client/ui/page-section.tsx';
 import {
   forgetLeaderboardName,
   readHighScore,
@@ -152,78 +153,68 @@ function GameSection({ leaderboard }: { leaderboard?: ReactNode }) {
   const playing = snapshot.phase === 'countdown' || snapshot.phase === 'running';
 
   return (
-    <section
-      id="game"
-      className="scroll-mt-16 bg-slate-950 py-16 sm:py-20"
-      aria-labelledby="game-title"
-    >
-      <div className="mx-auto max-w-7xl px-4">
-        <header className="mx-auto max-w-2xl text-center">
-          <h2 id="game-title" className="text-3xl font-extrabold text-grind-300 sm:text-4xl">
-            Office Escape
-          </h2>
-          <p className="mt-3 text-slate-300">
-            Fly the worker through the office, grab the coins and top this week&apos;s leaderboard.
-          </p>
-        </header>
+    <PageSection id="game" className="bg-slate-950 py-16 sm:py-20">
+      <FeatureHeading sectionId="game" title="Office Escape">
+        Fly the worker through the office, grab the coins and top this week&apos;s leaderboard.
+      </FeatureHeading>
 
-        <div className="mt-10 grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
-          <div className="mx-auto w-full max-w-[700px] space-y-4">
-            <GameStats hud={snapshot} />
-            <div
-              ref={playfieldRef}
-              tabIndex={-1}
-              // A ring, not a border: it takes no room, so the canvas gets the column's full 700 px.
-              className="relative scroll-mt-20 scroll-mb-4 overflow-hidden rounded-xl bg-slate-900 outline-none ring-1 ring-slate-700 focus-visible:ring-2 focus-visible:ring-grind-400"
-              onKeyDown={(event) => {
-                // Space would scroll the page while the game has focus.
-                if (isJumpKey(event)) event.preventDefault();
+      <div className="mt-10 grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="mx-auto w-full max-w-[700px] space-y-4">
+          <GameStats hud={snapshot} />
+          <div
+            ref={playfieldRef}
+            tabIndex={-1}
+            // A ring, not a border: it takes no room, so the canvas gets the column's full 700 px.
+            className="relative scroll-mt-20 scroll-mb-4 overflow-hidden rounded-xl bg-slate-900 outline-none ring-1 ring-slate-700 focus-visible:ring-2 focus-visible:ring-grind-400"
+            onKeyDown={(event) => {
+              // Space would scroll the page while the game has focus.
+              if (isJumpKey(event)) event.preventDefault();
+            }}
+          >
+            <canvas
+              ref={canvasRef}
+              width={700}
+              height={400}
+              className={cn('block aspect-[7/4] w-full', playing && 'touch-none')}
+              aria-label="Game area: press Space, Arrow Up, click or tap to fly"
+              role="img"
+              onPointerDown={(event) => {
+                if (!playing) return;
+                event.preventDefault();
+                session.jump();
               }}
-            >
-              <canvas
-                ref={canvasRef}
-                width={700}
-                height={400}
-                className={cn('block aspect-[7/4] w-full', playing && 'touch-none')}
-                aria-label="Game area: press Space, Arrow Up, click or tap to fly"
-                role="img"
-                onPointerDown={(event) => {
-                  if (!playing) return;
-                  event.preventDefault();
-                  session.jump();
-                }}
-              />
-              <GameOverlay hud={snapshot} />
-            </div>
-            <div className="flex justify-center">
-              <Button size="lg" onClick={() => void start()} disabled={playing}>
-                <Play className="h-5 w-5" aria-hidden /> Start Game
-              </Button>
-            </div>
-            <GameTiles hud={snapshot} />
+            />
+            <GameOverlay hud={snapshot} />
           </div>
-
-          <aside className="space-y-6">
-            {leaderboard}
-            <GameFeatures />
-            {user ? null : (
-              <div className="rounded-xl border border-grind-500/40 bg-grind-500/10 p-4 text-sm text-grind-100">
-                <p>
-                  Playing as a visitor: your coins are not saved.{' '}
-                  <button
-                    type="button"
-                    className="font-semibold text-grind-300 underline underline-offset-2"
-                    onClick={() => openAuthDialog('login')}
-                  >
-                    Sign in
-                  </button>{' '}
-                  to save the coins you collect and spend them in the shop.
-                </p>
-              </div>
-            )}
-          </aside>
+          <div className="flex justify-center">
+            <Button size="lg" onClick={() => void start()} disabled={playing}>
+              <Play className="h-5 w-5" aria-hidden /> Start Game
+            </Button>
+          </div>
+          <GameTiles hud={snapshot} />
         </div>
+
+        <aside className="space-y-6">
+          {leaderboard}
+          <GameFeatures />
+          {user ? null : (
+            <div className="rounded-xl border border-grind-500/40 bg-grind-500/10 p-4 text-sm text-grind-100">
+              <p>
+                Playing as a visitor: your coins are not saved.{' '}
+                <button
+                  type="button"
+                  className="font-semibold text-grind-300 underline underline-offset-2"
+                  onClick={() => openAuthDialog('login')}
+                >
+                  Sign in
+                </button>{' '}
+                to save the coins you collect and spend them in the shop.
+              </p>
+            </div>
+          )}
+        </aside>
       </div>
+      {/* A portal: where it stands in the tree does not move it on the page. */}
       <NamePromptDialog
         open={nameRequest !== null}
         score={nameRequest?.score ?? 0}
@@ -232,7 +223,7 @@ function GameSection({ leaderboard }: { leaderboard?: ReactNode }) {
           setNameRequest(null);
         }}
       />
-    </section>
+    </PageSection>
   );
 }
 
