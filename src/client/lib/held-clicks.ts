@@ -23,9 +23,10 @@ export function holdClicks(element: Element | null): { release(): void } {
       document.removeEventListener('click', hold, { capture: true });
       const target = held;
       held = null;
-      // On a task of its own: release() runs in React's commit (an effect), and React does not
-      // handle an event dispatched while it is committing.
-      setTimeout(() => {
+      // Once the current task is done: release() runs in React's commit (an effect), and React
+      // does not handle an event dispatched while it is committing. Not on a timer: the page's
+      // timers may be slowed or paused.
+      queueMicrotask(() => {
         if (target?.isConnected) {
           target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
         }
