@@ -200,7 +200,7 @@ describe('the server process', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       const inFlight = Array.from({ length: 40 }, (_, i) =>
-        fetch(`${base}/api/auth/register`, {
+        fetch(`${base}${authPaths.register}`, {
           method: 'POST',
           // Forty visitors: one address may open only so many accounts an hour.
           headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
@@ -211,7 +211,7 @@ describe('the server process', () => {
         ),
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
-      for (let i = 0; i < 200 && !output.includes('"url":authPaths.register'); i++) {
+      for (let i = 0; i < 200 && !output.includes(`"url":"${authPaths.register}"`); i++) {
         await new Promise((r) => setTimeout(r, 25));
       }
       child.kill('SIGTERM');
