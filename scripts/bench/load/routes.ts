@@ -42,7 +42,8 @@ export function routesFor(
     request: { method: 'GET' as const, path, ...(headers ? { headers } : {}) },
   });
   return [
-    get('GET /', 10, '/'),
+    // As a browser asks for it: every browser accepts brotli, and the page is kept compressed.
+    get('GET /', 10, '/', { 'accept-encoding': 'gzip, deflate, br, zstd' }),
     get('GET /api/leaderboard', 25, gamePaths.leaderboard),
     get('GET /api/memes', 30, memePaths.list),
     // A member's read: the session look-up is what it costs beyond a visitor's (issue 20).

@@ -107,10 +107,12 @@ export async function startSite(
       .getSetCookie()
       .map((c) => c.split(';', 1)[0]!)
       .find((c) => c.startsWith('sid='))!;
-    // Spec section 7: the body is the page of memes itself.
-    const memes = (await (await fetch(`${origins[0]}${memePaths.list}`)).json()) as {
-      id: number;
-    }[];
+    // Spec section 7: the body is the page of memes itself (commits before issue 22 answered
+    // `{ memes, nextCursor }`; read both, so such a commit can be the baseline).
+    type MemeIds = { id: number }[];
+    const page = (await (await fetch(`${origins[0]}${memePaths.list}`)).json()) as
+      MemeIds | { memes: MemeIds };
+    const memes = Array.isArray(page) ? page : page.memes;
     return {
       tree,
       origins,
