@@ -34,6 +34,22 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     expect((await c.request('GET', authPaths.me)).json().user.username).toBe(name);
   });
 
+  it('keeps private answers out of every cache (no-store): the token, and me signed out or in', async () => {
+    const c = client();
+    const token = await c.request('GET', authPaths.csrfToken);
+    const signedOut = await c.request('GET', authPaths.me);
+    await c.request('POST', authPaths.register, {
+      body: { username: uniqueName(), password: 'secret1' },
+      csrf: false,
+    });
+    const signedIn = await c.request('GET', authPaths.me);
+    expect(signedIn.json().user).not.toBeNull();
+    for (const res of [token, signedOut, signedIn]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('sets an httpOnly, SameSite=Lax session cookie, Secure only behind https', async () => {
     const res = await client().request('POST', authPaths.register, {
       body: { username: uniqueName(), password: 'secret1' },
