@@ -21,8 +21,15 @@ export async function enableSessions(scope: FastifyInstance): Promise<void> {
     assertSameOrigin(request);
     const sessionId = request.cookies[cookieName(request, SESSION_COOKIE)];
     if (!sessionId) return done();
-    request.sessionIdHash = hashSessionId(sessionId);
-    cachedSessionUser(scope.deps, request.sessionIdHash).then((user) => {
+    const idHash = hashSessionId(sessionId);
+    request.sessionIdHash = idHash;
+    // Most member requests find their session kept (decision 011) and go on without a promise.
+    const kept = scope.deps.sessions.fresh(idHash);
+    if (kept) {
+      request.user = kept.user;
+      return done();
+    }
+    cachedSessionUser(scope.deps, idHash).then((user) => {
       request.user = user;
       done();
     }, done);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
@@ -11,7 +11,7 @@ export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
 export function hashSessionId(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
+  return hash('sha256', id, 'base64url');
 }
 
 export function isSecureRequest(request: FastifyRequest): boolean {

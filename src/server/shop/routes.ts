@@ -20,7 +20,7 @@ import {
 
 export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   // A member's balance and collection: never cached by the browser or anything in between.
-  app.addHook('onSend', noStore);
+  app.addHook('onRequest', noStore);
 
   app.get(
     shopPaths.profile,

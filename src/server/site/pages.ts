@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { pageLabels } from '#shared/page-labels.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { renderIndexHtml } from './index-html.ts';
@@ -34,11 +34,9 @@ export interface SitePages {
   shell: string;
 }
 
-interface Renderer {
-  renderPage(
-    path: string,
-    facts: { site: SiteConfig; labels: ReturnType<typeof pageLabels> },
-  ): Promise<string>;
+interface PageFacts {
+  site: SiteConfig;
+  labels: ReturnType<typeof pageLabels>;
 }
 
 /** Where the server's renderer is, for a client built into `clientDistDir`. */
@@ -70,25 +68,54 @@ export async function renderSitePages(options: {
   if (!shell.includes(EMPTY_ROOT)) throw new Error(`index.html lacks ${EMPTY_ROOT}`);
 
   const rendererFile = rendererFor(options.distDir);
-  let renderer: Renderer | undefined;
+  const pagePaths = [...PAGE_PATHS, NOT_FOUND_PATH];
+  let htmls: string[] | undefined;
   if (fs.existsSync(rendererFile)) {
-    renderer = (await import(pathToFileURL(rendererFile).href)) as Renderer;
+    htmls = await renderInWorker(rendererFile, pagePaths, { site: options.site, labels });
   } else {
     options.warn(`no page renderer at ${rendererFile}: pages are rendered in the browser`);
   }
-  const render = async (pagePath: string): Promise<CompressedVariants> => {
-    if (!renderer) return compressVariants(shell);
-    const html = await renderer.renderPage(pagePath, { site: options.site, labels });
+  const bodies = pagePaths.map((_, i) => {
+    const html = htmls?.[i];
+    if (html === undefined) return compressVariants(shell);
     // A function replacement, so `$&` in the page is not read as a pattern.
     return compressVariants(shell.replace(EMPTY_ROOT, () => `<div id="root">${html}</div>`));
-  };
+  });
 
-  const pages = new Map<string, PageBytes>();
-  for (const pagePath of PAGE_PATHS)
-    pages.set(pagePath, { status: 200, body: await render(pagePath) });
-  const notFound: PageBytes = { status: 404, body: await render(NOT_FOUND_PATH) };
+  const pages = new Map<string, PageBytes>(
+    PAGE_PATHS.map((pagePath, i) => [pagePath, { status: 200, body: bodies[i]! }]),
+  );
+  const notFound: PageBytes = { status: 404, body: bodies[PAGE_PATHS.length]! };
   return {
     pageFor: (pathname) => pages.get(pathname) ?? notFound,
     shell,
   };
+}
+
+/**
+ * The pages' HTML, in the order of `pagePaths`, from the renderer run in a worker thread that
+ * ends once it has answered. Not in the server's own thread: React's server renderer switches
+ * on Node's async hooks (an AsyncLocalStorage) for the rest of the process once it has
+ * rendered, and from then on every promise of every request pays for them (about a tenth of a
+ * member's `GET /api/auth/me`, measured for issue 20). The thread also takes React's server
+ * code with it when it ends.
+ */
+function renderInWorker(
+  rendererFile: string,
+  pagePaths: string[],
+  facts: PageFacts,
+): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./render-worker.mjs', import.meta.url), {
+      workerData: { rendererFile, pagePaths, facts },
+    });
+    worker.once('message', (htmls: string[]) => {
+      resolve(htmls);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the page renderer ended (exit code ${code}) before it answered`)),
+    );
+  });
 }
