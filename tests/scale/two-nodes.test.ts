@@ -23,7 +23,7 @@ import { createS3Store } from '#server/storage/s3.ts';
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PUBLIC_ORIGIN = 'http://grind.example';
-/** The gallery page cache's entry lifetime (http/read-cache.ts), plus room for a busy machine. */
+/** The longest a node serves a kept gallery page (twice its 1 s lifetime, http/read-cache.ts), plus room. */
 const PAGE_CACHE_SETTLE_MS = 3000;
 
 if (!adminUrl) {
@@ -215,6 +215,14 @@ describe.skipIf(!adminUrl).each([
       onB = await countsOn(b);
     }
     expect(onB).toBe('2/0');
+    // On A, where it was cast, the voter's next read counts it at once (their page is loaded
+    // after their vote), and the page other readers get here is that one.
+    const votersPage = await visitor3.request('GET', memePaths.list, { node: a.origin });
+    expect(votersPage.json<Meme[]>().find((m) => m.id === meme.id)).toMatchObject({
+      upvotes: 2,
+      downvotes: 0,
+      myVote: 'up',
+    });
     expect(await countsOn(a)).toBe('2/0');
   });
 

@@ -2,59 +2,116 @@ import type { FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
 /**
- * How long a node keeps a shared read, and how long a proxy or CDN may (docs/decisions/011).
- * A reader on another node sees a write at most this late, plus one query.
+ * How long a node's shared read is fresh, and how long a proxy or CDN may keep it
+ * (docs/decisions/011). A kept answer is served at most twice this old: a reader on another node
+ * sees a write at most that late.
  */
 export const READ_CACHE_TTL_MS = 1000;
+
+/** An answer as kept: with when its load began, and how many marks it had seen by then. */
+interface Kept<V> {
+  value: V;
+  loadedAt: number;
+  generation: number;
+}
 
 /**
  * The one read-cache rule (docs/decisions/011-one-read-cache-rule.md), for answers that are the
  * same for every reader of one query (the leaderboard, gallery pages):
- * - an answer is kept for `ttlMs` under its query's normalised key; past that the old answer is
- *   still served while one load replaces it (one load per key at a time, whoever asks);
- * - this node's own writes call `clear()`: nothing loaded before the write is served after it;
- * - a failed load is not cached and drops the old answer, so a failing database shows as errors.
- * Built on lru-cache's fetch (single flight, stale-while-revalidate, size bound).
+ * - an answer is fresh for `ttlMs` under its query's normalised key; past that, and after a
+ *   write `markStale()` reported, it is still served while one load replaces it (one load per
+ *   key at a time, whoever asks), but never once it is twice `ttlMs` old: then readers wait;
+ * - the writer named to `markStale()` is not served an answer loaded before their write;
+ * - `clear()`: nothing loaded before it is served after it, to anyone;
+ * - a failed load is not kept and drops the old answer, so a failing database shows as errors.
+ * Built on lru-cache's fetch (single flight, lifetimes, size bound).
  */
 export class ReadCache<V extends object> {
-  private readonly lru: LRUCache<string, V, () => Promise<V>>;
+  private readonly lru: LRUCache<string, Kept<V>, () => Promise<V>>;
+  /** Writers named to markStale(), with the generation their own reads need. */
+  private readonly writers: LRUCache<string, number>;
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+  private readonly serveStale: boolean;
+  /** How many times markStale() was called: an answer loaded under an older one predates it. */
+  private generation = 0;
 
   /**
    * `serveStale: false` for answers that must never outlive their lifetime (sessions): past it a
    * reader waits for the load instead of getting the old answer.
    */
   constructor(options: { now: () => number; ttlMs?: number; max?: number; serveStale?: boolean }) {
-    this.lru = new LRUCache<string, V, () => Promise<V>>({
-      max: options.max ?? 500,
-      ttl: options.ttlMs ?? READ_CACHE_TTL_MS,
-      // Checked on read (no timer per entry); the clock is the app's, so tests can move it.
+    this.now = options.now;
+    this.ttlMs = options.ttlMs ?? READ_CACHE_TTL_MS;
+    this.serveStale = options.serveStale ?? true;
+    const keptMs = this.serveStale ? 2 * this.ttlMs : this.ttlMs;
+    // Lifetimes are checked on read (no timer per entry), on the app's clock so tests can move it.
+    const lifetime = {
+      ttl: keptMs,
       ttlAutopurge: false,
       ttlResolution: 0,
-      perf: { now: options.now },
-      allowStale: options.serveStale ?? true,
-      // A write's clear() aborts loads under way: their callers get the old answer if there is
-      // one (they asked before the write), and the aborted load's result is not kept.
+      perf: { now: this.now },
+    };
+    this.lru = new LRUCache<string, Kept<V>, () => Promise<V>>({
+      ...lifetime,
+      max: options.max ?? 500,
+      // Past `keptMs` nobody gets the old answer: they wait for the load.
+      allowStale: false,
+      // clear() aborts loads under way: their callers get the old answer if there is one (they
+      // asked before the write), and the aborted load's result is not kept.
       allowStaleOnFetchAbort: true,
-      fetchMethod: (_key, _stale, { context }) => context(),
+      fetchMethod: async (_key, _stale, { context }) => {
+        const loadedAt = this.now();
+        const generation = this.generation;
+        return { value: await context(), loadedAt, generation };
+      },
     });
-  }
-
-  /** The answer for `key`: from memory, or one `load` shared by everyone asking meanwhile. */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    const cached = await this.lru.fetch(key, { context: load });
-    // Undefined only when a write aborted a first load this caller joined: load after the write.
-    return cached ?? load();
+    this.writers = new LRUCache<string, number>({ ...lifetime, max: 10_000 });
   }
 
   /**
-   * The answer kept for `key` while it is within its lifetime, without loading or waiting: the
-   * hit path of a hook that would otherwise pay a promise for every request.
+   * The answer for `key`: from memory, or one `load` shared by everyone asking meanwhile.
+   * `reader` names the caller as `markStale()` named a writer.
    */
-  fresh(key: string): V | undefined {
-    return this.lru.get(key, { allowStale: false });
+  async get(key: string, load: () => Promise<V>, reader?: string): Promise<V> {
+    const kept = await this.lru.fetch(key, { context: load });
+    // Undefined only when clear() aborted a first load this caller joined: load after it.
+    if (!kept) return load();
+    const needs = reader === undefined ? 0 : (this.writers.get(reader) ?? 0);
+    if (kept.generation < needs) {
+      // The caller wrote since this answer was loaded: they wait for one that has their write.
+      const fresh = await this.lru.fetch(key, { context: load, forceRefresh: true });
+      return fresh && fresh.generation >= needs ? fresh.value : load();
+    }
+    const stale = kept.generation < this.generation || this.now() - kept.loadedAt > this.ttlMs;
+    if (stale && this.serveStale) {
+      // Served as it is while one load replaces it (a load under way is joined, not repeated).
+      void this.lru.fetch(key, { context: load, forceRefresh: true, allowStale: true });
+    }
+    return kept.value;
   }
 
-  /** After this node's write: every later read loads afresh. */
+  /**
+   * The answer kept for `key` while it is fresh, without loading or waiting: the hit path of a
+   * hook that would otherwise pay a promise for every request.
+   */
+  fresh(key: string): V | undefined {
+    const kept = this.lru.get(key);
+    if (!kept || kept.generation < this.generation) return undefined;
+    return this.now() - kept.loadedAt > this.ttlMs ? undefined : kept.value;
+  }
+
+  /**
+   * After a write on this node that readers may see one load late (a vote: many a second): every
+   * kept answer is replaced by the next read, which is still served the old one, but `writer`'s
+   * own reads wait for an answer loaded after the write.
+   */
+  markStale(writer: string): void {
+    this.generation++;
+    this.writers.set(writer, this.generation);
+  }
+
+  /** After this node's write that every reader must see at once: every later read loads afresh. */
   clear(): void {
     this.lru.clear();
   }

@@ -141,8 +141,9 @@ async function loadPage(
 
 /**
  * A page of the gallery as JSON text and the cursor of the page after it: the page from the read
- * cache (http/read-cache.ts), checked against the shared contract when it was made; the caller's
- * own votes are read per request and laid over it.
+ * cache (http/read-cache.ts), checked against the shared contract when it was made, and loaded
+ * after the caller's own last vote on this node; the caller's own votes are read per request and
+ * laid over it.
  */
 export async function listMemesJson(
   { deps, cache }: Gallery,
@@ -150,7 +151,7 @@ export async function listMemesJson(
   voter: string | null,
 ): Promise<{ json: string; nextCursor: string | null }> {
   const key = `${query.sort}:${query.category ?? 'all'}:${query.limit}:${query.cursor ?? ''}`;
-  const page = await cache.get(key, () => loadPage(deps, query));
+  const page = await cache.get(key, () => loadPage(deps, query), voter ?? undefined);
   const ids = page.memes.map((m) => m.id);
   const votes = voter === null ? null : await votesOf(deps.db, voter, ids);
   if (votes === null || votes.size === 0) return { json: page.json, nextCursor: page.nextCursor };
@@ -229,6 +230,8 @@ export async function vote(
   );
   const result = await castVote(deps.db, { ...opts, now: deps.clock.now() });
   if (!result) throw notFound('Meme not found');
-  cache.clear();
+  // Votes come many a second: readers get the counts one page load later, the voter at once
+  // (decision 011). Dropping the pages instead made every reader wait for a load.
+  cache.markStale(opts.voter);
   return result;
 }
