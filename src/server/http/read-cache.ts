@@ -60,10 +60,14 @@ export class ReadCache<V extends object> {
       // clear() aborts loads under way: their callers get the old answer if there is one (they
       // asked before the write), and the aborted load's result is not kept.
       allowStaleOnFetchAbort: true,
-      fetchMethod: async (_key, _stale, { context }) => {
+      fetchMethod: async (_key, _stale, { context, options: setOptions }) => {
         const loadedAt = this.now();
         const generation = this.generation;
-        return { value: await context(), loadedAt, generation };
+        const value = await context();
+        // An answer's lifetime is counted from the start of its load, not its end (never 0,
+        // which lru-cache reads as "forever").
+        setOptions.ttl = Math.max(1, keptMs - (this.now() - loadedAt));
+        return { value, loadedAt, generation };
       },
     });
     this.writers = new LRUCache<string, number>({ ...lifetime, max: 10_000 });
@@ -74,7 +78,11 @@ export class ReadCache<V extends object> {
    * `reader` names the caller as `markStale()` named a writer.
    */
   async get(key: string, load: () => Promise<V>, reader?: string): Promise<V> {
-    const kept = await this.lru.fetch(key, { context: load });
+    // A kept answer younger than its lifetime, also while a load replaces it; else the caller
+    // waits for the load (joining the one under way, if any).
+    const kept =
+      (this.serveStale ? this.lru.get(key) : undefined) ??
+      (await this.lru.fetch(key, { context: load }));
     // Undefined only when clear() aborted a first load this caller joined: load after it.
     if (!kept) return load();
     const needs = reader === undefined ? 0 : (this.writers.get(reader) ?? 0);
