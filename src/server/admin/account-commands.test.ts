@@ -5,7 +5,7 @@ import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
-import { READ_CACHE_TTL_MS } from '../http/read-cache.ts';
+import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
 import { findInvariantViolations } from '../ops/invariants.ts';
 import { creditCoins } from '../shop/ledger.ts';
 import type { AdminContext } from './command.ts';
@@ -101,9 +101,9 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     expect(await admin('users:delete', name), lines.join('\n')).toBe(0);
     expect(lines[0]).toMatch(new RegExp(`^Deleted ${name} \\(#${goneUser.id}\\): \\d+ coins with their ledger, ${runs} run\\(s\\), 1 leaderboard entry, 2 image file\\(s\\)`));
 
-    // The CLI is another process: a node stops honouring the session within its read cache's
-    // second (decision 011).
-    t.clock.advance(READ_CACHE_TTL_MS + 1);
+    // The CLI is another process: a node stops honouring the session once its kept copy is past
+    // the longest the read cache serves one (decision 011).
+    t.clock.advance(READ_CACHE_LONGEST_MS + 1);
     expect(await me(gone)).toBeNull();
     expect((await TestClient.inject(t.app).login(name)).statusCode).toBe(401);
     expect(await db.selectFrom('users').select('id').where('id', '=', goneUser.id).executeTakeFirst()).toBeUndefined();

@@ -3,10 +3,11 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * How long a node's shared read is fresh, and how long a proxy or CDN may keep it
- * (docs/decisions/011). A kept answer is served at most twice this old: a reader on another node
- * sees a write at most that late.
+ * (docs/decisions/011). A reader on another node sees a write at most READ_CACHE_LONGEST_MS late.
  */
 export const READ_CACHE_TTL_MS = 1000;
+/** No kept answer older than this is served: past it a reader waits for the load. */
+export const READ_CACHE_LONGEST_MS = 2 * READ_CACHE_TTL_MS;
 
 /** An answer as kept: with when its load began, and how many marks it had seen by then. */
 interface Kept<V> {
@@ -17,10 +18,10 @@ interface Kept<V> {
 
 /**
  * The one read-cache rule (docs/decisions/011-one-read-cache-rule.md), for answers that are the
- * same for every reader of one query (the leaderboard, gallery pages):
- * - an answer is fresh for `ttlMs` under its query's normalised key; past that, and after a
- *   write `markStale()` reported, it is still served while one load replaces it (one load per
- *   key at a time, whoever asks), but never once it is twice `ttlMs` old: then readers wait;
+ * same for every reader of one query (the leaderboard, gallery pages) or one key (sessions):
+ * - an answer is fresh for READ_CACHE_TTL_MS under its query's normalised key; past that, and
+ *   after a write `markStale()` reported, it is still served while one load replaces it (one load
+ *   per key at a time, whoever asks), but never past READ_CACHE_LONGEST_MS: then readers wait;
  * - the writer named to `markStale()` is not served an answer loaded before their write;
  * - `clear()`: nothing loaded before it is served after it, to anyone;
  * - a failed load is not kept and drops the old answer, so a failing database shows as errors.
@@ -31,23 +32,14 @@ export class ReadCache<V extends object> {
   /** Writers named to markStale(), with the generation their own reads need. */
   private readonly writers: LRUCache<string, number>;
   private readonly now: () => number;
-  private readonly ttlMs: number;
-  private readonly serveStale: boolean;
   /** How many times markStale() was called: an answer loaded under an older one predates it. */
   private generation = 0;
 
-  /**
-   * `serveStale: false` for answers that must never outlive their lifetime (sessions): past it a
-   * reader waits for the load instead of getting the old answer.
-   */
-  constructor(options: { now: () => number; ttlMs?: number; max?: number; serveStale?: boolean }) {
+  constructor(options: { now: () => number; max?: number }) {
     this.now = options.now;
-    this.ttlMs = options.ttlMs ?? READ_CACHE_TTL_MS;
-    this.serveStale = options.serveStale ?? true;
-    const keptMs = this.serveStale ? 2 * this.ttlMs : this.ttlMs;
     // Lifetimes are checked on read (no timer per entry), on the app's clock so tests can move it.
     const lifetime = {
-      ttl: keptMs,
+      ttl: READ_CACHE_LONGEST_MS,
       ttlAutopurge: false,
       ttlResolution: 0,
       perf: { now: this.now },
@@ -55,7 +47,7 @@ export class ReadCache<V extends object> {
     this.lru = new LRUCache<string, Kept<V>, () => Promise<V>>({
       ...lifetime,
       max: options.max ?? 500,
-      // Past `keptMs` nobody gets the old answer: they wait for the load.
+      // Past READ_CACHE_LONGEST_MS nobody gets the old answer: they wait for the load.
       allowStale: false,
       // clear() aborts loads under way: their callers get the old answer if there is one (they
       // asked before the write), and the aborted load's result is not kept.
@@ -66,7 +58,7 @@ export class ReadCache<V extends object> {
         const value = await context();
         // An answer's lifetime is counted from the start of its load, not its end (never 0,
         // which lru-cache reads as "forever").
-        setOptions.ttl = Math.max(1, keptMs - (this.now() - loadedAt));
+        setOptions.ttl = Math.max(1, READ_CACHE_LONGEST_MS - (this.now() - loadedAt));
         return { value, loadedAt, generation };
       },
     });
@@ -80,9 +72,7 @@ export class ReadCache<V extends object> {
   async get(key: string, load: () => Promise<V>, reader?: string): Promise<V> {
     // A kept answer younger than its lifetime, also while a load replaces it; else the caller
     // waits for the load (joining the one under way, if any).
-    const kept =
-      (this.serveStale ? this.lru.get(key) : undefined) ??
-      (await this.lru.fetch(key, { context: load }));
+    const kept = this.lru.get(key) ?? (await this.lru.fetch(key, { context: load }));
     // Undefined only when clear() aborted a first load this caller joined: load after it.
     if (!kept) return load();
     const needs = reader === undefined ? 0 : (this.writers.get(reader) ?? 0);
@@ -91,8 +81,9 @@ export class ReadCache<V extends object> {
       const fresh = await this.lru.fetch(key, { context: load, forceRefresh: true });
       return fresh && fresh.generation >= needs ? fresh.value : load();
     }
-    const stale = kept.generation < this.generation || this.now() - kept.loadedAt > this.ttlMs;
-    if (stale && this.serveStale) {
+    const stale =
+      kept.generation < this.generation || this.now() - kept.loadedAt > READ_CACHE_TTL_MS;
+    if (stale) {
       // Served as it is while one load replaces it (a load under way is joined, not repeated).
       void this.lru.fetch(key, { context: load, forceRefresh: true, allowStale: true });
     }
@@ -106,7 +97,7 @@ export class ReadCache<V extends object> {
   fresh(key: string): V | undefined {
     const kept = this.lru.get(key);
     if (!kept || kept.generation < this.generation) return undefined;
-    return this.now() - kept.loadedAt > this.ttlMs ? undefined : kept.value;
+    return this.now() - kept.loadedAt > READ_CACHE_TTL_MS ? undefined : kept.value;
   }
 
   /**

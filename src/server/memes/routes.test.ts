@@ -1,3 +1,4 @@
+import { READ_CACHE_LONGEST_MS } from '#server/http/read-cache.ts';
 import { describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
 import { uniqueName, type TestApp } from '#test-support/test-app.ts';
@@ -184,7 +185,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       await expect.poll(async () => (await page(reader)).memes[0]).toMatchObject({ downvotes: 2 });
       // ... and a page two seconds old is never served: on a quiet node the reader waits.
       await elsewhere(2);
-      t.clock.advance(2001);
+      t.clock.advance(READ_CACHE_LONGEST_MS + 1);
       expect((await page(reader)).memes[0]).toMatchObject({ downvotes: 3 });
     });
 

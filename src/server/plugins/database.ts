@@ -27,11 +27,7 @@ export const database = fp(
         ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
         : createSqlRateLimiter(db, clock),
       objectStore: createObjectStore(config, secret, clock),
-      sessions: new ReadCache<CachedSession>({
-        now: () => clock.now(),
-        max: 10_000,
-        serveStale: false,
-      }),
+      sessions: new ReadCache<CachedSession>({ now: () => clock.now(), max: 10_000 }),
     };
     app.decorate('deps', deps);
     app.decorateRequest('user', null);

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import { READ_CACHE_LONGEST_MS } from '#server/http/read-cache.ts';
 import { describe, expect, it } from 'vitest';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -48,8 +49,9 @@ describe.each(databaseKinds)('public reads on %s', (kind) => {
 
     // With the session store gone, whatever looks the session up fails...
     await sql`alter table sessions rename to sessions_gone`.execute(t.app.deps.db);
-    // Past the session cache's second (decision 011), so the next look-up asks the database.
-    t.clock.advance(1001);
+    // Past the longest a node serves a kept session (2 s, decision 011): the next look-up waits
+    // for the database.
+    t.clock.advance(READ_CACHE_LONGEST_MS + 1);
     try {
       expect((await member.request('GET', authPaths.me)).statusCode).toBe(500);
       // ...and the public reads, sent with the same session cookie, do not.

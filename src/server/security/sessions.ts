@@ -55,9 +55,9 @@ export async function loadSessionUser(
 
 /**
  * The session look-up every member request makes, under the read-cache rule (decision 011): a
- * node keeps the answer for a second (never longer: no stale answer is served), and its own
- * logins and logouts drop it at once. A session ended on another node (or by the operator) stops
- * working here within that second.
+ * node keeps the answer for a second, then serves it while one look-up replaces it, never once
+ * it is 2 s old; its own logins and logouts drop it at once. A session ended on another node (or
+ * by the operator) stops working here within 2 s.
  */
 export async function cachedSessionUser(
   deps: Pick<AppDeps, 'db' | 'clock' | 'sessions'>,
