@@ -119,10 +119,6 @@ export class ReadCache<V extends object> {
   delete(key: string): void {
     this.lru.delete(key);
   }
-
-  get size(): number {
-    return this.lru.size;
-  }
 }
 
 /**
