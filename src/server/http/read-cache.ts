@@ -81,9 +81,7 @@ export class ReadCache<V extends object> {
       const fresh = await this.lru.fetch(key, { context: load, forceRefresh: true });
       return fresh && fresh.generation >= needs ? fresh.value : load();
     }
-    const stale =
-      kept.generation < this.generation || this.now() - kept.loadedAt > READ_CACHE_TTL_MS;
-    if (stale) {
+    if (!this.isFresh(kept)) {
       // Served as it is while one load replaces it (a load under way is joined, not repeated).
       void this.lru.fetch(key, { context: load, forceRefresh: true, allowStale: true });
     }
@@ -96,8 +94,12 @@ export class ReadCache<V extends object> {
    */
   fresh(key: string): V | undefined {
     const kept = this.lru.get(key);
-    if (!kept || kept.generation < this.generation) return undefined;
-    return this.now() - kept.loadedAt > READ_CACHE_TTL_MS ? undefined : kept.value;
+    return kept && this.isFresh(kept) ? kept.value : undefined;
+  }
+
+  /** Loaded after every write markStale() reported, and within READ_CACHE_TTL_MS. */
+  private isFresh(kept: Kept<V>): boolean {
+    return kept.generation === this.generation && this.now() - kept.loadedAt <= READ_CACHE_TTL_MS;
   }
 
   /**
