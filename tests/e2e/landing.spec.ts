@@ -430,6 +430,50 @@ test('a /#game link lands on the game once it has loaded', async ({ page }) => {
   expect(await game.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(-8);
 });
 
+test('once the visitor presses, the page no longer moves back to the address section', async ({
+  page,
+}) => {
+  // The gallery's code arrives when the test lets it; its arrival starts a few seconds in which
+  // the page keeps the address's section in place.
+  let letCodeThrough!: () => void;
+  const codeHeld = new Promise<void>((resolve) => (letCodeThrough = resolve));
+  await page.route(/gallery-section-[\w-]+\.js$/, async (route) => {
+    await codeHeld;
+    await route.continue();
+  });
+  const gallery = await openSection(page, 'gallery');
+  letCodeThrough();
+  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible();
+  const top = () => gallery.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  /** Scrolls away as a script would (no wheel, no key, no press), then changes the page's height. */
+  let grow = 100;
+  const scrollAwayAndGrow = () =>
+    page.evaluate(async (grow) => {
+      window.scrollBy(0, 300);
+      const spacer = document.getElementById('test-spacer') ?? document.createElement('div');
+      spacer.id = 'test-spacer';
+      spacer.style.height = `${grow}px`;
+      document.body.append(spacer);
+      const frame = () => new Promise(requestAnimationFrame);
+      await frame();
+      await frame();
+    }, (grow += 10));
+  // Meanwhile a change of height puts the section back under the header.
+  await expect
+    .poll(async () => {
+      await scrollAwayAndGrow();
+      return top();
+    })
+    .toBeLessThanOrEqual(80);
+  // A press (here on the page's background) ends that: what is under the pointer stays there.
+  await page.evaluate(() =>
+    document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })),
+  );
+  await scrollAwayAndGrow();
+  // About 300 px above the header; the parts above may still settle by a few pixels.
+  expect(await top()).toBeLessThan(-150);
+});
+
 test.describe('giveaway, for a visitor in Tokyo', () => {
   test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
 

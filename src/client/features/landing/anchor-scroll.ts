@@ -2,8 +2,10 @@
  * Keeps a `/#section` address on its section while the page settles: deferred sections load
  * above it, lists fill in, and each of those changes the height of what is above. For a few
  * seconds after arriving (or after a deferred section renders) any change in the page's height
- * puts the address's section back under the header, unless the visitor has scrolled by
- * themselves since that address was set.
+ * puts the address's section back under the header, unless the visitor has scrolled or pressed
+ * since that address was set. A press counts: the page must never move between a press and its
+ * release, or the release lands on something else and the click is lost (a vote button pressed
+ * while the game below loads). A drag of the scroll bar starts with a press too.
  */
 
 const SETTLE_WINDOW_MS = 4000;
@@ -33,6 +35,7 @@ function install(): void {
   const options = { passive: true, capture: true } as const;
   window.addEventListener('wheel', noteVisitorScroll, options);
   window.addEventListener('touchmove', noteVisitorScroll, options);
+  window.addEventListener('pointerdown', noteVisitorScroll, options);
   window.addEventListener(
     'keydown',
     (event) => {
