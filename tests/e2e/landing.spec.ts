@@ -448,16 +448,19 @@ test('once the visitor presses, the page no longer moves back to the address sec
   /** Scrolls away as a script would (no wheel, no key, no press), then changes the page's height. */
   let grow = 100;
   const scrollAwayAndGrow = () =>
-    page.evaluate(async (grow) => {
-      window.scrollBy(0, 300);
-      const spacer = document.getElementById('test-spacer') ?? document.createElement('div');
-      spacer.id = 'test-spacer';
-      spacer.style.height = `${grow}px`;
-      document.body.append(spacer);
-      const frame = () => new Promise(requestAnimationFrame);
-      await frame();
-      await frame();
-    }, (grow += 10));
+    page.evaluate(
+      async (grow) => {
+        window.scrollBy(0, 300);
+        const spacer = document.getElementById('test-spacer') ?? document.createElement('div');
+        spacer.id = 'test-spacer';
+        spacer.style.height = `${grow}px`;
+        document.body.append(spacer);
+        const frame = () => new Promise(requestAnimationFrame);
+        await frame();
+        await frame();
+      },
+      (grow += 10),
+    );
   // Meanwhile a change of height puts the section back under the header.
   await expect
     .poll(async () => {
