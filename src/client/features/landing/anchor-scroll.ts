@@ -5,7 +5,7 @@
  * puts the address's section back under the header, unless the visitor has scrolled or pressed
  * since that address was set. A press counts: the page must never move between a press and its
  * release, or the release lands on something else and the click is lost (a vote button pressed
- * while the game below loads). A drag of the scroll bar starts with a press too.
+ * while the game below loads).
  */
 
 const SETTLE_WINDOW_MS = 4000;
