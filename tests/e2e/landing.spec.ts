@@ -468,7 +468,7 @@ test('once the visitor presses, the page no longer moves back to the address sec
       return top();
     })
     .toBeLessThanOrEqual(80);
-  // A press (here on the page's background) ends that: what is under the pointer stays there.
+  // A press (dispatched on the page's background) ends that: what is under the pointer stays.
   await page.evaluate(() =>
     document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })),
   );

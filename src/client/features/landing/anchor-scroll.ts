@@ -11,12 +11,13 @@
 const SETTLE_WINDOW_MS = 4000;
 const SCROLL_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', ' ']);
 
-let scrolledByVisitorAt: string | null = null;
+/** The address (its hash) under which the visitor last scrolled or pressed: it settles no more. */
+let visitorTookOverAt: string | null = null;
 let armedUntil = 0;
 let installed = false;
 
-function noteVisitorScroll(): void {
-  scrolledByVisitorAt = window.location.hash;
+function noteVisitorTookOver(): void {
+  visitorTookOverAt = window.location.hash;
 }
 
 function hashTarget(): HTMLElement | null {
@@ -25,7 +26,7 @@ function hashTarget(): HTMLElement | null {
 }
 
 function settle(): void {
-  if (scrolledByVisitorAt === window.location.hash) return;
+  if (visitorTookOverAt === window.location.hash) return;
   hashTarget()?.scrollIntoView({ behavior: 'instant', block: 'start' });
 }
 
@@ -33,13 +34,13 @@ function install(): void {
   if (installed) return;
   installed = true;
   const options = { passive: true, capture: true } as const;
-  window.addEventListener('wheel', noteVisitorScroll, options);
-  window.addEventListener('touchmove', noteVisitorScroll, options);
-  window.addEventListener('pointerdown', noteVisitorScroll, options);
+  window.addEventListener('wheel', noteVisitorTookOver, options);
+  window.addEventListener('touchmove', noteVisitorTookOver, options);
+  window.addEventListener('pointerdown', noteVisitorTookOver, options);
   window.addEventListener(
     'keydown',
     (event) => {
-      if (SCROLL_KEYS.has(event.key)) noteVisitorScroll();
+      if (SCROLL_KEYS.has(event.key)) noteVisitorTookOver();
     },
     options,
   );
@@ -56,7 +57,7 @@ function arm(): void {
 
 /** On arriving at the home page: go to the address's section at once (no animation). */
 export function scrollToHashOnArrival(): void {
-  scrolledByVisitorAt = null;
+  visitorTookOverAt = null;
   arm();
   settle();
 }
