@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -172,55 +171,40 @@ describe('logs', () => {
 describe('the server process', () => {
   it('drains in-flight requests on SIGTERM, then exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    // A port the kernel picked: a random one could be taken (by another test's client, say), and
+    // the server would exit 1 on EADDRINUSE before this test began.
+    const node = await startNode({
       env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
         CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
         TRUST_PROXY: 'true',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
-        const ready = await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ready) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const exited = new Promise<number | null>((resolve) => node.child.once('exit', resolve));
       const inFlight = Array.from({ length: 40 }, (_, i) =>
-        fetch(`${base}${authPaths.register}`, {
+        fetch(`${node.origin}${authPaths.register}`, {
           method: 'POST',
           // Forty visitors: one address may open only so many accounts an hour.
           headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
-          body: JSON.stringify({ username: `drain_${i}_${port}`, password: 'secret1' }),
+          body: JSON.stringify({ username: `drain_${i}_${node.port}`, password: 'secret1' }),
         }).then(
           (r) => r.status,
           () => 'refused',
         ),
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
-      for (let i = 0; i < 200 && !output.includes(`"url":"${authPaths.register}"`); i++) {
+      for (let i = 0; i < 200 && !node.output().includes(`"url":"${authPaths.register}"`); i++) {
         await new Promise((r) => setTimeout(r, 25));
       }
-      child.kill('SIGTERM');
+      node.child.kill('SIGTERM');
       const statuses = await Promise.all(inFlight);
-      expect(await exited).toBe(0);
+      expect(await exited, node.output()).toBe(0);
       // Every request that reached the server got a real answer: created, or refused while closing.
       expect(statuses.every((s) => s === 201 || s === 503 || s === 'refused')).toBe(true);
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
-      expect(output).toContain('shutting down');
+      expect(node.output()).toContain('shutting down');
       const { default: Database } = await import('better-sqlite3');
       const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
       const created = (
@@ -231,7 +215,7 @@ describe('the server process', () => {
       db.close();
       expect(created).toBe(statuses.filter((s) => s === 201).length);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await node.kill();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
