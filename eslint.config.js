@@ -8,9 +8,18 @@ const features = ['auth', 'landing', 'gallery', 'game', 'leaderboard', 'shop'];
 
 /** Rooms (CONVENTIONS.md): who may import whom. */
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-const noServer = { group: ['#server/*', '**/server/**'], message: 'Only src/server may import server code.' };
-const noClient = { group: ['#client/*', '**/client/**'], message: 'Only src/client may import client code.' };
-const noNode = { group: ['node:*'], message: 'This room runs in the browser too: no Node built-ins.' };
+const noServer = {
+  group: ['#server/*', '**/server/**'],
+  message: 'Only src/server may import server code.',
+};
+const noClient = {
+  group: ['#client/*', '**/client/**'],
+  message: 'Only src/client may import client code.',
+};
+const noNode = {
+  group: ['node:*'],
+  message: 'This room runs in the browser too: no Node built-ins.',
+};
 
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report'] },
@@ -19,7 +28,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error', 'info', 'log'] }],
     },
@@ -32,7 +44,9 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] }),
+      ],
       'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
@@ -45,7 +59,12 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**'],
-    rules: restrict([noServer, noClient, noNode, { group: ['react', 'react-dom'], message: 'src/shared is framework-free.' }]),
+    rules: restrict([
+      noServer,
+      noClient,
+      noNode,
+      { group: ['react', 'react-dom'], message: 'src/shared is framework-free.' },
+    ]),
   },
   { files: ['src/server/**'], rules: restrict([noClient]) },
   { files: ['src/client/**'], rules: restrict([noServer, noNode]) },
@@ -54,7 +73,10 @@ export default tseslint.config(
     rules: restrict([
       noServer,
       noNode,
-      { group: ['#client/features/*', '#client/app/*', '**/features/**', '**/app/**'], message: 'lib and ui sit below features and pages.' },
+      {
+        group: ['#client/features/*', '#client/app/*', '**/features/**', '**/app/**'],
+        message: 'lib and ui sit below features and pages.',
+      },
     ]),
   },
   ...features.map((feature) => ({
@@ -64,7 +86,9 @@ export default tseslint.config(
       noNode,
       { group: ['#client/app/*', '**/app/**'], message: 'Features never import pages.' },
       {
-        group: features.filter((f) => f !== feature).flatMap((f) => [`#client/features/${f}/*`, `../${f}/*`, `../../${f}/*`]),
+        group: features
+          .filter((f) => f !== feature)
+          .flatMap((f) => [`#client/features/${f}/*`, `../${f}/*`, `../../${f}/*`]),
         message: 'Features never import each other; share through src/client/lib.',
       },
     ]),
@@ -76,7 +100,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['ImportDeclaration', 'ImportExpression', 'ExportAllDeclaration', 'ExportNamedDeclaration'].map((node) => ({
+        ...[
+          'ImportDeclaration',
+          'ImportExpression',
+          'ExportAllDeclaration',
+          'ExportNamedDeclaration',
+        ].map((node) => ({
           selector: `${node}[source.value=/^#test-support\\/|(^|\\/)tests\\//]`,
           message: 'Production code never imports test helpers (tests/).',
         })),

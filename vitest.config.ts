@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/scale/**/*.test.ts', 'tests/faults/**/*.test.ts'],
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+      'tests/scale/**/*.test.ts',
+      'tests/faults/**/*.test.ts',
+    ],
     // API suites create their own databases; a few workers keep the 2-core machine responsive.
     pool: 'forks',
     maxWorkers: 2,

@@ -37,9 +37,7 @@ describe('defaultSite', () => {
     expect(pageLabels(defaultSite, now).giveawaySchedule).toBe(
       'Sunday, 8:00 PM EST (New York time)',
     );
-    expect(nextWeeklyOccurrence(now, defaultSite.giveaway.schedule)).toBe(
-      Date.UTC(2026, 0, 19, 1),
-    );
+    expect(nextWeeklyOccurrence(now, defaultSite.giveaway.schedule)).toBe(Date.UTC(2026, 0, 19, 1));
     expect(defaultSite.giveaway.burn).toEqual({
       circulatingSupply: defaultSite.tokenomics.totalSupply,
       lastBurn: 0,

@@ -60,7 +60,10 @@ test('logout from the menu, failed login toast, then login success', async ({ pa
   await page.getByRole('button', { name: 'Account menu' }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByText(name)).toBeVisible();
-  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(menu.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
   await menu.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(toastWith(page, 'You have been successfully logged out.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible();
@@ -103,7 +106,9 @@ test('switching mode and closing the dialog reset the forms', async ({ page }) =
   await expect(page.getByRole('dialog').getByLabel('Username')).toHaveValue('');
 });
 
-test('closing the dialog gives the keyboard focus back to the button that opened it', async ({ page }) => {
+test('closing the dialog gives the keyboard focus back to the button that opened it', async ({
+  page,
+}) => {
   await page.goto('/');
   const login = page.getByRole('button', { name: 'Login', exact: true });
   const signUpButton = page.getByRole('button', { name: 'Sign Up' });
@@ -127,7 +132,7 @@ function settledTop(page: Page, id: string): Promise<number> {
     // Still for 20 painted frames in a row: counted in frames, so a slow machine (fewer frames a
     // second) waits longer instead of mistaking a stalled scroll for a finished one.
     let last = NaN;
-    for (let still = 0; still < 20; ) {
+    for (let still = 0; still < 20;) {
       await new Promise(requestAnimationFrame);
       still = window.scrollY === last ? still + 1 : 0;
       last = window.scrollY;
@@ -136,12 +141,16 @@ function settledTop(page: Page, id: string): Promise<number> {
   }, id);
 }
 
-test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({ page }) => {
+test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
+  page,
+}) => {
   await page.goto('/');
   const openMenu = page.getByRole('button', { name: 'Open menu' });
   if (!isPhone(page)) {
     await expect(openMenu).toBeHidden();
-    await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Game' }),
+    ).toBeVisible();
     return;
   }
   await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();
@@ -202,6 +211,8 @@ test('the longest username fits the header, on the home page and in the shop', a
     await page.setViewportSize({ width: 1024, height: 768 });
     await expect(page.getByRole('navigation', { name: 'Sections' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      1024,
+    );
   }
 });

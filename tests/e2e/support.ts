@@ -38,7 +38,11 @@ export async function signUp(page: Page, username: string, password = 'grind123'
  * each from its own address as the proxy reports it: the server opens only so many accounts per
  * address and hour, and the test server runs with TRUST_PROXY.
  */
-export async function signUpViaApi(page: Page, username: string, password = 'grind123'): Promise<void> {
+export async function signUpViaApi(
+  page: Page,
+  username: string,
+  password = 'grind123',
+): Promise<void> {
   counter += 1;
   const address = `10.${process.pid % 250}.${(counter >> 8) & 255}.${counter & 255}`;
   const res = await page.request.post(authPaths.register, {

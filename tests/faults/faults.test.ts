@@ -39,7 +39,12 @@ import {
   type OwnRedis,
 } from '#test-support/own-services.ts';
 import { newSessionSecret, scratchDir, startScratchS3 } from '#test-support/scratch.ts';
-import { TestClient, type Method, type Reply, type RequestOptions } from '#test-support/test-client.ts';
+import {
+  TestClient,
+  type Method,
+  type Reply,
+  type RequestOptions,
+} from '#test-support/test-client.ts';
 import { distinctPng } from '#test-support/gallery.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
@@ -153,7 +158,8 @@ class Site {
       log.requests++;
       log.slowestMs = Math.max(log.slowestMs, ms);
       if (res.statusCode >= 200 && res.statusCode < 300) log.ok++;
-      else if (res.statusCode < 500) log.refused4xx[res.statusCode] = (log.refused4xx[res.statusCode] ?? 0) + 1;
+      else if (res.statusCode < 500)
+        log.refused4xx[res.statusCode] = (log.refused4xx[res.statusCode] ?? 0) + 1;
       if (res.statusCode >= 500) {
         if (Date.now() > this.recoveredAt) log.afterRecovery5xx++;
         const clean =
@@ -161,7 +167,8 @@ class Site {
           Number(res.headers['retry-after']) > 0 &&
           res.body === JSON.stringify({ message: UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
         if (clean) log.unavailable++;
-        else log.violations.push(`${method} ${urlPath}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+        else
+          log.violations.push(`${method} ${urlPath}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
       // A session or CSRF token lost to a fault would show as these: no fault may cost them.
       if (res.statusCode === 401 || res.statusCode === 403) {
@@ -457,7 +464,11 @@ describe.concurrent('faults under load', () => {
         await setup.db
           .updateTable('users')
           .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
-          .where('id', 'in', members.map((m) => m.id))
+          .where(
+            'id',
+            'in',
+            members.map((m) => m.id),
+          )
           .execute();
         const memeIds: number[] = [];
         const memes: { id: number; imageUrl: string }[] = [];
@@ -481,9 +492,8 @@ describe.concurrent('faults under load', () => {
             while (running) await body();
           })();
 
-        const visitors = Array.from(
-          { length: VISITORS },
-          () => TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
+        const visitors = Array.from({ length: VISITORS }, () =>
+          TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
         );
         for (const v of visitors) await v.token(setup.nodes[0]!.origin);
         const load = [

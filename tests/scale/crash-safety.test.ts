@@ -125,7 +125,11 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
     await db
       .updateTable('users')
       .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
-      .where('id', 'in', members.map((m) => m.id))
+      .where(
+        'id',
+        'in',
+        members.map((m) => m.id),
+      )
       .execute();
     const uploader = members[0]!;
     const memeIds: number[] = [];
@@ -179,9 +183,8 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
       return status >= 200 && status <= 299;
     };
 
-    const visitors = Array.from(
-      { length: VISITORS },
-      () => TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
+    const visitors = Array.from({ length: VISITORS }, () =>
+      TestClient.http(PUBLIC_ORIGIN, { clientIp: nextIp() }),
     );
     const voting = visitors.map((visitor, v) =>
       loop(async () => {
@@ -429,7 +432,10 @@ async function postMeme(
       ).status;
   if (putStatus !== 200) return { status: putStatus, id: 0, imageUrl: '' };
   const processed = await send(() =>
-    client.request('PUT', memePaths.memeImages, { node: node.origin, body: { imageUrl: uploadURL } }),
+    client.request('PUT', memePaths.memeImages, {
+      node: node.origin,
+      body: { imageUrl: uploadURL },
+    }),
   );
   if (processed.statusCode !== 200) return { status: processed.statusCode, id: 0, imageUrl: '' };
   const { objectPath } = processed.json<{ objectPath: string }>();

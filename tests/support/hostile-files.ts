@@ -122,7 +122,12 @@ export async function buildAnimatedGif(width = 120, height = 90, frames = 4): Pr
  * noise, so palette quantisation and LZW find nothing to share and each frame costs full price
  * (100x100 x 300 frames: about 4 MB, 3 megapixel-frames).
  */
-export async function buildNoiseGifBomb(width = 100, height = 100, frames = 300, seed = 1): Promise<Buffer> {
+export async function buildNoiseGifBomb(
+  width = 100,
+  height = 100,
+  frames = 300,
+  seed = 1,
+): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * frames * 3);
   let state = seed >>> 0 || 1;
   for (let i = 0; i < pixels.length; i++) {

@@ -31,7 +31,11 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(kind);
   const config: AppConfig = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: testDb.dataDir, SESSION_SECRET: 'test-secret-'.padEnd(48, 'x') }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: testDb.dataDir,
+      SESSION_SECRET: 'test-secret-'.padEnd(48, 'x'),
+    }),
     database: testDb.database,
     clientDistDir: undefined,
     ...overrides,

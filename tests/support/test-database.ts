@@ -7,7 +7,9 @@ import { createScratchPostgres } from './scratch-postgres.ts';
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server to create databases on. */
-export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export interface TestDatabase {
   dataDir: string;
@@ -20,7 +22,11 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-test-'));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   if (kind === 'sqlite') {
-    return { dataDir, database: { kind, file: path.join(dataDir, 'app.db') }, drop: async () => removeDir() };
+    return {
+      dataDir,
+      database: { kind, file: path.join(dataDir, 'app.db') },
+      drop: async () => removeDir(),
+    };
   }
   const scratch = await createScratchPostgres(process.env.TEST_DATABASE_URL!, 'grind_test');
   return {

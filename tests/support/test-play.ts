@@ -63,7 +63,11 @@ export async function reportPaced(
   }
 }
 
-export function scoreBody(run: PlayedRun, playerName: string, overrides: Record<string, unknown> = {}) {
+export function scoreBody(
+  run: PlayedRun,
+  playerName: string,
+  overrides: Record<string, unknown> = {},
+) {
   return { ...honestScoreBody(run, playerName), ...overrides };
 }
 

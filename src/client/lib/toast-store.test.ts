@@ -16,7 +16,7 @@ describe('toast store', () => {
     vi.useFakeTimers();
     const { id } = toast({ title: 'bye' });
     dismissToast(id);
-    expect((getToasts())[0]).toMatchObject({ id, open: false });
+    expect(getToasts()[0]).toMatchObject({ id, open: false });
     vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
     expect(getToasts()).toHaveLength(1);
     vi.advanceTimersByTime(1);

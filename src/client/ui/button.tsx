@@ -32,6 +32,9 @@ export function Button({
   className,
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: keyof typeof sizes }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  size?: keyof typeof sizes;
+}) {
   return <button type={type} className={cn(buttonClasses(variant, size), className)} {...props} />;
 }

@@ -31,14 +31,19 @@ export default function Toaster() {
           )}
         >
           <div className="grid gap-1">
-            {t.title ? <ToastPrimitive.Title className="font-semibold">{t.title}</ToastPrimitive.Title> : null}
+            {t.title ? (
+              <ToastPrimitive.Title className="font-semibold">{t.title}</ToastPrimitive.Title>
+            ) : null}
             {t.description ? (
               <ToastPrimitive.Description className="text-sm whitespace-pre-line opacity-90">
                 {t.description}
               </ToastPrimitive.Description>
             ) : null}
           </div>
-          <ToastPrimitive.Close aria-label="Close" className="absolute top-3 right-3 opacity-70 hover:opacity-100">
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute top-3 right-3 opacity-70 hover:opacity-100"
+          >
             <X className="h-4 w-4" aria-hidden />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>

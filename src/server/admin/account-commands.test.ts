@@ -81,9 +81,17 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     for (const userId of [goneUser.id, staysUser.id]) {
       await creditCoins(db, { userId, amount: 500, reason: 'grant', now: t.clock.now() });
     }
-    expect((await gone.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode).toBe(200);
+    expect(
+      (await gone.request('POST', pathTo(shopPaths.purchase, { key: 'hardhat' }))).statusCode,
+    ).toBe(200);
     const meme = await postMeme(t.app, gone);
-    expect((await stays.request('POST', pathTo(memePaths.vote, { id: meme.id }), { body: { voteType: 'up' } })).statusCode).toBe(200);
+    expect(
+      (
+        await stays.request('POST', pathTo(memePaths.vote, { id: meme.id }), {
+          body: { voteType: 'up' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // A run that picked up coins, so its credit is in the ledger (a short run may collect none).
     let runs = 0;
     let run;
@@ -92,28 +100,59 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
       run = await play(gone, 600, t.clock);
     } while (run.result.coins === 0 && runs < 10);
     await reportPaced(gone, t.clock, run);
-    expect((await gone.request('POST', gamePaths.scores, { body: scoreBody(run, name) })).statusCode).toBe(201);
-    expect((await gone.request('POST', gamePaths.coins, { body: { amount: run.result.coins, runId: run.runId } })).statusCode).toBe(200);
+    expect(
+      (await gone.request('POST', gamePaths.scores, { body: scoreBody(run, name) })).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await gone.request('POST', gamePaths.coins, {
+          body: { amount: run.result.coins, runId: run.runId },
+        })
+      ).statusCode,
+    ).toBe(200);
     const imageKey = meme.imageUrl.replace(/^\/objects\//, '');
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).not.toBeNull();
-    const staysBefore = await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute();
+    const staysBefore = await db
+      .selectFrom('coin_ledger')
+      .selectAll()
+      .where('user_id', '=', staysUser.id)
+      .execute();
 
     expect(await admin('users:delete', name), lines.join('\n')).toBe(0);
-    expect(lines[0]).toMatch(new RegExp(`^Deleted ${name} \\(#${goneUser.id}\\): \\d+ coins with their ledger, ${runs} run\\(s\\), 1 leaderboard entry, 2 image file\\(s\\)`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Deleted ${name} \\(#${goneUser.id}\\): \\d+ coins with their ledger, ${runs} run\\(s\\), 1 leaderboard entry, 2 image file\\(s\\)`,
+      ),
+    );
 
     // The CLI is another process: a node stops honouring the session once its kept copy is past
     // the longest the read cache serves one (decision 011).
     t.clock.advance(READ_CACHE_LONGEST_MS + 1);
     expect(await me(gone)).toBeNull();
     expect((await TestClient.inject(t.app).login(name)).statusCode).toBe(401);
-    expect(await db.selectFrom('users').select('id').where('id', '=', goneUser.id).executeTakeFirst()).toBeUndefined();
-    expect(await db.selectFrom('memes').select('id').where('id', '=', meme.id).executeTakeFirst()).toBeUndefined();
-    expect(await db.selectFrom('game_scores').select('id').where('player_name', '=', name).execute()).toEqual([]);
-    expect(await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute()).toEqual(staysBefore);
+    expect(
+      await db.selectFrom('users').select('id').where('id', '=', goneUser.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(
+      await db.selectFrom('memes').select('id').where('id', '=', meme.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(
+      await db.selectFrom('game_scores').select('id').where('player_name', '=', name).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('coin_ledger').selectAll().where('user_id', '=', staysUser.id).execute(),
+    ).toEqual(staysBefore);
     expect((await stays.request('GET', shopPaths.profile)).json().coins).toBe(500);
     expect(await t.app.deps.objectStore!.getObjectBuffer(imageKey, 10_000_000)).toBeNull();
     expect(await findInvariantViolations(db, t.app.deps.objectStore!)).toEqual([]);
     // The name is free again.
-    expect((await TestClient.inject(t.app).request('POST', authPaths.register, { body: { username: name, password: 'password123' }, csrf: false })).statusCode).toBe(201);
+    expect(
+      (
+        await TestClient.inject(t.app).request('POST', authPaths.register, {
+          body: { username: name, password: 'password123' },
+          csrf: false,
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 });

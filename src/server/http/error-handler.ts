@@ -33,16 +33,17 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const first = error.validation[0]!;
     const path =
       first.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || '';
-    return reply
-      .code(400)
-      .send({
-        message: describeIssue(path, first.message ?? 'Invalid request'),
-        code: 'VALIDATION',
-      });
+    return reply.code(400).send({
+      message: describeIssue(path, first.message ?? 'Invalid request'),
+      code: 'VALIDATION',
+    });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code = error.code && !error.code.startsWith('FST_') ? error.code : (CODE_BY_STATUS[status] ?? 'BAD_REQUEST');
+    const code =
+      error.code && !error.code.startsWith('FST_')
+        ? error.code
+        : (CODE_BY_STATUS[status] ?? 'BAD_REQUEST');
     return reply.code(status).send({ message: error.message, code });
   }
   if (isDependencyUnavailable(error)) {

@@ -359,9 +359,20 @@ export async function deleteMemeRow(
  * caller's transaction; answers the image keys they named, for the caller to delete from the
  * store once no other row names them.
  */
-export async function deleteMemesOfUser(trx: Transaction<Database>, userId: number): Promise<string[]> {
-  const memes = await trx.deleteFrom('memes').where('user_id', '=', userId).returning(['image_key', 'thumbnail_key']).execute();
-  const images = await trx.deleteFrom('meme_images').where('user_id', '=', userId).returning(['image_key', 'thumbnail_key']).execute();
+export async function deleteMemesOfUser(
+  trx: Transaction<Database>,
+  userId: number,
+): Promise<string[]> {
+  const memes = await trx
+    .deleteFrom('memes')
+    .where('user_id', '=', userId)
+    .returning(['image_key', 'thumbnail_key'])
+    .execute();
+  const images = await trx
+    .deleteFrom('meme_images')
+    .where('user_id', '=', userId)
+    .returning(['image_key', 'thumbnail_key'])
+    .execute();
   return [...new Set([...memes, ...images].flatMap((m) => [m.image_key, m.thumbnail_key]))];
 }
 

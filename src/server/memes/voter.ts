@@ -28,7 +28,11 @@ export function voterNetwork(ip: string): string {
 export const memberVoter = (userId: number) => `u:${userId}`;
 
 export function addressVoter(ip: string, secret: string): string {
-  const digest = createHmac('sha256', secret).update(CONTEXT).update('\0').update(voterNetwork(ip)).digest('base64url');
+  const digest = createHmac('sha256', secret)
+    .update(CONTEXT)
+    .update('\0')
+    .update(voterNetwork(ip))
+    .digest('base64url');
   return `a:${digest.slice(0, 22)}`;
 }
 

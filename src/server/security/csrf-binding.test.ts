@@ -17,7 +17,9 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     const cookieBefore = c.cookies.get('csrf');
     expect((await c.login(name)).statusCode).toBe(200);
     expect(c.cookies.get('csrf')).not.toBe(cookieBefore);
-    const stale = await c.request('POST', authPaths.logout, { headers: { 'x-csrf-token': before } });
+    const stale = await c.request('POST', authPaths.logout, {
+      headers: { 'x-csrf-token': before },
+    });
     expect(stale.statusCode).toBe(403);
     expect(await me(c)).not.toBeNull();
     expect((await c.request('POST', authPaths.logout)).statusCode).toBe(200);
@@ -32,7 +34,9 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     await victim.register(uniqueName());
     // Even if the browser kept the planted cookie (renewal lost), the token is the visitor's.
     victim.cookies.set('csrf', plantedCookie);
-    const res = await victim.request('POST', authPaths.logout, { headers: { 'x-csrf-token': plantedToken } });
+    const res = await victim.request('POST', authPaths.logout, {
+      headers: { 'x-csrf-token': plantedToken },
+    });
     expect(res.statusCode).toBe(403);
     expect(await me(victim)).not.toBeNull();
   });
@@ -55,20 +59,30 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
     const cookie = c.cookies.get('csrf');
     expect((await c.request('POST', authPaths.logout)).statusCode).toBe(200);
     expect(c.cookies.get('csrf')).not.toBe(cookie);
-    const res = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), { body: { voteType: 'up' }, headers: { 'x-csrf-token': memberToken } });
+    const res = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), {
+      body: { voteType: 'up' },
+      headers: { 'x-csrf-token': memberToken },
+    });
     expect(res.statusCode).toBe(403);
   });
 
   it('names cookies __Host- when they are Secure, and keeps plain names on http', async () => {
     const plain = TestClient.inject(t.app);
-    const plainReg = await plain.request('POST', authPaths.register, { body: { username: uniqueName(), password: 'secret1' }, csrf: false });
+    const plainReg = await plain.request('POST', authPaths.register, {
+      body: { username: uniqueName(), password: 'secret1' },
+      csrf: false,
+    });
     expect(plainReg.cookies.map((c) => c.name).sort()).toEqual(['csrf', 'sid']);
 
     const https = await createTestApp(kind, { publicOrigin: 'https://grind.example' });
     try {
       const c = TestClient.inject(https.app);
       const origin = { origin: 'https://grind.example' };
-      const reg = await c.request('POST', authPaths.register, { body: { username: uniqueName(), password: 'secret1' }, csrf: false, headers: origin });
+      const reg = await c.request('POST', authPaths.register, {
+        body: { username: uniqueName(), password: 'secret1' },
+        csrf: false,
+        headers: origin,
+      });
       expect(reg.statusCode).toBe(201);
       expect(reg.cookies.map((x) => x.name).sort()).toEqual(['__Host-csrf', '__Host-sid']);
       for (const cookie of reg.cookies) {
@@ -80,7 +94,10 @@ describe.each(databaseKinds)('CSRF tokens belong to a session, on %s', (kind) =>
       const bare = TestClient.inject(https.app);
       bare.cookies.set('sid', c.cookies.get('__Host-sid')!);
       expect((await bare.request('GET', authPaths.me)).json().user).toBeNull();
-      const vote = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), { body: { voteType: 'up' }, headers: origin });
+      const vote = await c.request('POST', pathTo(memePaths.vote, { id: 1 }), {
+        body: { voteType: 'up' },
+        headers: origin,
+      });
       expect(vote.statusCode).toBe(404);
       const out = await c.request('POST', authPaths.logout, { headers: origin });
       expect(out.statusCode).toBe(200);

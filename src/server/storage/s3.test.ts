@@ -127,7 +127,9 @@ describe('S3 store against a real S3-protocol server', () => {
     expect(store.keyFromUploadURL(`${base}/uploads/a%2fb`)).toBe('uploads/a/b');
     expect(store.keyFromUploadURL('not a url')).toBeNull();
     const vhost = createS3Store({ ...options, forcePathStyle: false });
-    expect(vhost.keyFromUploadURL(`https://${s3.bucket}.s3.example/uploads/abc`)).toBe('uploads/abc');
+    expect(vhost.keyFromUploadURL(`https://${s3.bucket}.s3.example/uploads/abc`)).toBe(
+      'uploads/abc',
+    );
     vhost.client.destroy();
   });
 

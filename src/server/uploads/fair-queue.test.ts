@@ -70,7 +70,9 @@ describe('FairQueue', () => {
 
   it('gives the place back when the job fails', async () => {
     const queue = new FairQueue({ concurrency: 1, perMember: 1, total: 1, retryAfterSeconds: 15 });
-    await expect(queue.enter('a').run(async () => Promise.reject(new Error('bad bytes')))).rejects.toThrow('bad bytes');
+    await expect(
+      queue.enter('a').run(async () => Promise.reject(new Error('bad bytes'))),
+    ).rejects.toThrow('bad bytes');
     expect(await queue.enter('a').run(async () => 'next')).toBe('next');
   });
 });

@@ -99,7 +99,10 @@ export class FairQueue {
   }
 
   private slot(member: string): Promise<void> {
-    if (this.canStart(member) && !this.waiting.some((w) => w.member !== member && this.canStart(w.member))) {
+    if (
+      this.canStart(member) &&
+      !this.waiting.some((w) => w.member !== member && this.canStart(w.member))
+    ) {
       this.begin(member);
       return Promise.resolve();
     }
@@ -112,7 +115,7 @@ export class FairQueue {
     if (left === 0) this.runningOf.delete(member);
     else this.runningOf.set(member, left);
     // Hand free slots to the earliest waiters whose member runs nothing yet.
-    for (let i = 0; i < this.waiting.length && this.running < this.options.concurrency; ) {
+    for (let i = 0; i < this.waiting.length && this.running < this.options.concurrency;) {
       const next = this.waiting[i]!;
       if (this.canStart(next.member)) {
         this.waiting.splice(i, 1);

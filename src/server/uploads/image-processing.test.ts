@@ -340,7 +340,9 @@ describe('createImageProcessor', () => {
         }
       },
     });
-    const results = Promise.all(inputs.map((input, i) => processor.enter(`member-${i}`).process(input)));
+    const results = Promise.all(
+      inputs.map((input, i) => processor.enter(`member-${i}`).process(input)),
+    );
     expect(processor.pending).toBe(6);
     const outs = await results;
     expect(peak).toBe(2);

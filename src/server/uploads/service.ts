@@ -17,7 +17,11 @@ import {
   type ObjectStore,
 } from '../storage/object-store.ts';
 import { QueueFullError } from './fair-queue.ts';
-import { ImageRejectedError, type ImageProcessor, type ProcessedImage } from './image-processing.ts';
+import {
+  ImageRejectedError,
+  type ImageProcessor,
+  type ProcessedImage,
+} from './image-processing.ts';
 import { objectPathForKey } from './object-paths.ts';
 import {
   consumeUpload,
@@ -121,9 +125,19 @@ function enterProcessingLine(processor: ImageProcessor, userId: number) {
     if (!(error instanceof QueueFullError)) throw error;
     const headers = { 'retry-after': String(error.retryAfterSeconds) };
     if (error.scope === 'member') {
-      throw new HttpError(429, 'Your earlier images are still being processed. Please try again shortly.', 'RATE_LIMITED', headers);
+      throw new HttpError(
+        429,
+        'Your earlier images are still being processed. Please try again shortly.',
+        'RATE_LIMITED',
+        headers,
+      );
     }
-    throw new HttpError(503, 'Too many images are being processed right now. Please try again shortly.', 'BUSY', headers);
+    throw new HttpError(
+      503,
+      'Too many images are being processed right now. Please try again shortly.',
+      'BUSY',
+      headers,
+    );
   }
 }
 

@@ -69,7 +69,11 @@ export async function handleFinishedRound(
   const progress = await deps.settleProgress(runId);
   if (progress.refused) {
     // Unranked: no score and no coins; the server says why.
-    deps.toast({ title: SCORE_SUBMIT_FAILED, description: progress.message, variant: 'destructive' });
+    deps.toast({
+      title: SCORE_SUBMIT_FAILED,
+      description: progress.message,
+      variant: 'destructive',
+    });
     return;
   }
   const name = await leaderboardName(deps);
