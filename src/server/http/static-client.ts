@@ -5,16 +5,29 @@ import type { SiteConfig } from '#shared/site.ts';
 import { renderSitePages, type PageBytes, type SitePages } from '../site/pages.ts';
 import { pickEncoding, precompressDir } from '../site/precompress.ts';
 
-/** Answers with pre-rendered HTML in the encoding the request accepts. */
+/**
+ * Answers with pre-rendered HTML in the encoding the request accepts. `no-cache` makes a browser
+ * ask every time; the page's ETag lets it be told "304 Not Modified" instead of fetching the page
+ * again, until a restart renders different HTML.
+ */
 export function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageBytes) {
+  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  if (page.etag) {
+    reply.header('etag', page.etag);
+    if (matchesEtag(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+  }
   const encoding = pickEncoding(request.headers['accept-encoding']);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply
-    .code(page.status)
-    .header('cache-control', 'no-cache')
-    .header('vary', 'accept-encoding')
-    .type('text/html; charset=utf-8')
-    .send(page.body[encoding]);
+  return reply.code(page.status).type('text/html; charset=utf-8').send(page.body[encoding]);
+}
+
+/** If-None-Match's weak comparison (RFC 9110, 13.1.2): a listed tag or `*` matches. */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return (
+    ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag))
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -22,6 +23,8 @@ const EMPTY_ROOT = '<div id="root"></div>';
 export interface PageBytes {
   status: number;
   body: CompressedVariants;
+  /** A weak validator of the HTML (one for every encoding of it), for pages served with 200. */
+  etag?: string;
 }
 
 export interface SitePages {
@@ -32,6 +35,11 @@ export interface SitePages {
    * pre-render: the browser renders it from nothing (e.g. a page that adds its own head tags).
    */
   shell: string;
+}
+
+/** Weak: the br, gzip and plain bytes of one page are the same HTML, so they share the tag. */
+function weakEtag(html: Buffer): string {
+  return `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
 }
 
 interface PageFacts {
@@ -83,7 +91,10 @@ export async function renderSitePages(options: {
   });
 
   const pages = new Map<string, PageBytes>(
-    PAGE_PATHS.map((pagePath, i) => [pagePath, { status: 200, body: bodies[i]! }]),
+    PAGE_PATHS.map((pagePath, i) => [
+      pagePath,
+      { status: 200, body: bodies[i]!, etag: weakEtag(bodies[i]!.identity) },
+    ]),
   );
   const notFound: PageBytes = { status: 404, body: bodies[PAGE_PATHS.length]! };
   return {

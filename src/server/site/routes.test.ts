@@ -85,6 +85,45 @@ describe.each(databaseKinds)('site on %s', (kind) => {
     expect(plain.body).toBe('console.log("grind");\n'.repeat(500));
   });
 
+  it('tells a browser that revisits a page it has that the page has not changed', async () => {
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br' },
+    });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    // One page, one tag, whatever the encoding.
+    expect((await t.app.inject({ method: 'GET', url: '/' })).headers.etag).toBe(etag);
+
+    for (const ifNoneMatch of [etag, etag.slice(2), `"other", ${etag}`, '*']) {
+      const again = await t.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': 'br' },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+      expect(again.headers.etag).toBe(etag);
+    }
+    const changed = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': 'W/"an-older-page"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('<script id="site-config"');
+    // The 404 page is never "not modified": its status is the answer.
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/no-such-page',
+      headers: { 'if-none-match': '*' },
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers.etag).toBeUndefined();
+  });
+
   it('never serves the raw template', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(res.statusCode).toBe(404);
