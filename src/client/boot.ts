@@ -7,10 +7,13 @@
  */
 import './styles.css';
 import { holdClicks } from './lib/held-clicks.ts';
+import { watchVisitor } from './lib/visitor-took-over.ts';
 import type * as AppModule from './main.tsx';
 
 const root = document.getElementById('root');
 const clicks = holdClicks(root);
+// A visitor who scrolls away from a `/#section` address before the app starts keeps their place.
+watchVisitor();
 
 // The build names the app's entry chunk and the chunks it imports on this script's tag
 // (vite.config.ts); the dev server serves main.tsx itself.

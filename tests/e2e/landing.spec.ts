@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
-import { browserIdle, isPhone, LANDING_SECTION_IDS, toastWith } from './support';
+import { browserIdle, isPhone, LANDING_SECTION_IDS, scrollStopped, toastWith } from './support';
 
 // The home page as a visitor sees it, at both sizes. The chart frame's host is fulfilled
 // locally; the clipboard is the browser's own (permission granted) unless a test breaks it.
@@ -450,7 +450,8 @@ test('once the visitor presses, the page no longer moves back to the address sec
   const scrollAwayAndGrow = () =>
     page.evaluate(
       async (grow) => {
-        window.scrollBy(0, 300);
+        // Instant: the page's smooth scrolling would still be on its way when `top` is read.
+        window.scrollBy({ top: 300, behavior: 'instant' });
         const spacer = document.getElementById('test-spacer') ?? document.createElement('div');
         spacer.id = 'test-spacer';
         spacer.style.height = `${grow}px`;
@@ -475,6 +476,35 @@ test('once the visitor presses, the page no longer moves back to the address sec
   await scrollAwayAndGrow();
   // About 300 px above the header; the parts above may still settle by a few pixels.
   expect(await top()).toBeLessThan(-150);
+});
+
+test('a visitor who scrolls while the app is on its way keeps their place when it starts', async ({
+  page,
+}) => {
+  // The app's code arrives when the test lets it: until then the page is the server's HTML.
+  let letAppThrough!: () => void;
+  const appHeld = new Promise<void>((resolve) => (letAppThrough = resolve));
+  await page.route(/\/assets\/app-[\w-]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  await page.goto('/#gallery', { waitUntil: 'domcontentloaded' });
+  const gallery = section(page, 'gallery');
+  const top = () => gallery.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  // The browser itself brings the address's section up, under the header (smoothly: let it end).
+  await expect.poll(top).toBeLessThanOrEqual(80);
+  await scrollStopped(page);
+  // The visitor scrolls back up with the wheel; the gallery stays on screen, lower down.
+  await page.mouse.move(100, 300);
+  await page.mouse.wheel(0, -500);
+  await expect.poll(top).toBeGreaterThan(400);
+  await scrollStopped(page);
+  const kept = await top();
+  letAppThrough();
+  // The app starts and the gallery's code arrives: each of them used to put the section back.
+  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible();
+  await browserIdle(page);
+  expect(Math.abs((await top()) - kept)).toBeLessThan(40);
 });
 
 test.describe('giveaway, for a visitor in Tokyo', () => {
@@ -565,6 +595,28 @@ test('from the shop, the footer\'s "Game" link goes home to the game', async ({ 
   await page.locator('footer#contact').getByRole('link', { name: 'Game' }).click();
   await expect(page).toHaveURL(/\/#game$/);
   await expect(section(page, 'game').getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect.poll(() => inViewport(section(page, 'game'))).toBe(true);
+});
+
+test('back from the shop by the "Game" link, the page lands on the game though the visitor had scrolled away from it', async ({
+  page,
+}) => {
+  const game = await openSection(page, 'game');
+  await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect.poll(() => inViewport(game)).toBe(true);
+  // The visitor scrolls away with the wheel: from then on the page leaves them where they are...
+  await page.mouse.move(100, 300);
+  await page.mouse.wheel(0, -2000);
+  await expect.poll(() => inViewport(game)).toBe(false);
+  // ...but leaving for the shop and coming back is a new arrival at /#game. By keyboard: a press
+  // would count as taking over (under the shop's address) and hide a stale one.
+  if (isPhone(page)) await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('link', { name: 'Shop' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/shop$/);
+  await page.locator('footer#contact').getByRole('link', { name: 'Game' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/#game$/);
   await expect.poll(() => inViewport(section(page, 'game'))).toBe(true);
 });
 

@@ -66,6 +66,27 @@ export async function browserIdle(page: Page): Promise<void> {
 }
 
 /**
+ * Resolves once the page has not scrolled for ten frames in a row: a wheel's scroll is animated,
+ * and a position read while it runs is neither where it started nor where it ends.
+ */
+export async function scrollStopped(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = window.scrollY;
+        let still = 0;
+        const frame = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+}
+
+/**
  * Everything the page sent up to now has reached the browser's network layer: a request the
  * page started before this call shows in `page.on('request')` before this resolves.
  */

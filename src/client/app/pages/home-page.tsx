@@ -87,7 +87,7 @@ const BELOW_THE_FOLD: ComponentType[] = [
 ];
 
 export function HomePage() {
-  useEffect(() => scrollToHashOnArrival(), []);
+  useEffect(scrollToHashOnArrival, []);
   // The server writes every section into the HTML. In the browser the hero comes alive first;
   // each section below it in a boundary of its own, as it comes near or when the page is idle,
   // so no single task holds the main thread for the whole page.

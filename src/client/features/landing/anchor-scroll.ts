@@ -3,22 +3,16 @@
  * above it, lists fill in, and each of those changes the height of what is above. For a few
  * seconds after arriving (or after a deferred section renders) any change in the page's height
  * puts the address's section back under the header, unless the visitor has scrolled or pressed
- * since that address was set. A press counts: the page must never move between a press and its
- * release, or the release lands on something else and the click is lost (a vote button pressed
- * while the game below loads).
+ * under that address (lib/visitor-took-over.ts), also before the app had started. A press
+ * counts: the page must never move between a press and its release, or the release lands on
+ * something else and the click is lost (a vote button pressed while the game below loads).
  */
+import { forgetVisitor, visitorTookOverHere } from '#client/lib/visitor-took-over.ts';
 
 const SETTLE_WINDOW_MS = 4000;
-const SCROLL_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', ' ']);
 
-/** The address (its hash) under which the visitor last scrolled or pressed: it settles no more. */
-let visitorTookOverAt: string | null = null;
 let armedUntil = 0;
-let installed = false;
-
-function noteVisitorTookOver(): void {
-  visitorTookOverAt = window.location.hash;
-}
+let observing = false;
 
 function hashTarget(): HTMLElement | null {
   const id = decodeURIComponent(window.location.hash.slice(1));
@@ -26,40 +20,29 @@ function hashTarget(): HTMLElement | null {
 }
 
 function settle(): void {
-  if (visitorTookOverAt === window.location.hash) return;
+  if (visitorTookOverHere()) return;
   hashTarget()?.scrollIntoView({ behavior: 'instant', block: 'start' });
 }
 
-function install(): void {
-  if (installed) return;
-  installed = true;
-  const options = { passive: true, capture: true } as const;
-  window.addEventListener('wheel', noteVisitorTookOver, options);
-  window.addEventListener('touchmove', noteVisitorTookOver, options);
-  window.addEventListener('pointerdown', noteVisitorTookOver, options);
-  window.addEventListener(
-    'keydown',
-    (event) => {
-      if (SCROLL_KEYS.has(event.key)) noteVisitorTookOver();
-    },
-    options,
-  );
-  if (typeof ResizeObserver === 'undefined') return;
+function arm(): void {
+  armedUntil = Date.now() + SETTLE_WINDOW_MS;
+  if (observing || typeof ResizeObserver === 'undefined') return;
+  observing = true;
   new ResizeObserver(() => {
     if (Date.now() < armedUntil) settle();
   }).observe(document.body);
 }
 
-function arm(): void {
-  install();
-  armedUntil = Date.now() + SETTLE_WINDOW_MS;
-}
-
-/** On arriving at the home page: go to the address's section at once (no animation). */
-export function scrollToHashOnArrival(): void {
-  visitorTookOverAt = null;
+/**
+ * On arriving at the home page: go to the address's section at once (no animation), unless the
+ * visitor has already moved on from it. Returns the clean-up for leaving the page, which forgets
+ * what the visitor did there (an effect's clean-up: React's development mode runs it once at
+ * mount too, so there a scroll made before the app started is not kept).
+ */
+export function scrollToHashOnArrival(): () => void {
   arm();
   settle();
+  return forgetVisitor;
 }
 
 /** After a deferred part has rendered: put the address's section back in place. */
