@@ -182,7 +182,6 @@ describe('the server process', () => {
       },
     });
     try {
-      const exited = new Promise<number | null>((resolve) => node.child.once('exit', resolve));
       const inFlight = Array.from({ length: 40 }, (_, i) =>
         fetch(`${node.origin}${authPaths.register}`, {
           method: 'POST',
@@ -198,9 +197,9 @@ describe('the server process', () => {
       for (let i = 0; i < 200 && !node.output().includes(`"url":"${authPaths.register}"`); i++) {
         await new Promise((r) => setTimeout(r, 25));
       }
-      node.child.kill('SIGTERM');
+      const stopped = node.stop(30_000);
       const statuses = await Promise.all(inFlight);
-      expect(await exited, node.output()).toBe(0);
+      expect(await stopped, node.output()).toBe(0);
       // Every request that reached the server got a real answer: created, or refused while closing.
       expect(statuses.every((s) => s === 201 || s === 503 || s === 'refused')).toBe(true);
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
