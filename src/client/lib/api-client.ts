@@ -1,5 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { isErrorCode, type ErrorCode } from '#shared/api/error-codes.ts';
 
 // Reads and the errors of every request. They are on the first load (the session check);
 // writes, which only parts that load later make, are in api-request.ts.
@@ -19,13 +20,23 @@ export class ApiError extends Error {
   }
 
   get serverMessage(): string | undefined {
-    // Checked by hand: this module is on the first load, which stays free of zod.
+    const message = this.body?.message;
+    return typeof message === 'string' ? message : undefined;
+  }
+
+  /** The refusal's code (shared/api/error-codes.ts), when the server gave a known one. */
+  get code(): ErrorCode | undefined {
+    const code = this.body?.code;
+    return isErrorCode(code) ? code : undefined;
+  }
+
+  // Checked by hand: this module is on the first load, which stays free of zod.
+  private get body(): { message?: unknown; code?: unknown } | null {
     try {
       const body: unknown = JSON.parse(this.bodyText);
-      const message = (body as { message?: unknown } | null)?.message;
-      return typeof message === 'string' ? message : undefined;
+      return typeof body === 'object' ? (body as { message?: unknown; code?: unknown }) : null;
     } catch {
-      return undefined;
+      return null;
     }
   }
 }

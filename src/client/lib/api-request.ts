@@ -34,10 +34,12 @@ export async function apiRequest(
   method: WriteMethod | Lowercase<WriteMethod>,
   url: string,
   data?: unknown,
+  options: { csrf?: boolean } = {},
 ): Promise<Response> {
   const verb = method.toUpperCase();
   const mutating = MUTATING.has(verb);
-  const needsToken = mutating && !CSRF_EXEMPT_PATHS.includes(url.split('?', 1)[0]!);
+  const needsToken =
+    mutating && (options.csrf ?? !CSRF_EXEMPT_PATHS.includes(url.split('?', 1)[0]!));
   const headers: Record<string, string> = {};
   if (data !== undefined) headers['Content-Type'] = 'application/json';
   if (needsToken) {

@@ -10,9 +10,9 @@ import {
   type Meme,
   reportBodySchema,
   reportResponseSchema,
-  voteBodySchema,
-  voteResponseSchema,
+  voteEndpoint,
 } from '#shared/api/memes.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
 import { unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
@@ -79,22 +79,13 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    memePaths.vote,
-    {
-      schema: {
-        params: memeIdParamsSchema,
-        body: voteBodySchema,
-        response: { 200: voteResponseSchema },
-      },
-    },
-    async (request, reply) =>
-      vote(gallery, {
-        memeId: request.params.id,
-        voter: voterForVote(request, reply),
-        voteType: request.body.voteType,
-        ip: request.ip,
-      }),
+  endpointRoute(app, voteEndpoint, async (request, reply) =>
+    vote(gallery, {
+      memeId: request.params.id,
+      voter: voterForVote(request, reply),
+      voteType: request.body.voteType,
+      ip: request.ip,
+    }),
   );
 
   app.post(

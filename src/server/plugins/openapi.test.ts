@@ -43,4 +43,19 @@ describe('the OpenAPI document', () => {
     expect(login.required).toEqual(expect.arrayContaining(['username', 'password']));
     expect(Object.keys(doc.paths)).not.toContain('/healthz');
   });
+
+  it('documents an endpoint whole: summary, operation id, who may call it, each refusal', async () => {
+    const doc = (await t.app.inject('/api/openapi.json')).json<{
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+      components: { securitySchemes: Record<string, unknown> };
+    }>();
+    const vote = doc.paths['/api/memes/{id}/vote']!.post!;
+    expect(vote.operationId).toBe('voteOnMeme');
+    expect(vote.summary).toMatch(/vote/i);
+    expect(vote.tags).toEqual(['gallery']);
+    expect(Object.keys(vote.responses as object)).toEqual(
+      expect.arrayContaining(['200', '400', '403', '404', '429', '503']),
+    );
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  });
 });

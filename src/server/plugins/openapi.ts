@@ -1,20 +1,92 @@
-import fastifySwagger from '@fastify/swagger';
+import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Access, Endpoint } from '#shared/api/endpoint.ts';
+import { COMMON_ERRORS } from '#shared/api/endpoint.ts';
+import { apiErrorSchema } from '#shared/api/errors.ts';
+import { SESSION_COOKIE } from '../security/sessions.ts';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not signed in',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Too large',
+  415: 'Unsupported media type',
+  422: 'Rejected',
+  429: 'Too many requests',
+  503: 'Unavailable: try again later',
+};
+
+const errorBody = {
+  'application/json': { schema: z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12' }) },
+};
+
+const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
+  public: [{}],
+  visitor: [{}, { session: [] }],
+  member: [{ session: [] }],
+  operator: [{ session: [] }],
+};
 
 /**
- * The API's OpenAPI document, generated from the routes' zod schemas (the shared contract in
- * src/shared/api) and served at /api/openapi.json. Registered before the routes it describes.
+ * The route's schemas from the zod type provider, and from its endpoint (shared/api/endpoint.ts)
+ * everything else a client author reads: summary, operationId, tag, who may call it, and each
+ * refusal with its codes.
+ */
+const endpointTransform: SwaggerTransform = (document) => {
+  const transformed = jsonSchemaTransform(document as Parameters<typeof jsonSchemaTransform>[0]);
+  const endpoint: Endpoint | undefined = document.route.config?.endpoint;
+  if (!endpoint) return transformed;
+  const errors = { ...COMMON_ERRORS, ...endpoint.errors } as Record<string, readonly string[]>;
+  const response = { ...(transformed.schema.response as Record<string, unknown>) };
+  for (const [status, codes] of Object.entries(errors)) {
+    response[status] = {
+      description: `${STATUS_TEXT[Number(status)] ?? 'Error'}: ${codes.join(', ')}`,
+      content: errorBody,
+    };
+  }
+  return {
+    url: transformed.url,
+    schema: {
+      ...transformed.schema,
+      summary: endpoint.summary,
+      operationId: endpoint.id,
+      tags: [endpoint.tag],
+      security: SECURITY[endpoint.access],
+      response,
+    },
+  };
+};
+
+/**
+ * The API's OpenAPI document, generated from the endpoints (src/shared/api) and served at
+ * /api/openapi.json. Registered before the routes it describes.
  */
 export const openApi = fp(
   async (app: FastifyInstance) => {
     await app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: 'Daily Grind API', version: '1' },
+        info: {
+          title: 'Daily Grind API',
+          version: '1',
+          description:
+            'The API of the Daily Grind site. Writes need the `X-CSRF-Token` header from ' +
+            '`GET /api/csrf-token` unless stated; every error answers `{ message, code }`.',
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        },
+        servers: [{ url: '/' }],
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          },
+        },
       },
-      transform: jsonSchemaTransform,
+      transform: endpointTransform,
     });
     app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'no-cache');

@@ -73,6 +73,7 @@ export function isMutating(method: string): boolean {
 /** Runs inside a session scope, after routing: every mutating route there needs the token. */
 export function assertCsrf(request: FastifyRequest): void {
   if (!isMutating(request.method)) return;
+  if (request.routeOptions.config.endpoint?.csrfExempt) return;
   if (EXEMPT_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return;
   const cookieValue = request.cookies[cookieName(request, CSRF_COOKIE)];
   const header = request.headers['x-csrf-token'];

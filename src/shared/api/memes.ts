@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { memePaths } from './paths.ts';
 
 /** Spec section 5: one file of at most 5 MB. */
 export const MEME_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -156,3 +158,21 @@ export type MemeImageResponse = z.infer<typeof memeImageResponseSchema>;
 
 /** Spec section 5: the one message the upload form shows for anything missing. */
 export const MEME_FORM_ERROR = 'Please fill in all fields and upload an image';
+
+/** A vote (spec section 7): the same vote again removes it, the other switches it. */
+export const voteEndpoint = defineEndpoint({
+  method: 'POST',
+  path: memePaths.vote,
+  id: 'voteOnMeme',
+  summary: "Vote a meme up or down; answers its new counts and the caller's vote",
+  tag: 'gallery',
+  access: 'visitor',
+  params: memeIdParamsSchema,
+  body: voteBodySchema,
+  response: voteResponseSchema,
+  errors: {
+    403: ['CSRF', 'CROSS_SITE'],
+    404: ['NOT_FOUND'],
+    429: ['RATE_LIMITED'],
+  },
+});

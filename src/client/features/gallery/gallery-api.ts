@@ -15,7 +15,7 @@ import {
   nextLink,
   reportResponseSchema,
   uploadTargetResponseSchema,
-  voteResponseSchema,
+  voteEndpoint,
   type CreateMemeBody,
   type Meme,
   type MemeSort,
@@ -26,6 +26,7 @@ import {
 import type { CategoryFilter } from '#shared/categories.ts';
 import { ApiError, apiGet, apiGetWithHeaders } from '#client/lib/api-client.ts';
 import { apiJson, apiRequest } from '#client/lib/api-request.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;
@@ -105,7 +106,7 @@ export function useVote() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memeId, voteType }: { memeId: number; voteType: VoteType }) =>
-      apiJson('POST', pathTo(memePaths.vote, { id: memeId }), voteResponseSchema, { voteType }),
+      callEndpoint(voteEndpoint, { params: { id: memeId }, body: { voteType } }),
     onSuccess: (result, { memeId }) => applyVote(queryClient, memeId, result),
   });
 }

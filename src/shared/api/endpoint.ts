@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { ErrorCode, ErrorStatus } from './error-codes.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an endpoint, as the OpenAPI document states it and the server enforces it:
+ * `public` anyone (no session read), `visitor` anyone in the session scope (a member or a
+ * visitor with cookies), `member` a signed-in member, `operator` the console (a role and a fresh
+ * passkey sign-in).
+ */
+export type Access = 'public' | 'visitor' | 'member' | 'operator';
+
+/**
+ * One HTTP endpoint, whole: the server registers its route from this object
+ * (server/http/endpoint-route.ts), the client calls it through it (client/lib/api-call.ts) and
+ * the OpenAPI document is generated from it (server/plugins/openapi.ts). Nothing about an
+ * endpoint is chosen anywhere else.
+ */
+export interface Endpoint {
+  readonly method: HttpMethod;
+  /** A route pattern from paths.ts (`/api/memes/:id/vote`). */
+  readonly path: string;
+  /** OpenAPI operationId: unique, camelCase. */
+  readonly id: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly access: Access;
+  /** A write the spec's client sends without an `X-CSRF-Token` (the origin check still holds). */
+  readonly csrfExempt?: true;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** The success status (200 unless stated) and its body. */
+  readonly status?: 200 | 201 | 202;
+  readonly response: z.ZodType;
+  /** Every refusal the endpoint may answer, by status, with its codes. */
+  readonly errors: Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
+}
+
+/** Declares an endpoint; `const` keeps every schema's own type for the server and the client. */
+export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint;
+
+type Input<S> = S extends z.ZodType ? z.input<S> : never;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a client passes to call an endpoint: only the parts it declares, each typed. */
+export type EndpointInput<E extends Endpoint> = ([E['params']] extends [z.ZodType]
+  ? { params: Input<E['params']> }
+  : { params?: never }) &
+  ([E['query']] extends [z.ZodType] ? { query?: Input<E['query']> } : { query?: never }) &
+  ([E['body']] extends [z.ZodType] ? { body: Input<E['body']> } : { body?: never });
+
+export type EndpointResponse<E extends Endpoint> = z.output<E['response']>;
+export type EndpointParams<E extends Endpoint> = Output<E['params']>;
+export type EndpointQuery<E extends Endpoint> = Output<E['query']>;
+export type EndpointBody<E extends Endpoint> = Output<E['body']>;
+
+/** The statuses an endpoint answers for any caller, beside its own. */
+export const COMMON_ERRORS = {
+  400: ['VALIDATION', 'BAD_REQUEST'],
+  503: ['UNAVAILABLE'],
+} as const satisfies Endpoint['errors'];

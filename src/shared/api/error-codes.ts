@@ -1,0 +1,82 @@
+/**
+ * Every `code` an error body may carry: one list, read by the server (HttpError), the client
+ * (ApiError.code) and the OpenAPI document. Kept free of zod so first-load code can read it.
+ * A new refusal adds its code here; the type checker then lets a route declare and throw it.
+ */
+export const ERROR_CODES = [
+  // Generic refusals, also Fastify's own mapped by status (http/error-handler.ts).
+  'BAD_REQUEST',
+  'VALIDATION',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
+  'PAYLOAD_TOO_LARGE',
+  'TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  // Sessions, CSRF and origin.
+  'CSRF',
+  'CROSS_SITE',
+  'INVALID_CREDENTIALS',
+  'USERNAME_TAKEN',
+  // Gallery and uploads.
+  'ALREADY_REPORTED',
+  'BAD_UPLOAD_URL',
+  'CURSOR_EXPIRED',
+  'DUPLICATE_MEME',
+  'IMAGE_NOT_AVAILABLE',
+  'UPLOAD_EXPIRED',
+  'UPLOAD_FORBIDDEN',
+  'UPLOAD_INTERRUPTED',
+  'UPLOAD_MISSING',
+  'UPLOAD_SLOTS_USED',
+  'UPLOAD_USED',
+  // Shop and coins.
+  'ALREADY_CREDITED',
+  'ALREADY_OWNED',
+  'COINS_ALREADY_SAVED',
+  'COINS_MISMATCH',
+  'NOT_ENOUGH_COINS',
+  'NOT_OWNED',
+  'UNKNOWN_CHARACTER',
+  // Game runs (docs/decisions/006, 012).
+  'ENTRY_UNKNOWN',
+  'RUN_AHEAD',
+  'RUN_BEHIND',
+  'RUN_BUSY',
+  'RUN_EXPIRED',
+  'RUN_INCONSISTENT',
+  'RUN_INVALID',
+  'RUN_MISMATCH',
+  'RUN_NOT_PACED',
+  'RUN_NOT_VERIFIED',
+  'RUN_NOT_YOURS',
+  'RUN_OVERLAPS',
+  'RUN_REFUSED',
+  'RUN_SILENT',
+  'RUN_UNKNOWN',
+  'RUN_USED',
+  'SCORE_MISMATCH',
+  // Wallets (Sign In With Solana).
+  'ALTERED_MESSAGE',
+  'BAD_ADDRESS',
+  'BAD_SIGNATURE',
+  'NONCE_EXPIRED',
+  'NONCE_USED',
+  'NOT_SIWS',
+  'UNKNOWN_NONCE',
+  'WALLET_TAKEN',
+  'WRONG_ADDRESS',
+  'WRONG_DOMAIN',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && KNOWN.has(value);
+
+/** The statuses an endpoint may refuse with; every one answers `{ message, code }` (errors.ts). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
