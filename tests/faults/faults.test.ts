@@ -15,7 +15,6 @@ import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import { systemClock } from '#server/clock.ts';
-import { addressVoter } from '#server/memes/voter.ts';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
@@ -45,7 +44,7 @@ import {
   type Reply,
   type RequestOptions,
 } from '#test-support/test-client.ts';
-import { distinctPng } from '#test-support/gallery.ts';
+import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
@@ -643,12 +642,12 @@ describe.concurrent('faults under load', () => {
                 .execute()
             ).map((v) => [`${v.voter}:${v.meme_id}`, v.vote_type]),
           );
-          // A visitor's vote is its address's (memes/voter.ts).
+          // A visitor's vote is keyed by the id in its signed cookie (memes/voter.ts).
           const secret = setup.nodeEnvs[0]!.SESSION_SECRET!;
           for (const pair of votes.values()) {
-            const ip = pair.voter.clientIp;
-            if (!ip) continue;
-            const now = stored.get(`${addressVoter(ip, secret)}:${pair.memeId}`) ?? null;
+            const voter = visitorVoterOf(pair.voter, secret);
+            if (!voter) continue;
+            const now = stored.get(`${voter}:${pair.memeId}`) ?? null;
             expect(
               [pair.answered, ...pair.maybe, ...pair.pending],
               `${phase}: vote on meme ${pair.memeId}: ${pair.history.join('; ')}`,

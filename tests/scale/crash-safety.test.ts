@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
-import { addressVoter } from '#server/memes/voter.ts';
 import { systemClock } from '#server/clock.ts';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase } from '#server/db/create-database.ts';
@@ -26,7 +25,7 @@ import { startScratchSite } from '#test-support/scratch-site.ts';
 import { TestClient, type Reply } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
-import { distinctPng } from '#test-support/gallery.ts';
+import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
 
@@ -301,9 +300,8 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         (v) => [`${v.voter}:${v.meme_id}`, v.vote_type],
       ),
     );
-    // A visitor's vote is its address's (memes/voter.ts).
-    const voterKey = (client: TestClient) =>
-      client.clientIp ? addressVoter(client.clientIp, env.SESSION_SECRET) : null;
+    // A visitor's vote is keyed by the id in its signed cookie (memes/voter.ts).
+    const voterKey = (client: TestClient) => visitorVoterOf(client, env.SESSION_SECRET);
     let checkedVotes = 0;
     for (const pair of seen.votes.values()) {
       const voter = voterKey(pair.voter);

@@ -4,6 +4,7 @@ import { nextLink, type Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import type { TestClient } from './test-client.ts';
 import { insertMeme } from '#server/memes/repository.ts';
+import { VISITOR_COOKIE, verifyVisitorCookie, visitorVoter } from '#server/memes/voter.ts';
 import { memePaths } from '#shared/api/paths.ts';
 
 let picture = 0;
@@ -120,4 +121,17 @@ export async function allPages(client: TestClient, url: string): Promise<Meme[]>
     next = page.next;
   }
   return memes;
+}
+
+/**
+ * A visitor's voter key as the server stores it, read from the signed cookie the client holds
+ * (`vid`, or `__Host-vid` over https); null before its first vote.
+ */
+export function visitorVoterOf(client: TestClient, secret: string): string | null {
+  for (const [name, value] of client.cookies) {
+    if (name !== VISITOR_COOKIE && name !== `__Host-${VISITOR_COOKIE}`) continue;
+    const id = verifyVisitorCookie(value, secret);
+    if (id) return visitorVoter(id);
+  }
+  return null;
 }

@@ -274,6 +274,31 @@ const seedDecision = (meme_id: number) => ({
   decided_at: T0 + 7000,
 });
 
+// A capped visitor vote, a report that does not count, a deletion that keeps the picture's hash.
+const seedNetworkVote = (meme_id: number) => ({
+  meme_id,
+  voter: 'v:seed-visitor-015',
+  vote_type: 'up',
+  created_at: T0 + 9000,
+  network: 'n:seed-network-hmac-0000',
+});
+const seedIdleReport = (meme_id: number) => ({
+  meme_id,
+  reporter: 'u:999',
+  reporter_identity: 'n:seed-network-hmac-0000',
+  counts_to_hide: 0,
+  reason: 'other',
+  created_at: T0 + 9000,
+});
+const seedDeletion = {
+  meme_id: 999_999,
+  meme_title: 'Seeded: deleted',
+  decision: 'delete',
+  open_reports: 0,
+  decided_at: T0 + 9000,
+  phash: 'fedcba9876543210',
+};
+
 export const migrationSeeds: Record<string, MigrationSeed> = {
   '001-accounts': {
     async seed(db) {
@@ -533,6 +558,42 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         { username: 'seed-bob', username_skeleton: nameSkeleton('seed-bob') },
         { username: 'seed_carol', username_skeleton: nameSkeleton('seed_carol') },
       ]);
+    },
+  },
+  '015-reporters-and-visitor-votes': {
+    async seed(db) {
+      const hashed = await memeId(db, 'Seeded: hashed');
+      await db.insertInto('meme_votes').values(seedNetworkVote(hashed)).execute();
+      await db.insertInto('meme_reports').values(seedIdleReport(hashed)).execute();
+      await db.insertInto('meme_decisions').values(seedDeletion).execute();
+    },
+    async verify(db) {
+      const meme = await memeId(db, SEED_MEME_TITLE);
+      const hashed = await memeId(db, 'Seeded: hashed');
+      // Rows from before: votes without a network, reports that counted.
+      expect(
+        await rows(db.selectFrom('meme_votes').select('network').where('meme_id', '=', meme)),
+      ).toEqual([{ network: null }, { network: null }]);
+      expect(
+        await rows(
+          db.selectFrom('meme_reports').select('counts_to_hide').where('meme_id', '=', meme),
+        ),
+      ).toEqual([{ counts_to_hide: 1 }]);
+      await expectKept(
+        db.selectFrom('meme_votes').where('meme_id', '=', hashed),
+        ['voter', 'vote_type', 'network'],
+        [seedNetworkVote(hashed)],
+      );
+      await expectKept(
+        db.selectFrom('meme_reports').where('meme_id', '=', hashed),
+        ['reporter', 'reporter_identity', 'counts_to_hide'],
+        [seedIdleReport(hashed)],
+      );
+      await expectKept(
+        db.selectFrom('meme_decisions').where('meme_id', '=', 999_999),
+        ['meme_title', 'decision', 'phash'],
+        [seedDeletion],
+      );
     },
   },
 };

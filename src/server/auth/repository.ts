@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { nameSkeleton } from '#shared/name-skeleton.ts';
 
@@ -8,6 +8,19 @@ export function findUserByUsername(db: Kysely<Database>, username: string) {
     .select(['id', 'username', 'password_hash'])
     .where('username_lower', '=', username.toLowerCase())
     .executeTakeFirst();
+}
+
+/** When the member's account was made; undefined when there is no such member. */
+export async function memberSince(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: number,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('created_at')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.created_at;
 }
 
 /** Whether a member's name looks like this one (same skeleton: `Аdmin` beside `admin`). */

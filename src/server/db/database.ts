@@ -76,8 +76,13 @@ export interface MemesTable {
 export interface MemeReportsTable {
   meme_id: number;
   reporter: string;
-  /** What the hiding threshold counts: `u:<id>` for a member, `ip:<address>` for a visitor. */
+  /**
+   * What the hiding threshold counts: `n:<HMAC of the network>` for anyone (migration 015,
+   * memes/moderation.ts); older rows hold `u:<id>` for a member, `ip:<address>` for a visitor.
+   */
   reporter_identity: string;
+  /** 1 when the report counts towards hiding, 0 for a new or idle account's (migration 015). */
+  counts_to_hide: Generated<number>;
   reason: string;
   created_at: number;
   decision_id: number | null;
@@ -90,6 +95,8 @@ export interface MemeDecisionsTable {
   decision: 'dismiss' | 'hide' | 'delete' | 'unhide';
   open_reports: number;
   decided_at: number;
+  /** A deleted meme's perceptual hash, so the picture stays refused (migration 015). */
+  phash: string | null;
 }
 
 export interface MemeListSnapshotsTable {
@@ -105,6 +112,8 @@ export interface MemeVotesTable {
   /** `u:<user id>` for a member, `v:<visitor id>` for a visitor's signed cookie. */
   voter: string;
   vote_type: 'up' | 'down';
+  /** A visitor's network as an HMAC (memes/voter.ts); null for members and older votes. */
+  network: string | null;
   created_at: number;
 }
 

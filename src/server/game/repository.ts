@@ -220,6 +220,18 @@ export async function findEntryReplay(db: Db, entryId: number) {
     .executeTakeFirst();
 }
 
+/** Whether the member has played a round to its end (a run replayed and accepted). */
+export async function hasFinishedRun(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('game_runs')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('verified_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function findRun(db: Db, id: string): Promise<GameRunRow | undefined> {
   return db.selectFrom('game_runs').selectAll().where('id', '=', id).executeTakeFirst();
 }

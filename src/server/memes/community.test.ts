@@ -7,9 +7,16 @@ import { hotRank } from '#shared/meme-ranking.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { allPages, listPage, postMeme, processedImage, seedMemes } from '#test-support/gallery.ts';
+import {
+  allPages,
+  distinctPng,
+  listPage,
+  postMeme,
+  processedImage,
+  seedMemes,
+} from '#test-support/gallery.ts';
 import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
-import { REPORTS_TO_HIDE } from './moderation.ts';
+import { REPORTER_MIN_AGE_MS, REPORTS_TO_HIDE } from './moderation.ts';
 import { castVote } from './repository.ts';
 import { SNAPSHOT_TTL_MS } from './service.ts';
 import { READ_CACHE_TTL_MS } from '../http/read-cache.ts';
@@ -167,16 +174,23 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         409,
       );
       expect((await report(TestClient.inject(t.app), 'bogus')).statusCode).toBe(400);
+      // The owner's account is new: its report is filed, but does not count towards hiding.
       expect((await report(member, 'hateful')).statusCode).toBe(200);
+      expect((await report(member, 'hateful')).json()).toEqual({
+        message: 'You have already reported this meme.',
+        code: 'ALREADY_REPORTED',
+      });
       const visitor = TestClient.inject(t.app);
-      expect((await listPage(visitor, memePaths.list)).memes.map((m) => m.id)).toEqual([meme.id]);
+      const shown = async () => (await listPage(visitor, memePaths.list)).memes.map((m) => m.id);
       expect((await report(TestClient.inject(t.app, '192.0.2.11'), 'other')).statusCode).toBe(200);
-      // Three distinct reporters: hidden at once, from the list, its API and its page.
+      expect(await shown()).toEqual([meme.id]);
+      expect((await report(TestClient.inject(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(200);
+      // Three distinct networks: hidden at once, from the list, its API and its page.
       expect((await listPage(visitor, memePaths.list)).memes).toEqual([]);
       expect(
         (await visitor.request('GET', pathTo(memePaths.one, { id: meme.id }))).statusCode,
       ).toBe(404);
-      expect((await report(TestClient.inject(t.app, '192.0.2.12'), 'spam')).statusCode).toBe(404);
+      expect((await report(TestClient.inject(t.app, '192.0.2.13'), 'spam')).statusCode).toBe(404);
 
       const output: string[] = [];
       const ctx: MemeAdminContext = {
@@ -188,15 +202,15 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
       expect(await run('memes:queue')).toBe(0);
       expect(output[1]).toMatch(
-        new RegExp(`^\\s+${meme.id}\\s+3  hidden .*"Reported <b>meme</b>"$`),
+        new RegExp(`^\\s+${meme.id}\\s+4  hidden .*"Reported <b>meme</b>"$`),
       );
       expect(output[2]).toBe(
-        '        reasons: Hateful or harassing x1, Something else x1, Spam or advertising x1',
+        '        reasons: Spam or advertising x2, Hateful or harassing x1, Something else x1',
       );
 
       output.length = 0;
       expect(await run('memes:dismiss', String(meme.id))).toBe(0);
-      expect(output[0]).toMatch(/is now shown, its reports dismissed; 3 report\(s\) settled/);
+      expect(output[0]).toMatch(/is now shown, its reports dismissed; 4 report\(s\) settled/);
       // The operator's decision reaches the node's lists once the read cache's second is over
       // (011: the first read after it may still get the old page while the reload runs).
       t.clock.advance(READ_CACHE_TTL_MS + 1);
@@ -208,7 +222,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect(output).toEqual(['No reports waiting.']);
 
       // New reports after a dismissal count afresh.
-      expect((await report(TestClient.inject(t.app, '192.0.2.13'), 'sexual')).statusCode).toBe(200);
+      expect((await report(TestClient.inject(t.app, '192.0.2.14'), 'sexual')).statusCode).toBe(200);
       expect(await run('memes:hide', String(meme.id))).toBe(0);
       t.clock.advance(READ_CACHE_TTL_MS + 1);
       await expect.poll(async () => (await listPage(visitor, memePaths.list)).memes).toEqual([]);
@@ -221,7 +235,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         .orderBy('id')
         .execute();
       expect(decisions).toEqual([
-        { meme_id: meme.id, meme_title: meme.title, decision: 'dismiss', open_reports: 3 },
+        { meme_id: meme.id, meme_title: meme.title, decision: 'dismiss', open_reports: 4 },
         { meme_id: meme.id, meme_title: meme.title, decision: 'hide', open_reports: 1 },
         { meme_id: meme.id, meme_title: meme.title, decision: 'delete', open_reports: 0 },
       ]);
@@ -241,6 +255,134 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(20);
       expect(statuses.at(-1)).toBe(429);
+    });
+    /** A member registered from `ip` who has posted a meme and waited a day: counts. */
+    async function establishedMember(ip: string, prefix: string): Promise<TestClient> {
+      const client = TestClient.inject(t.app, ip);
+      await client.register(uniqueName(prefix));
+      await postMeme(t.app, client, { title: `${prefix}'s own` });
+      return client;
+    }
+    const reportOn =
+      (id: number) =>
+      (client: TestClient, reason = 'spam') =>
+        client.request('POST', pathTo(memePaths.report, { id }), { body: { reason } });
+    const isShown = async (id: number) =>
+      (await TestClient.inject(t.app).request('GET', pathTo(memePaths.one, { id }))).statusCode ===
+      200;
+
+    it('counts members and visitors behind one address as one reporter', async () => {
+      const first = await establishedMember('203.0.113.5', 'house1');
+      const second = await establishedMember('203.0.113.5', 'house2');
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      t.clock.advance(REPORTER_MIN_AGE_MS);
+      const report = reportOn(id!);
+      expect((await report(first)).statusCode).toBe(200);
+      expect((await report(second)).statusCode).toBe(200);
+      expect((await report(TestClient.inject(t.app, '203.0.113.5'))).statusCode).toBe(200);
+      // Three reports, one network: the meme stays up.
+      expect(await isShown(id!)).toBe(true);
+      // One IPv6 subscriber is one network too, whichever of its /64s it reports from.
+      expect((await report(TestClient.inject(t.app, '2001:db8:7:1::1'))).statusCode).toBe(200);
+      const sameSubscriber = await report(TestClient.inject(t.app, '2001:db8:7:2::1'));
+      expect(sameSubscriber.json()).toEqual({
+        message: 'This meme has already been reported from your network.',
+        code: 'ALREADY_REPORTED',
+      });
+      expect(await isShown(id!)).toBe(true);
+      expect((await report(TestClient.inject(t.app, '198.51.100.5'))).statusCode).toBe(200);
+      expect(await isShown(id!)).toBe(false);
+    });
+
+    it("files new and idle accounts' reports for the queue, but they hide nothing", async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const report = reportOn(id!);
+      const idle = TestClient.inject(t.app, '198.51.100.21');
+      await idle.register(uniqueName('idle'));
+      const player = TestClient.inject(t.app, '198.51.100.22');
+      const playerId = (await player.register(uniqueName('player'))).id;
+      const poster = await establishedMember('198.51.100.23', 'poster');
+      t.clock.advance(REPORTER_MIN_AGE_MS - 60_000);
+      // A day old but for a minute: even an account that has posted does not count yet.
+      expect((await report(poster)).statusCode).toBe(200);
+      t.clock.advance(60_000);
+      const fresh = TestClient.inject(t.app, '198.51.100.24');
+      await fresh.register(uniqueName('fresh'));
+      expect((await report(fresh)).statusCode).toBe(200);
+      expect((await report(idle)).statusCode).toBe(200);
+      // Four reports from four networks, none counted: still shown, all four in the queue.
+      expect(await isShown(id!)).toBe(true);
+      const output: string[] = [];
+      await memeAdminCommands['memes:queue']!.run(
+        {
+          db: t.app.deps.db,
+          objectStore: t.app.deps.objectStore!,
+          now: () => t.clock.now(),
+          print: (line) => output.push(line),
+        },
+        [],
+      );
+      expect(output[1]).toMatch(new RegExp(`^\\s+${id}\\s+3  shown `));
+
+      // A round played to its end makes an account a day old count; so does a meme posted.
+      await t.app.deps.db
+        .insertInto('game_runs')
+        .values({
+          id: 'played-run',
+          seed: 1,
+          user_id: playerId,
+          issued_at: t.clock.now(),
+          verified_at: t.clock.now(),
+        })
+        .execute();
+      expect((await report(player)).statusCode).toBe(200);
+      const other = await establishedMember('198.51.100.25', 'other');
+      t.clock.advance(REPORTER_MIN_AGE_MS);
+      expect((await report(other)).statusCode).toBe(200);
+      expect(await isShown(id!)).toBe(true);
+      expect((await report(TestClient.inject(t.app, '198.51.100.26'))).statusCode).toBe(200);
+      expect(await isShown(id!)).toBe(false);
+    });
+
+    it("tells the owner of a meme hidden by reports that it waits for review, and only the operator's removal refuses the picture", async () => {
+      const bytes = await distinctPng();
+      const meme = await postMeme(t.app, member, { bytes, title: 'Under review' });
+      const report = reportOn(meme.id);
+      for (const ip of ['192.0.2.31', '192.0.2.32', '192.0.2.33']) {
+        expect((await report(TestClient.inject(t.app, ip))).statusCode).toBe(200);
+      }
+      expect(await isShown(meme.id)).toBe(false);
+      const again = (client: TestClient) =>
+        processedImage(t.app, client, bytes).catch((error: Error) => error.message);
+      expect(await again(member)).toBe(
+        'process: 409 {"message":"Your meme with this picture is hidden while the moderators review reports about it. It comes back to the gallery if they find nothing wrong.","code":"MEME_UNDER_REVIEW"}',
+      );
+      const other = TestClient.inject(t.app, '192.0.2.34');
+      await other.register(uniqueName('copier'));
+      expect(await again(other)).toBe(
+        'process: 409 {"message":"This picture is waiting for a moderator to review it. Please try again later.","code":"MEME_UNDER_REVIEW"}',
+      );
+      // The owner is not held up otherwise: a new picture posts.
+      await postMeme(t.app, member, { title: 'Something else' });
+
+      const ctx: MemeAdminContext = {
+        db: t.app.deps.db,
+        objectStore: t.app.deps.objectStore!,
+        now: () => t.clock.now(),
+        print: () => {},
+      };
+      const run = (name: string) => memeAdminCommands[name]!.run(ctx, [String(meme.id)]);
+      expect(await run('memes:dismiss')).toBe(0);
+      expect(await again(member)).toBe(
+        `process: 409 {"message":"This meme is already in the gallery: /memes/${meme.id}","code":"DUPLICATE_MEME"}`,
+      );
+      const removed =
+        'process: 409 {"message":"This picture has been removed from the gallery and cannot be posted again.","code":"DUPLICATE_MEME"}';
+      expect(await run('memes:hide')).toBe(0);
+      expect(await again(member)).toBe(removed);
+      expect(await run('memes:delete')).toBe(0);
+      expect(await again(member)).toBe(removed);
+      expect(await again(other)).toBe(removed);
     });
   });
 

@@ -3,29 +3,61 @@ import type { ReportReason } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
+import { memberSince } from '../auth/repository.ts';
+import { hasFinishedRun } from '../game/repository.ts';
 import { isObjectReferenced } from './repository.ts';
+import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 
 /**
- * Reports from this many distinct reporters hide a meme at once, pending the operator's review
- * (`memes:queue`). Distinct means members, or visitors' addresses: a visitor who clears cookies
- * is still one reporter, so one person cannot take a meme down alone. Three, as a false report
- * costs an honest meme a few hours out of the gallery, while abuse left up costs more.
+ * Reports from this many distinct networks hide a meme at once, pending the operator's review
+ * (`memes:queue`). A network is an IPv4 address or an IPv6 /48 (memes/voter.ts,
+ * `networkIdentity`): members and visitors behind one address are one reporter, so one person
+ * cannot take a meme down alone with a few accounts or by clearing cookies. Three, as a false
+ * report costs an honest meme a few hours out of the gallery, while abuse left up costs more.
+ * Only reports that count (`reportCountsToHide`) reach the threshold; every report is queued.
  */
 export const REPORTS_TO_HIDE = 3;
+
+/** A member's report counts towards hiding once the account is this old (and has played). */
+export const REPORTER_MIN_AGE_MS = NEW_ACCOUNT_PERIOD_MS;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
+ * Whether a report counts towards hiding (docs/decisions/020-reporters-and-visitor-votes.md): a
+ * visitor's does, by its network; a member's only from an account at least a day old that has
+ * done something here: played a round to its end or posted a meme. A vote is not enough: it
+ * is one click, and accounts made to report-bomb would cast one first. A new or idle
+ * account's report is still filed and shown in the queue.
+ */
+async function reportCountsToHide(db: Db, memberId: number | null, now: number) {
+  if (memberId === null) return true;
+  const since = await memberSince(db, memberId);
+  if (since === undefined || now - since < REPORTER_MIN_AGE_MS) return false;
+  if (await hasFinishedRun(db, memberId)) return true;
+  const meme = await db
+    .selectFrom('memes')
+    .select('id')
+    .where('user_id', '=', memberId)
+    .limit(1)
+    .executeTakeFirst();
+  return meme !== undefined;
+}
+
+/**
  * Files one report and hides the meme when it reaches the threshold, in one transaction (the
  * meme row locked on PostgreSQL, so two reports at once both count). 404 for a meme that is not
- * shown, 409 for a second report from the same reporter.
+ * shown, 409 for a second report from the same member, or from a visitor's network.
  */
 export async function fileReport(
   db: Kysely<Database>,
   report: {
     memeId: number;
+    /** The member (`u:<id>`), or for a visitor the network: one report per key and meme. */
     reporter: string;
+    /** The network the report came from: what the threshold counts. */
     reporterIdentity: string;
+    memberId: number | null;
     reason: ReportReason;
     now: number;
   },
@@ -38,25 +70,35 @@ export async function fileReport(
       .where('hidden', '=', 0);
     if (isPostgres(db)) query = query.forUpdate();
     if (!(await query.executeTakeFirst())) throw notFound('Meme not found');
+    const counts = await reportCountsToHide(trx, report.memberId, report.now);
     const inserted = await trx
       .insertInto('meme_reports')
       .values({
         meme_id: report.memeId,
         reporter: report.reporter,
         reporter_identity: report.reporterIdentity,
+        counts_to_hide: counts ? 1 : 0,
         reason: report.reason,
         created_at: report.now,
       })
       .onConflict((oc) => oc.columns(['meme_id', 'reporter']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
-      throw new HttpError(409, 'You have already reported this meme.', 'ALREADY_REPORTED');
+      throw new HttpError(
+        409,
+        report.memberId === null
+          ? 'This meme has already been reported from your network.'
+          : 'You have already reported this meme.',
+        'ALREADY_REPORTED',
+      );
     }
+    if (!counts) return { hidden: false };
     const { n } = await trx
       .selectFrom('meme_reports')
       .select((eb) => eb.fn.count<number>('reporter_identity').distinct().as('n'))
       .where('meme_id', '=', report.memeId)
       .where('decision_id', 'is', null)
+      .where('counts_to_hide', '=', 1)
       .executeTakeFirstOrThrow();
     if (Number(n) < REPORTS_TO_HIDE) return { hidden: false };
     await trx.updateTable('memes').set({ hidden: 1 }).where('id', '=', report.memeId).execute();
@@ -131,7 +173,7 @@ export async function decide(
   return db.transaction().execute(async (trx) => {
     const meme = await trx
       .selectFrom('memes')
-      .select(['title', 'image_key', 'thumbnail_key'])
+      .select(['title', 'image_key', 'thumbnail_key', 'phash'])
       .where('id', '=', memeId)
       .executeTakeFirst();
     if (!meme) return undefined;
@@ -149,6 +191,8 @@ export async function decide(
         decision,
         open_reports: Number(n),
         decided_at: now,
+        // A deleted picture stays refused (uploads/duplicates.ts).
+        phash: decision === 'delete' ? meme.phash : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

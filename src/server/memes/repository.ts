@@ -3,7 +3,7 @@ import type { MemeSort, VoteType } from '#shared/api/memes.ts';
 import { hotRank, TOP_WINDOW_MS } from '#shared/meme-ranking.ts';
 import type { Database, MemesTable } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
-import { voteTransition } from './vote-rules.ts';
+import { VISITOR_VOTES_PER_NETWORK, visitorVoteFits, voteTransition } from './vote-rules.ts';
 
 /** A meme as the gallery shows it. */
 const memeFields = [
@@ -153,13 +153,61 @@ export async function insertListSnapshot(
   });
 }
 
-/** Every meme's perceptual hash (memes from before hashes have none). */
-export async function memeHashes(db: Kysely<Database>) {
-  return db
+/** Where a picture stands, for the repost check (uploads/duplicates.ts). */
+export type PictureState = 'shown' | 'under-review' | 'removed';
+
+/**
+ * Every known picture's perceptual hash (memes from before hashes have none): each meme's, as
+ * shown, hidden by reports while they wait for the operator (open reports), or hidden by the
+ * operator; and each meme the operator deleted (its decision keeps the hash).
+ */
+export async function pictureHashes(
+  db: Kysely<Database>,
+): Promise<{ memeId: number; phash: string; state: PictureState; ownerId: number | null }[]> {
+  const memes = await db
     .selectFrom('memes')
-    .select(['id', 'phash', 'hidden'])
+    .select((eb) => [
+      'memes.id',
+      'memes.phash',
+      'memes.hidden',
+      'memes.user_id',
+      eb
+        .exists(
+          eb
+            .selectFrom('meme_reports')
+            .select('meme_reports.meme_id')
+            .whereRef('meme_reports.meme_id', '=', 'memes.id')
+            .where('meme_reports.decision_id', 'is', null),
+        )
+        .as('open_reports'),
+    ])
+    .where('memes.phash', 'is not', null)
+    .execute();
+  const deleted = await db
+    .selectFrom('meme_decisions')
+    .select(['meme_id', 'phash'])
+    .where('decision', '=', 'delete')
     .where('phash', 'is not', null)
-    .execute() as Promise<{ id: number; phash: string; hidden: number }[]>;
+    .execute();
+  return [
+    ...memes.map((m) => ({
+      memeId: m.id,
+      phash: m.phash!,
+      // PostgreSQL answers EXISTS with a boolean, SQLite with 0 or 1.
+      state: (m.hidden === 0
+        ? 'shown'
+        : Number(m.open_reports) === 1 || m.open_reports === true
+          ? 'under-review'
+          : 'removed') as PictureState,
+      ownerId: m.user_id,
+    })),
+    ...deleted.map((d) => ({
+      memeId: d.meme_id,
+      phash: d.phash!,
+      state: 'removed' as const,
+      ownerId: null,
+    })),
+  ];
 }
 
 /** One voter's votes on the given memes. */
@@ -224,13 +272,22 @@ export interface VoteResult {
  * Applies one vote and the count change it implies in one transaction. The meme row is read
  * first under a lock (PostgreSQL `FOR UPDATE`; SQLite runs one transaction at a time), so
  * votes on one meme queue up and each sees the one before it: the counts always equal the
- * rows in meme_votes. Null when the meme does not exist or is hidden.
+ * rows in meme_votes, and a network's visitor votes never pass the cap (vote-rules.ts).
+ * `network` is a visitor's (memes/voter.ts), null or absent for a member. 'not-found' when the
+ * meme does not exist or is hidden; 'network-full' when a visitor's new vote finds no room.
  */
 export async function castVote(
   db: Kysely<Database>,
-  vote: { memeId: number; voter: string; voteType: VoteType; now: number },
-): Promise<VoteResult | null> {
+  vote: {
+    memeId: number;
+    voter: string;
+    voteType: VoteType;
+    now: number;
+    network?: string | null;
+  },
+): Promise<VoteResult | 'not-found' | 'network-full'> {
   const lock = isPostgres(db);
+  const network = vote.network ?? null;
   return db.transaction().execute(async (trx) => {
     let locked = trx
       .selectFrom('memes')
@@ -239,7 +296,7 @@ export async function castVote(
       .where('hidden', '=', 0);
     if (lock) locked = locked.forUpdate();
     const meme = await locked.executeTakeFirst();
-    if (!meme) return null;
+    if (!meme) return 'not-found';
     // Read only once the lock is held: PostgreSQL would not re-read a joined row after waiting.
     const current =
       (
@@ -250,6 +307,15 @@ export async function castVote(
           .where('voter', '=', vote.voter)
           .executeTakeFirst()
       )?.vote_type ?? null;
+    if (network !== null && current === null) {
+      const { n } = await trx
+        .selectFrom('meme_votes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('meme_id', '=', vote.memeId)
+        .where('network', '=', network)
+        .executeTakeFirstOrThrow();
+      if (!visitorVoteFits(current, Number(n))) return 'network-full';
+    }
     const change = voteTransition(current, vote.voteType);
     if (current === null) {
       await trx
@@ -259,6 +325,7 @@ export async function castVote(
           voter: vote.voter,
           vote_type: vote.voteType,
           created_at: vote.now,
+          network,
         })
         .execute();
     } else if (change.next === null) {
@@ -420,4 +487,16 @@ export async function findCountMismatches(db: Kysely<Database>) {
         (r) => Number(r.stored_up) !== r.upvotes || Number(r.stored_down) !== r.downvotes,
       ),
     );
+}
+
+/** Memes with more visitor votes from one network than the cap allows; empty when none. */
+export async function findNetworkCapOverruns(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom('meme_votes')
+    .select((eb) => ['meme_id', eb.fn.countAll<number>().as('n')])
+    .where('network', 'is not', null)
+    .groupBy(['meme_id', 'network'])
+    .having((eb) => eb.fn.countAll(), '>', VISITOR_VOTES_PER_NETWORK)
+    .execute();
+  return rows.map((r) => ({ memeId: r.meme_id, votes: Number(r.n) }));
 }

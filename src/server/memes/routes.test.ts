@@ -14,7 +14,8 @@ import {
 } from '#test-support/gallery.ts';
 import { GALLERY_LIMITS } from './limits.ts';
 import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';
-import { VOTED_COOKIE } from './voter.ts';
+import { VISITOR_VOTES_PER_NETWORK } from './vote-rules.ts';
+import { VISITOR_COOKIE } from './voter.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('memes API on %s', (kind) => {
@@ -221,15 +222,18 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
   });
 
   describe('voting', () => {
-    it("counts a visitor's vote by address, toggles and switches it, and shows it back", async () => {
+    it("counts a visitor's vote as theirs (a signed cookie), toggles and switches it, and shows it back", async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
       const visitor = TestClient.inject(t.app);
+      // A visitor who never voted carries no cookie: their reads cost no votes query.
+      expect((await page(visitor)).memes[0]!.myVote).toBeNull();
 
       const first = await vote(visitor, id!, 'up');
       expect(first.statusCode).toBe(200);
       expect(first.json()).toEqual({ upvotes: 1, downvotes: 0, myVote: 'up' });
-      const cookie = first.cookies.find((c) => c.name === VOTED_COOKIE)!;
+      const cookie = first.cookies.find((c) => c.name === VISITOR_COOKIE)!;
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie.value).toMatch(/^[\w-]{22}\.[\w-]{43}$/);
       expect(cookie.maxAge).toBeGreaterThan(300 * 24 * 3600);
 
       expect((await page(visitor)).memes[0]!.myVote).toBe('up');
@@ -251,10 +255,20 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
         myVote: 'up',
       });
       // The cookie was set once; later votes reuse it.
-      expect(visitor.cookies.get(VOTED_COOKIE)).toBe(cookie.value);
+      expect(visitor.cookies.get(VISITOR_COOKIE)).toBe(cookie.value);
+
+      // A forged or altered cookie is nobody's: it reads no votes and votes as a new visitor.
+      const forged = TestClient.inject(t.app);
+      forged.cookies.set(VISITOR_COOKIE, `${cookie.value.slice(0, 22)}.${'A'.repeat(43)}`);
+      expect((await page(forged)).memes[0]!.myVote).toBeNull();
+      expect((await vote(forged, id!, 'up')).json()).toEqual({
+        upvotes: 2,
+        downvotes: 0,
+        myVote: 'up',
+      });
 
       expect((await vote(member, id!, 'up')).json()).toEqual({
-        upvotes: 2,
+        upvotes: 3,
         downvotes: 0,
         myVote: 'up',
       });
@@ -262,38 +276,89 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
     });
 
-    it('counts one vote per visitor address per meme, whatever cookies are dropped', async () => {
+    it("keeps each visitor's vote their own behind one address, up to the network's cap", async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const upvotes: number[] = [];
-      for (let i = 0; i < 59; i++) {
-        // A fresh client each time: no cookie of any kind carried over.
-        const res = await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up');
-        expect(res.statusCode).toBe(200);
-        upvotes.push(res.json<{ upvotes: number }>().upvotes);
+      const a = TestClient.inject(t.app, '203.0.113.60');
+      const b = TestClient.inject(t.app, '203.0.113.60');
+      expect((await vote(a, id!, 'up')).json()).toEqual({ upvotes: 1, downvotes: 0, myVote: 'up' });
+      // B, same address, own browser: a vote of their own, A's untouched.
+      expect((await vote(b, id!, 'up')).json()).toEqual({ upvotes: 2, downvotes: 0, myVote: 'up' });
+      expect((await page(a)).memes[0]).toMatchObject({ upvotes: 2, myVote: 'up' });
+      expect((await vote(b, id!, 'down')).json()).toEqual({
+        upvotes: 1,
+        downvotes: 1,
+        myVote: 'down',
+      });
+      expect((await page(a)).memes[0]!.myVote).toBe('up');
+      expect((await page(b)).memes[0]!.myVote).toBe('down');
+      // B takes theirs back: A's stays.
+      expect((await vote(b, id!, 'down')).json()).toEqual({
+        upvotes: 1,
+        downvotes: 0,
+        myVote: null,
+      });
+      expect((await page(a)).memes[0]!.myVote).toBe('up');
+      expect((await page(b)).memes[0]!.myVote).toBeNull();
+
+      // Fresh browsers on that address fill the cap; past it a new vote is refused, clearly.
+      const counted = [a];
+      while (counted.length < VISITOR_VOTES_PER_NETWORK) {
+        const fresh = TestClient.inject(t.app, '203.0.113.60');
+        expect((await vote(fresh, id!, 'up')).statusCode).toBe(200);
+        counted.push(fresh);
       }
-      // The same address voting again takes its vote back: stuffing never gets past one.
-      expect(Math.max(...upvotes)).toBe(1);
-      expect(upvotes.at(-1)).toBe(1);
-      expect(
-        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json(),
-      ).toMatchObject({ upvotes: 0, myVote: null });
-      expect(
-        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'up')).json(),
-      ).toMatchObject({ upvotes: 1, myVote: 'up' });
-      expect(
-        (await vote(TestClient.inject(t.app, '203.0.113.60'), id!, 'down')).json(),
-      ).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 'down' });
-      // One IPv6 subscriber (a /64) is one address; another network is another voter.
-      expect(
-        (await vote(TestClient.inject(t.app, '2001:db8:5:6::1'), id!, 'up')).json(),
-      ).toMatchObject({ upvotes: 1 });
-      expect(
-        (await vote(TestClient.inject(t.app, '2001:db8:5:6:ffff::9'), id!, 'up')).json(),
-      ).toMatchObject({ upvotes: 0 });
-      expect(
-        (await vote(TestClient.inject(t.app, '198.51.100.61'), id!, 'up')).json(),
-      ).toMatchObject({ upvotes: 1, downvotes: 1 });
+      const refused = await vote(b, id!, 'up');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message: `${VISITOR_VOTES_PER_NETWORK} visitors on your network have already voted on this meme. Log in to vote.`,
+        code: 'NETWORK_VOTES_FULL',
+      });
+      expect((await page(b)).memes[0]!.myVote).toBeNull();
+      // A counted voter may still switch or take back their own vote; that frees a place.
+      expect((await vote(a, id!, 'down')).statusCode).toBe(200);
+      expect((await vote(a, id!, 'down')).json()).toMatchObject({ myVote: null });
+      expect((await vote(b, id!, 'up')).json()).toMatchObject({
+        upvotes: VISITOR_VOTES_PER_NETWORK,
+        myVote: 'up',
+      });
+      // One IPv6 subscriber (a /48) is one network, whichever of its /64s a vote comes from;
+      // another network has its own places; members are not capped.
+      const downFrom = async (ip: string) =>
+        (await vote(TestClient.inject(t.app, ip), id!, 'down')).statusCode;
+      for (let j = 0; j < VISITOR_VOTES_PER_NETWORK; j++) {
+        expect(await downFrom(`2001:db8:5:${j}::1`)).toBe(200);
+      }
+      expect(await downFrom('2001:db8:5:ff00::9')).toBe(409);
+      expect(await downFrom('2001:db8:6::1')).toBe(200);
+      expect((await vote(TestClient.inject(t.app, '198.51.100.61'), id!, 'up')).statusCode).toBe(
+        200,
+      );
+      expect((await vote(member, id!, 'down')).json()).toEqual({
+        upvotes: VISITOR_VOTES_PER_NETWORK + 1,
+        downvotes: VISITOR_VOTES_PER_NETWORK + 2,
+        myVote: 'down',
+      });
       expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+    });
+
+    it("holds the network's cap when its visitors vote at once", async () => {
+      const [id] = await seedMemes(t.app, 1, { userId: memberId });
+      const visitors = Array.from({ length: 30 }, () => TestClient.inject(t.app, '203.0.113.70'));
+      await Promise.all(visitors.map((v) => v.token()));
+      const answers = await Promise.all(visitors.map((v) => vote(v, id!, 'up')));
+      const statuses = answers.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(VISITOR_VOTES_PER_NETWORK);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(30 - VISITOR_VOTES_PER_NETWORK);
+      expect(Math.max(...answers.map((r) => r.json<{ upvotes?: number }>().upvotes ?? 0))).toBe(
+        VISITOR_VOTES_PER_NETWORK,
+      );
+      expect(await findCountMismatches(t.app.deps.db)).toEqual([]);
+      const stored = await t.app.deps.db
+        .selectFrom('meme_votes')
+        .select('voter')
+        .where('meme_id', '=', id!)
+        .execute();
+      expect(stored).toHaveLength(VISITOR_VOTES_PER_NETWORK);
     });
 
     it('refuses unknown memes, bad vote types and calls without a CSRF token', async () => {
@@ -371,9 +436,9 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
 
     it('limits votes per IP and says when to come back', async () => {
       const [id] = await seedMemes(t.app, 1, { userId: memberId });
-      const visitor = TestClient.inject(t.app);
-      const token = await visitor.token();
-      const cookie = visitor.cookieHeader();
+      // A member, whose clicks toggle one vote: what is limited is the clicking.
+      const token = await member.token();
+      const cookie = member.cookieHeader();
       const send = (remoteAddress: string) =>
         t.app.inject({
           method: 'POST',

@@ -28,7 +28,7 @@ import {
   type CachedPage,
   type Gallery,
 } from './service.ts';
-import { currentVoter, voterForVote } from './voter.ts';
+import { currentVoter, memberVoter, networkIdentity, voterForVote } from './voter.ts';
 
 const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 
@@ -97,19 +97,20 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: reportResponseSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await enforceRateLimit(
         app.deps.rateLimiter,
         `report:ip:${request.ip}`,
         GALLERY_LIMITS.reportPerIp,
         'Too many reports. Please try again later.',
       );
-      const reporter = voterForVote(request, reply);
+      // One report per member, or per network for a visitor; the threshold counts networks.
+      const network = networkIdentity(request);
       const { hidden } = await fileReport(app.deps.db, {
         memeId: request.params.id,
-        reporter,
-        // A visitor counts by address towards the hiding threshold (moderation.ts).
-        reporterIdentity: request.user ? reporter : `ip:${request.ip}`,
+        reporter: request.user ? memberVoter(request.user.id) : network,
+        reporterIdentity: network,
+        memberId: request.user?.id ?? null,
         reason: request.body.reason,
         now: app.deps.clock.now(),
       });

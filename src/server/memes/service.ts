@@ -29,6 +29,8 @@ import {
   type VoteResult,
 } from './repository.ts';
 import { claimUploadSlot } from './upload-slots.ts';
+import { VISITOR_VOTES_PER_NETWORK } from './vote-rules.ts';
+import type { Voter } from './voter.ts';
 
 export function toMeme(row: MemeRow): Meme {
   return {
@@ -220,7 +222,7 @@ export async function createMeme(
 
 export async function vote(
   { deps, cache }: Gallery,
-  opts: { memeId: number; voter: string; voteType: VoteType; ip: string },
+  opts: { memeId: number; voter: Voter; voteType: VoteType; ip: string },
 ): Promise<VoteResult> {
   await enforceRateLimit(
     deps.rateLimiter,
@@ -228,10 +230,23 @@ export async function vote(
     GALLERY_LIMITS.votePerIp,
     'Too many votes. Please slow down.',
   );
-  const result = await castVote(deps.db, { ...opts, now: deps.clock.now() });
-  if (!result) throw notFound('Meme not found');
+  const result = await castVote(deps.db, {
+    memeId: opts.memeId,
+    voter: opts.voter.key,
+    network: opts.voter.network,
+    voteType: opts.voteType,
+    now: deps.clock.now(),
+  });
+  if (result === 'not-found') throw notFound('Meme not found');
+  if (result === 'network-full') {
+    throw new HttpError(
+      409,
+      `${VISITOR_VOTES_PER_NETWORK} visitors on your network have already voted on this meme. Log in to vote.`,
+      'NETWORK_VOTES_FULL',
+    );
+  }
   // Votes come many a second: readers get the counts one page load later, the voter at once
   // (decision 011). Dropping the pages instead made every reader wait for a load.
-  cache.markStale(opts.voter);
+  cache.markStale(opts.voter.key);
   return result;
 }

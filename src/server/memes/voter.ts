@@ -1,67 +1,92 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import ipaddr from 'ipaddr.js';
+import { clientNetwork } from '../http/client-network.ts';
 import { cookieName, isSecureRequest } from '../security/sessions.ts';
 
 /**
- * Who is voting: the member, or for a visitor the network address the vote came from. A visitor
- * vote is worth one per address per meme (docs/decisions/010-hostile-audit-fixes.md): a cookie
- * or anything else the visitor holds can be dropped to become a new voter, an address cannot
- * be changed at will. IPv6 clients are counted by their /64, which one subscriber is given
- * whole. The address is kept only as an HMAC with the site's secret, never in the clear.
- * Visitors who share an address (a household behind one router) share one vote; a member's
- * vote is their own.
+ * Who is voting: the member, or a visitor known by a long-lived signed cookie holding a random
+ * id (docs/decisions/020-reporters-and-visitor-votes.md). A visitor's vote is theirs alone:
+ * another visitor behind the same address neither sees nor takes it back. A visitor who drops
+ * the cookie becomes a new voter, so what one network can add is bounded instead by the cap
+ * on visitor votes counted per meme and network (vote-rules.ts), which needs the network each
+ * vote came from: kept only as an HMAC with the site's secret, never in the clear.
  */
-// A label of its own, so an HMAC made with the same secret for something else (CSRF tokens,
-// upload URLs) never collides with a voter key.
-const CONTEXT = 'daily-grind/visitor-address/v1';
+export const VISITOR_COOKIE = 'vid';
+/** Chrome caps cookie lifetimes at 400 days. */
+const VISITOR_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+// Labels of their own, so an HMAC made with the same secret for something else (CSRF tokens,
+// upload URLs) is never a valid visitor cookie or network key.
+const ID_CONTEXT = 'daily-grind/visitor-id/v1';
+const NETWORK_CONTEXT = 'daily-grind/network/v1';
 
-/** The part of an address one client holds: an IPv4 address, or an IPv6 /64 prefix. */
-export function voterNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return address.toString();
-  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
-  return `${parts.join(':')}::/64`;
+function hmac(secret: string, context: string, text: string): string {
+  return createHmac('sha256', secret).update(context).update('\0').update(text).digest('base64url');
+}
+
+export function signVisitorId(id: string, secret: string): string {
+  return `${id}.${hmac(secret, ID_CONTEXT, id)}`;
+}
+
+/** The visitor id inside a cookie value, or null when it is not one this site signed. */
+export function verifyVisitorCookie(value: string | undefined, secret: string): string | null {
+  if (typeof value !== 'string') return null;
+  const match = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!match) return null;
+  const [, id, given] = match as unknown as [string, string, string];
+  const expected = Buffer.from(hmac(secret, ID_CONTEXT, id));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? id : null;
 }
 
 export const memberVoter = (userId: number) => `u:${userId}`;
+export const visitorVoter = (visitorId: string) => `v:${visitorId}`;
 
-export function addressVoter(ip: string, secret: string): string {
-  const digest = createHmac('sha256', secret)
-    .update(CONTEXT)
-    .update('\0')
-    .update(voterNetwork(ip))
-    .digest('base64url');
-  return `a:${digest.slice(0, 22)}`;
+/**
+ * The caller's network as it is stored (`n:<HMAC>`): an IPv4 address or an IPv6 /48, the most
+ * one subscriber holds (http/client-network.ts), so walking one's own prefix gains nothing.
+ * What the visitor-vote cap and the reports' hiding threshold count.
+ */
+export function networkIdentity(request: FastifyRequest): string {
+  const network = clientNetwork(request, 'subscriber');
+  return `n:${hmac(request.server.deps.secret, NETWORK_CONTEXT, network).slice(0, 22)}`;
 }
 
 /**
- * Set on a visitor's first vote: it only says "look up this address's votes" on gallery reads,
- * so a visitor who never voted costs no votes query. It is no credential: votes go by address.
+ * The caller's voter key for reads; null for a visitor without a valid cookie, so a visitor who
+ * never voted costs no votes query.
  */
-export const VOTED_COOKIE = 'voted';
-/** Chrome caps cookie lifetimes at 400 days. */
-const VOTED_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
-
-/** The caller's voter key for reads; null for a visitor who has not voted from this browser. */
 export function currentVoter(request: FastifyRequest): string | null {
   if (request.user) return memberVoter(request.user.id);
-  if (request.cookies[cookieName(request, VOTED_COOKIE)] === undefined) return null;
-  return addressVoter(request.ip, request.server.deps.secret);
+  const visitorId = verifyVisitorCookie(
+    request.cookies[cookieName(request, VISITOR_COOKIE)],
+    request.server.deps.secret,
+  );
+  return visitorId ? visitorVoter(visitorId) : null;
 }
 
-/** The caller's voter key for a vote; a visitor's first gets the cookie with the answer. */
-export function voterForVote(request: FastifyRequest, reply: FastifyReply): string {
-  if (request.user) return memberVoter(request.user.id);
-  if (request.cookies[cookieName(request, VOTED_COOKIE)] === undefined) {
-    reply.setCookie(cookieName(request, VOTED_COOKIE), '1', {
+export interface Voter {
+  key: string;
+  /** The visitor's network (networkIdentity); null for a member, whose votes are not capped. */
+  network: string | null;
+}
+
+/** Who casts this vote; a visitor without a valid cookie gets a new id with the answer. */
+export function voterForVote(request: FastifyRequest, reply: FastifyReply): Voter {
+  if (request.user) return { key: memberVoter(request.user.id), network: null };
+  const network = networkIdentity(request);
+  const known = currentVoter(request);
+  if (known) return { key: known, network };
+  const visitorId = randomBytes(16).toString('base64url');
+  reply.setCookie(
+    cookieName(request, VISITOR_COOKIE),
+    signVisitorId(visitorId, request.server.deps.secret),
+    {
       httpOnly: true,
       sameSite: 'lax',
       secure: isSecureRequest(request),
       path: '/',
-      maxAge: VOTED_COOKIE_MAX_AGE_S,
-    });
-  }
-  return addressVoter(request.ip, request.server.deps.secret);
+      maxAge: VISITOR_COOKIE_MAX_AGE_S,
+    },
+  );
+  return { key: visitorVoter(visitorId), network };
 }

@@ -7,6 +7,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { findInvariantViolations } from './invariants.ts';
+import { VISITOR_VOTES_PER_NETWORK } from '../memes/vote-rules.ts';
 import { memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('invariant checks on %s', (kind) => {
@@ -52,6 +53,25 @@ describe.each(databaseKinds)('invariant checks on %s', (kind) => {
     await t.app.deps.db.updateTable('memes').set({ upvotes: 2 }).where('id', '=', memeId).execute();
     expect(await violations()).toEqual([
       `meme ${memeId}: counts 2 up / 0 down, votes stored 1 / 0`,
+    ]);
+  });
+
+  it('reports more visitor votes from one network than the cap allows', async () => {
+    const votes = Array.from({ length: VISITOR_VOTES_PER_NETWORK + 1 }, (_, i) => ({
+      meme_id: memeId,
+      voter: `v:same-network-${i}`,
+      vote_type: 'down' as const,
+      created_at: t.clock.now(),
+      network: 'n:one-network',
+    }));
+    await t.app.deps.db.insertInto('meme_votes').values(votes).execute();
+    await t.app.deps.db
+      .updateTable('memes')
+      .set({ downvotes: votes.length })
+      .where('id', '=', memeId)
+      .execute();
+    expect(await violations()).toEqual([
+      `meme ${memeId}: ${votes.length} visitor votes from one network (at most ${VISITOR_VOTES_PER_NETWORK})`,
     ]);
   });
 

@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { readSnapshot } from '../db/read-snapshot.ts';
-import { findCountMismatches } from '../memes/repository.ts';
+import { findCountMismatches, findNetworkCapOverruns } from '../memes/repository.ts';
+import { VISITOR_VOTES_PER_NETWORK } from '../memes/vote-rules.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
 /**
@@ -32,6 +33,11 @@ async function findRowViolations(db: Kysely<Database>) {
   for (const m of await findCountMismatches(db)) {
     problems.push(
       `meme ${m.id}: counts ${m.upvotes} up / ${m.downvotes} down, votes stored ${m.stored_up} / ${m.stored_down}`,
+    );
+  }
+  for (const o of await findNetworkCapOverruns(db)) {
+    problems.push(
+      `meme ${o.memeId}: ${o.votes} visitor votes from one network (at most ${VISITOR_VOTES_PER_NETWORK})`,
     );
   }
 

@@ -206,7 +206,7 @@ export async function processUpload(
     throw error;
   }
   const { display, thumbnail, phash } = processed;
-  const same = await findSamePicture(deps.db, phash);
+  const same = await findSamePicture(deps.db, phash, user.id);
   if (same) {
     await store.deleteObject(key);
     throw same;

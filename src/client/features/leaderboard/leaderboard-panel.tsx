@@ -5,6 +5,7 @@ import {
   LEADERBOARD_MAX_LIMIT,
   type LeaderboardEntry,
 } from '#shared/api/game.ts';
+import { tiedScores } from '#shared/leaderboard-ties.ts';
 import { countdownParts, nextWeekStartUtc, pad2, relativeDayLabel } from '#shared/time.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -84,6 +85,7 @@ function EntryList({
       </p>
     );
   }
+  const tied = tiedScores(entries);
   return (
     <ol className="space-y-2" data-testid={testId}>
       {entries.map((entry, index) => (
@@ -101,6 +103,14 @@ function EntryList({
               Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
             </p>
           </div>
+          {tied.has(entry.score) && (
+            <span
+              className="rounded bg-slate-700 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-slate-100 uppercase"
+              title="Same score as another run this week: the earlier run ranks higher"
+            >
+              Tied
+            </span>
+          )}
           <span className="font-bold text-grind-300 tabular-nums">{entry.score}</span>
           <Button
             variant="ghost"
