@@ -10,7 +10,7 @@ import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { authPaths, walletPaths } from '#shared/api/paths.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
-import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { freePort, REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
 import { toastWith, uniqueUsername } from './support';
@@ -28,7 +28,16 @@ let member: { username: string; wallet: TestWallet } | undefined;
 
 test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-prize-e2e-'));
-  node = await startNode({ env: { DATA_DIR: dataDir, NODE_ENV: 'test', TRUST_PROXY: 'true' } });
+  const port = await freePort();
+  node = await startNode({
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      TRUST_PROXY: 'true',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    },
+  });
 });
 
 test.afterAll(async () => {
