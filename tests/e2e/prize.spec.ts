@@ -83,7 +83,11 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
 
   await box.getByRole('button', { name: 'Link wallet' }).click();
   const dialog = page.getByRole('dialog', { name: 'Link your prize wallet' });
-  await dialog.getByRole('button', { name: `Sign with ${WALLET_NAME}` }).click();
+  // The password again before any wallet can sign (decision 019).
+  const sign = dialog.getByRole('button', { name: `Sign with ${WALLET_NAME}` });
+  await expect(sign).toBeDisabled();
+  await dialog.getByLabel('Your password').fill('grind123');
+  await sign.click();
   await expect(toastWith(page, 'Wallet linked')).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(box).toContainText(
