@@ -46,6 +46,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // As behind the production proxy: tests that set X-Forwarded-For act as distinct visitors.
       TRUST_PROXY: 'true',
+      // Required with TRUST_PROXY (config.ts): the origin the browser uses.
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       NODE_ENV: 'test',
     },
   },

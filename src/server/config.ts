@@ -24,6 +24,12 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
   ),
+  DATABASE_MIGRATION_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: optionalString.pipe(z.url().optional()),
   S3_REGION: optionalString,
@@ -67,7 +73,12 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /**
+   * PostgreSQL: `url` is the app role's connection; `migrationUrl`, when set, the role that owns
+   * the tables and runs the migrations (db/roles.ts).
+   */
+  database:
+    { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; migrationUrl?: string };
   s3: S3Config | undefined;
   /** Undefined means: generate one and keep it in the data folder (see secrets.ts). */
   sessionSecret: string | undefined;
@@ -146,13 +157,28 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (e.S3_BUCKET === undefined && (e.S3_ENDPOINT ?? e.S3_ACCESS_KEY_ID) !== undefined) {
     throw new ConfigError('Invalid S3_BUCKET: required when other S3_* variables are set');
   }
+  if (e.DATABASE_MIGRATION_URL !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError('Invalid DATABASE_URL: required when DATABASE_MIGRATION_URL is set');
+  }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (trustProxy !== false && e.PUBLIC_ORIGIN === undefined) {
+    // Behind a proxy the Host and X-Forwarded-* headers are the client's word: pages, wallet
+    // messages and Origin checks take the site's origin from PUBLIC_ORIGIN alone.
+    throw new ConfigError(
+      'Invalid PUBLIC_ORIGIN: required when TRUST_PROXY is set (the https origin the proxy serves)',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          ...(e.DATABASE_MIGRATION_URL && { migrationUrl: e.DATABASE_MIGRATION_URL }),
+        }
       : { kind: 'sqlite', file: path.join(dataDir, 'app.db') },
     s3: e.S3_BUCKET
       ? {
@@ -166,7 +192,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       : undefined,
     sessionSecret: e.SESSION_SECRET,
     publicOrigin: e.PUBLIC_ORIGIN,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy,
     redisUrl: e.REDIS_URL,
     siteConfigFile: e.SITE_CONFIG,
     logLevel: e.LOG_LEVEL,

@@ -10,7 +10,7 @@ import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { authPaths, walletPaths } from '#shared/api/paths.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
-import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { freePort, REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
 import { toastWith, uniqueUsername } from './support';
@@ -28,7 +28,16 @@ let member: { username: string; wallet: TestWallet } | undefined;
 
 test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-prize-e2e-'));
-  node = await startNode({ env: { DATA_DIR: dataDir, NODE_ENV: 'test', TRUST_PROXY: 'true' } });
+  const port = await freePort();
+  node = await startNode({
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      TRUST_PROXY: 'true',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    },
+  });
 });
 
 test.afterAll(async () => {
@@ -74,7 +83,11 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
 
   await box.getByRole('button', { name: 'Link wallet' }).click();
   const dialog = page.getByRole('dialog', { name: 'Link your prize wallet' });
-  await dialog.getByRole('button', { name: `Sign with ${WALLET_NAME}` }).click();
+  // The password again before any wallet can sign (decision 019).
+  const sign = dialog.getByRole('button', { name: `Sign with ${WALLET_NAME}` });
+  await expect(sign).toBeDisabled();
+  await dialog.getByLabel('Your password').fill('grind123');
+  await sign.click();
   await expect(toastWith(page, 'Wallet linked')).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(box).toContainText(

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VoteType } from '#shared/api/memes.ts';
 import { characters } from '#shared/characters.ts';
@@ -303,12 +303,18 @@ async function postgresSetup(redis: OwnRedis): Promise<Setup> {
     () => s3Proxy.close(),
   );
   const secret = newSessionSecret();
+  // The test's own view, as an operator's tools would have it: straight to the services.
+  const db = createDatabase({ kind: 'postgres', url: postgres.adminUrl });
+  // The nodes serve as an app role and migrate as the owner (docs/deployment.md).
+  const appPassword = randomBytes(12).toString('hex');
+  await sql`create role grind_app login password ${sql.lit(appPassword)}`.execute(db);
   const ports = [await freePort(), await freePort()];
   const envs = ports.map((port) =>
     nodeEnv({
       PORT: String(port),
       // The nodes reach PostgreSQL and the bucket through the fault proxies.
-      DATABASE_URL: `postgres://postgres@${pgProxy.host}/postgres`,
+      DATABASE_URL: `postgres://grind_app:${appPassword}@${pgProxy.host}/postgres`,
+      DATABASE_MIGRATION_URL: `postgres://postgres@${pgProxy.host}/postgres`,
       ...s3.env,
       S3_ENDPOINT: `http://${s3Proxy.host}`,
       SESSION_SECRET: secret,
@@ -318,8 +324,6 @@ async function postgresSetup(redis: OwnRedis): Promise<Setup> {
     }),
   );
   const nodes = await startNodes(envs);
-  // The test's own view, as an operator's tools would have it: straight to the services.
-  const db = createDatabase({ kind: 'postgres', url: postgres.adminUrl });
   const s3Store = createS3Store(s3.config);
   cleanups.push(
     () => db.destroy(),

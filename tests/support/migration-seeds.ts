@@ -25,6 +25,17 @@ const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const SEED_WALLET = '9GXSqZ1mUEmTH1NwWbgFqSWNT9Z2n3fzLrVLcqoKDshM';
 const SEED_TX = '5'.repeat(87);
 
+function seedWalletChange(userId: number) {
+  return {
+    user_id: userId,
+    old_address: SEED_WALLET,
+    new_address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+    message: 'seed message',
+    signature: 'seed signature',
+    changed_at: T0 + 9,
+  };
+}
+
 /** A seeded member's id, looked up by name, since ids are generated. */
 async function userId(db: SchemaAt, name: string): Promise<number> {
   const row = await db
@@ -500,6 +511,12 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         ['step', 'tx_signature', 'wallet_address'],
         seedPrizeEvents(alice),
       );
+      // Migration 014 made the wallets already linked the first rows of their record.
+      await expectKept(
+        db.selectFrom('wallet_changes').where('user_id', '=', alice).orderBy('id').limit(1),
+        ['old_address', 'new_address', 'changed_at'],
+        [{ old_address: null, new_address: SEED_WALLET, changed_at: seedWallet(alice).linked_at }],
+      );
     },
   },
   '011-gallery-community': {
@@ -558,6 +575,23 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         { username: 'seed-bob', username_skeleton: nameSkeleton('seed-bob') },
         { username: 'seed_carol', username_skeleton: nameSkeleton('seed_carol') },
       ]);
+    },
+  },
+  '014-append-only-and-wallet-changes': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.insertInto('wallet_changes').values(seedWalletChange(alice)).execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await expectKept(
+        db
+          .selectFrom('wallet_changes')
+          .where('user_id', '=', alice)
+          .where('changed_at', '=', T0 + 9),
+        ['old_address', 'new_address', 'message', 'signature'],
+        [seedWalletChange(alice)],
+      );
     },
   },
   '015-reporters-and-visitor-votes': {

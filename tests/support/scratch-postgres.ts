@@ -2,35 +2,53 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export interface ScratchPostgres {
+  /** The app role's connection (DATABASE_URL): granted, not owning (src/server/db/roles.ts). */
   url: string;
+  /** The migration role's (DATABASE_MIGRATION_URL): the server `adminUrl` names, on this database. */
+  migrationUrl: string;
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the server `adminUrl` points at (e.g. TEST_DATABASE_URL). */
+async function asAdmin(adminUrl: string, statements: string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh, empty database on the server `adminUrl` points at (e.g. TEST_DATABASE_URL), with an
+ * app role of its own: role names are global to the server, so each database's carries the
+ * database's random name, and parallel test files never share one.
+ */
 export async function createScratchPostgres(
   adminUrl: string,
   prefix = 'grind_scale',
 ): Promise<ScratchPostgres> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const role = `${name}_app`;
+  const password = randomBytes(12).toString('hex');
+  await asAdmin(adminUrl, [
+    `CREATE DATABASE ${name}`,
+    `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`,
+  ]);
+  const migrationUrl = new URL(adminUrl);
+  migrationUrl.pathname = `/${name}`;
+  const url = new URL(migrationUrl);
+  url.username = role;
+  url.password = password;
   return {
     url: url.toString(),
+    migrationUrl: migrationUrl.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      // The role's grants live in the database alone, so it can go once the database has.
+      await asAdmin(adminUrl, [
+        `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+        `DROP ROLE IF EXISTS ${role}`,
+      ]);
     },
   };
 }

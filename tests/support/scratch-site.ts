@@ -46,6 +46,7 @@ export async function startScratchSite(options: {
       return {
         DATA_DIR: dataDir,
         DATABASE_URL: database?.url,
+        DATABASE_MIGRATION_URL: database?.migrationUrl,
         ...s3?.env,
         SESSION_SECRET: secret,
         PUBLIC_ORIGIN: options.publicOrigin,

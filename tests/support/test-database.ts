@@ -13,7 +13,10 @@ export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
 
 export interface TestDatabase {
   dataDir: string;
+  /** As the server is configured: on PostgreSQL, an app role plus the migration role. */
   database: AppConfig['database'];
+  /** The owner's view (the migration role on PostgreSQL), for tests that migrate or seed by hand. */
+  owner: AppConfig['database'];
   drop(): Promise<void>;
 }
 
@@ -22,16 +25,19 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-test-'));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   if (kind === 'sqlite') {
+    const database = { kind, file: path.join(dataDir, 'app.db') };
     return {
       dataDir,
-      database: { kind, file: path.join(dataDir, 'app.db') },
+      database,
+      owner: database,
       drop: async () => removeDir(),
     };
   }
   const scratch = await createScratchPostgres(process.env.TEST_DATABASE_URL!, 'grind_test');
   return {
     dataDir,
-    database: { kind, url: scratch.url },
+    database: { kind, url: scratch.url, migrationUrl: scratch.migrationUrl },
+    owner: { kind, url: scratch.migrationUrl },
     async drop() {
       await scratch.drop();
       removeDir();

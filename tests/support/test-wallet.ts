@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
-import type { LinkWalletBody, WalletChallenge } from '#shared/api/wallet.ts';
+import type { SignedWalletMessage, WalletChallenge } from '#shared/api/wallet.ts';
 import { signInMessageText } from '#shared/siws.ts';
 
 /** A Solana key pair made for one test: what a wallet holds, no blockchain anywhere. */
@@ -20,8 +20,11 @@ export class TestWallet {
     return ed25519.sign(message, this.secretKey);
   }
 
-  /** The link request a wallet's Sign In With Solana answer turns into. */
-  signIn(challenge: WalletChallenge, edit: (text: string) => string = (t) => t): LinkWalletBody {
+  /** A wallet's Sign In With Solana answer (the link request adds the member's password). */
+  signIn(
+    challenge: WalletChallenge,
+    edit: (text: string) => string = (t) => t,
+  ): SignedWalletMessage {
     const text = edit(signInMessageText({ ...challenge, address: this.address }));
     const bytes = new TextEncoder().encode(text);
     return {

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { authPaths, memePaths } from '#shared/api/paths.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
-import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { freePort, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { createScratchPostgres } from '#test-support/scratch-postgres.ts';
 import { newSessionSecret, scratchDir } from '#test-support/scratch.ts';
 import type { BuiltTree } from '../trees.ts';
@@ -63,22 +63,29 @@ export async function startSite(
     const nodes: NodeProcess[] = [];
     cleanups.push(() => Promise.all(nodes.map((n) => n.stop())));
     const dataDirs: string[] = [];
+    // A tree from before the migration role (docs/decisions/019-append-only-records-and-wallet-changes.md)
+    // migrates through DATABASE_URL, so it is given the owner there.
+    const splitRoles = fs.existsSync(path.join(tree.checkout, 'src/server/db/roles.ts'));
     for (let i = 0; i < setup.nodes; i++) {
       const dataDir = scratchDir('grind-bench-node-');
       cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
       dataDirs.push(dataDir);
+      const port = await freePort();
       nodes.push(
         await startNode({
           cwd: tree.checkout,
           keepOutput: 0,
           env: {
             NODE_ENV: 'production',
+            PORT: String(port),
             DATA_DIR: dataDir,
-            DATABASE_URL: pgDb?.url,
+            DATABASE_URL: splitRoles ? pgDb?.url : pgDb?.migrationUrl,
+            DATABASE_MIGRATION_URL: splitRoles ? pgDb?.migrationUrl : undefined,
             SESSION_SECRET: secret,
             // Visitors come from many addresses, as behind a balancer; per-address limits then
             // apply per visitor rather than to the whole benchmark.
             TRUST_PROXY: 'true',
+            PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
             LOG_LEVEL: options.logLevel,
             CLIENT_DIST_DIR: tree.distDir,
           },
@@ -88,7 +95,7 @@ export async function startSite(
     const origins = nodes.map((n) => n.origin);
     const db = createDatabase(
       pgDb
-        ? { kind: 'postgres', url: pgDb.url }
+        ? { kind: 'postgres', url: pgDb.migrationUrl }
         : { kind: 'sqlite', file: path.join(dataDirs[0]!, 'app.db') },
     );
     cleanups.push(() => db.destroy());

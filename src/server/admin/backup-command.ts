@@ -20,10 +20,14 @@ export const backupCommand: AdminCommand<Pick<AdminContext, 'config' | 'db' | 'p
         'PostgreSQL is backed up with its own tools. With DATABASE_URL set as for the server, run:',
       );
       ctx.print(
-        `  pg_dump --format=custom --no-owner --file=${JSON.stringify(target)} --dbname="$DATABASE_URL"`,
+        `  pg_dump --format=custom --no-owner --no-acl --file=${JSON.stringify(target)} --dbname="$DATABASE_URL"`,
       );
-      ctx.print('Restore into an empty database with:');
-      ctx.print(`  pg_restore --no-owner --dbname="$DATABASE_URL" ${JSON.stringify(target)}`);
+      ctx.print(
+        'Restore into an empty database as the migration role (the next start grants the app role):',
+      );
+      ctx.print(
+        `  pg_restore --no-owner --no-acl --dbname="$DATABASE_MIGRATION_URL" ${JSON.stringify(target)}`,
+      );
       return 0;
     }
 

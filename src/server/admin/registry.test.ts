@@ -275,9 +275,11 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
       const res = await admin('backup', path.join(scratch, 'grind.dump'));
       expect(res.code).toBe(0);
       expect(res.text).toContain(
-        `pg_dump --format=custom --no-owner --file="${path.join(scratch, 'grind.dump')}" --dbname="$DATABASE_URL"`,
+        `pg_dump --format=custom --no-owner --no-acl --file="${path.join(scratch, 'grind.dump')}" --dbname="$DATABASE_URL"`,
       );
-      expect(res.text).toContain('pg_restore');
+      expect(res.text).toContain(
+        'pg_restore --no-owner --no-acl --dbname="$DATABASE_MIGRATION_URL"',
+      );
       expect(res.text).not.toContain('s3cret');
       expect(fs.existsSync(path.join(scratch, 'grind.dump'))).toBe(false);
     } finally {

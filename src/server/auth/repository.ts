@@ -23,6 +23,19 @@ export async function memberSince(
   return row?.created_at;
 }
 
+/** A member's password hash, for an action that asks for the password again (wallet links). */
+export async function findUserPasswordHash(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.password_hash;
+}
+
 /** Whether a member's name looks like this one (same skeleton: `Аdmin` beside `admin`). */
 export async function isLookAlikeOfMember(db: Kysely<Database>, name: string): Promise<boolean> {
   const row = await db

@@ -49,6 +49,9 @@ export function createDatabase(
   // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // REPLACE's implicit delete fires delete triggers only with this on: without it, INSERT OR
+  // REPLACE rewrites a row of an append-only table (db/append-only.ts).
+  sqlite.pragma('recursive_triggers = ON');
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),

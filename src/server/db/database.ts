@@ -200,7 +200,7 @@ export interface UserWalletsTable {
 
 export type PrizeStep = 'reviewed' | 'approved' | 'paid';
 
-/** Append-only (migration 010's triggers): no row is ever updated or deleted. */
+/** Append-only (db/append-only.ts): no row is ever updated, deleted or replaced. */
 export interface PrizeEventsTable {
   id: Generated<number>;
   week_id: string;
@@ -214,6 +214,18 @@ export interface PrizeEventsTable {
   tx_signature: string | null;
   tx_url: string | null;
   created_at: number;
+}
+
+/** Append-only (db/append-only.ts): each wallet a member proved, with its proof (migration 014). */
+export interface WalletChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Null for the member's first wallet. */
+  old_address: string | null;
+  new_address: string;
+  message: string;
+  signature: string;
+  changed_at: number;
 }
 
 export interface CoinLedgerTable {
@@ -244,6 +256,7 @@ export interface Database {
   wallet_nonces: WalletNoncesTable;
   user_wallets: UserWalletsTable;
   prize_events: PrizeEventsTable;
+  wallet_changes: WalletChangesTable;
   coin_ledger: CoinLedgerTable;
   owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;

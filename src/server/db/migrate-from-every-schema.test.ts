@@ -37,7 +37,7 @@ describe.each(databaseKinds)(
 
     it.each(names)('keeps the data of a database at %s', async (at) => {
       testDb = await createTestDatabase(kind);
-      const db = createDatabase(testDb.database);
+      const db = createDatabase(testDb.owner);
       try {
         const migrator = createMigrator(db);
         const applied = names.slice(0, names.indexOf(at) + 1);

@@ -21,7 +21,7 @@ describe.each(databaseKinds)('migration 012 over look-alike members on %s', (kin
 
   it('keeps the skeleton for the earliest account and a distinct value for later ones', async () => {
     testDb = await createTestDatabase(kind);
-    const db = createDatabase(testDb.database);
+    const db = createDatabase(testDb.owner);
     try {
       const { error } = await createMigrator(db).migrateTo('011-gallery-community');
       expect(error).toBeUndefined();

@@ -14,7 +14,7 @@ import { MigrationError } from '../db/migrate.ts';
 import { createTestApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
-import { startNode } from '#test-support/node-process.ts';
+import { freePort, startNode } from '#test-support/node-process.ts';
 import { authPaths, gamePaths, memePaths, objectPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operations on %s', (kind) => {
@@ -28,7 +28,7 @@ describe.each(databaseKinds)('operations on %s', (kind) => {
     try {
       const first = await buildApp(config, { logger: false });
       await first.close();
-      const db = createDatabase(testDb.database);
+      const db = createDatabase(testDb.owner);
       await sql`insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(
         db,
       );
@@ -173,12 +173,15 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-sigterm-'));
     // A port the kernel picked: a random one could be taken (by another test's client, say), and
     // the server would exit 1 on EADDRINUSE before this test began.
+    const port = await freePort();
     const node = await startNode({
       env: {
+        PORT: String(port),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
         CLIENT_DIST_DIR: path.join(dataDir, 'no-client'),
         TRUST_PROXY: 'true',
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       },
     });
     try {
@@ -316,14 +319,16 @@ describe('backup and restore', () => {
       execFileSync('pg_dump', [
         '--format=custom',
         '--no-owner',
+        '--no-acl',
         `--file=${dump}`,
         `--dbname=${url}`,
       ]);
       await source.app.close();
       const target = await createTestDatabase('postgres');
       try {
-        const targetUrl = (target.database as { url: string }).url;
-        execFileSync('pg_restore', ['--no-owner', `--dbname=${targetUrl}`, dump]);
+        // Restored by the role that owns the tables; the node then grants its app role.
+        const targetUrl = (target.owner as { url: string }).url;
+        execFileSync('pg_restore', ['--no-owner', '--no-acl', `--dbname=${targetUrl}`, dump]);
         const restored = await buildApp(
           { ...source.config, database: target.database },
           { logger: false },

@@ -16,7 +16,9 @@ import { createObjectStore } from '../storage/create-object-store.ts';
  */
 export const database = fp(
   async (app: FastifyInstance, { config, clock }: { config: AppConfig; clock: Clock }) => {
-    const db = await openMigratedDatabase(config.database);
+    const db = await openMigratedDatabase(config.database, {
+      requireAppRole: config.env === 'production',
+    });
     const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
     const deps: AppDeps = {
       config,

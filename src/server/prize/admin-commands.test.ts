@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { defaultSite } from '#shared/site.ts';
-import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -77,11 +77,25 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     return { runId, entryId, score: run.result.score, statistics };
   }
 
-  async function linkWallet(client: TestClient, wallet: TestWallet) {
+  /** The member links `wallet` (TestClient.register's password); the answer's status. */
+  async function linkWallet(client: TestClient, wallet: TestWallet, status = 200) {
     const issued = (await client.request('POST', walletPaths.challenge)).json<WalletChallenge>();
-    const res = await client.request('POST', walletPaths.link, { body: wallet.signIn(issued) });
-    expect(res.statusCode, res.body).toBe(200);
+    const res = await client.request('POST', walletPaths.link, {
+      body: { ...wallet.signIn(issued), password: 'password123' },
+    });
+    expect(res.statusCode, res.body).toBe(status);
+    return res;
   }
+
+  const weekSteps = async (week: string) =>
+    (
+      await db()
+        .selectFrom('prize_events')
+        .select('step')
+        .where('week_id', '=', week)
+        .orderBy('id')
+        .execute()
+    ).map((e) => e.step);
 
   const events = async () =>
     db().selectFrom('prize_events').select(['step', 'run_id']).orderBy('id').execute();
@@ -185,31 +199,36 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     }
     expect((await admin('prize:paid', '--tx', signature)).code).toBe(2);
 
-    // Alice changes wallets after the approval: the payment waits for a new approval.
+    // The audit's switch: once approved, the payment may be on its way to the first wallet,
+    // so Alice cannot change wallets and the week is not approved again.
     const secondWallet = new TestWallet();
-    await linkWallet(aliceClient, secondWallet);
-    r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    const locked = await linkWallet(aliceClient, secondWallet, 409);
+    expect(locked.json()).toEqual({
+      message: expect.stringMatching(
+        /^Your prize for 2026-W47 is being paid to \S+; you can change your wallet once it is paid$/,
+      ),
+      code: 'PRIZE_PAYMENT_PENDING',
+    });
+    r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
     expect(r).toEqual({
       code: 1,
-      text: expect.stringMatching(/no longer .*approve the run again/),
+      text: expect.stringMatching(
+        new RegExp(`2026-W47 is already approved .*wallet ${firstWallet.address}.*prize:paid`),
+      ),
     });
-    expect(
-      (await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`)).code,
-    ).toBe(0);
+    expect(r.text).not.toMatch(/approve (the run )?again/);
 
     r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
     expect(r.code, r.text).toBe(0);
-    expect(r.text).toContain(`paid to ${alice.username} (${secondWallet.address})`);
+    expect(r.text).toContain(`paid to ${alice.username} (${firstWallet.address})`);
+    expect(r.text).not.toMatch(/Problem/);
     r = await admin('prize:paid', '--week', '2026-W47', '--tx', fakeTransactionSignature());
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/2026-W47 is already paid/) });
     r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/already paid/) });
-    expect((await events()).map((e) => e.step)).toEqual([
-      'reviewed',
-      'approved',
-      'approved',
-      'paid',
-    ]);
+    expect((await events()).map((e) => e.step)).toEqual(['reviewed', 'approved', 'paid']);
+    // Paid: the wallet is hers to change again.
+    await linkWallet(aliceClient, secondWallet);
 
     const winners = (await aliceClient.request('GET', gamePaths.winners)).json<GiveawayWinner[]>();
     expect(winners).toEqual([
@@ -218,22 +237,24 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
         week: '2026-W47',
         playerName: alice.username,
         prize: '1 SOL',
-        wallet: secondWallet.address,
+        wallet: firstWallet.address,
         txUrl: `https://solscan.io/tx/${signature}`,
         paidAt: new Date(t.clock.now()).toISOString(),
       },
     ]);
   });
 
-  it('keeps the record append-only: no update, no delete', async () => {
+  it('keeps the record append-only: no update, no delete (src/server/db/append-only.test.ts)', async () => {
     const before = await db().selectFrom('prize_events').selectAll().orderBy('id').execute();
     expect(before.length).toBeGreaterThan(0);
+    // PostgreSQL's app role is not granted the change; SQLite's triggers refuse it.
+    const refused = /append-only|permission denied/;
     await expect(
       db().updateTable('prize_events').set({ wallet_address: 'someone-else' }).execute(),
-    ).rejects.toThrow(/append-only/);
-    await expect(db().deleteFrom('prize_events').execute()).rejects.toThrow(/append-only/);
+    ).rejects.toThrow(refused);
+    await expect(db().deleteFrom('prize_events').execute()).rejects.toThrow(refused);
     if (kind === 'postgres') {
-      await expect(sql`truncate prize_events`.execute(db())).rejects.toThrow(/append-only/);
+      await expect(sql`truncate prize_events`.execute(db())).rejects.toThrow(refused);
     }
     expect(await db().selectFrom('prize_events').selectAll().orderBy('id').execute()).toEqual(
       before,
@@ -257,12 +278,59 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     const paid = await paidWeeks(db(), 10);
     expect(paid.map((p) => p.week_id)).toEqual(['2026-W48', '2026-W47']);
   });
+
+  it('warns and asks for --confirm-wallet when the wallet changed after the review', async () => {
+    const client = TestClient.inject(t.app);
+    const dan = await client.register(uniqueName('Dan'));
+    const reviewedWallet = new TestWallet();
+    await linkWallet(client, reviewedWallet);
+    const run = await seedEntry(dan.id, dan.username, 600);
+    t.clock.advance(WEEK_MS);
+    const week = isoWeekId(t.clock.now() - WEEK_MS);
+    expect((await admin('prize:review', '--week', week)).code).toBe(0);
+
+    const newWallet = new TestWallet();
+    await linkWallet(client, newWallet);
+    let r = await admin('prize:approve', '--week', week, `--run=${run.runId}`);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(
+        new RegExp(
+          `^Refused: ${dan.username}'s wallet is now ${newWallet.address}, not ${reviewedWallet.address} as prize:review showed .* --confirm-wallet=${newWallet.address}\\. Nothing recorded\\.$`,
+        ),
+      ),
+    });
+    // A flag naming another address is no confirmation.
+    r = await admin(
+      'prize:approve',
+      '--week',
+      week,
+      `--run=${run.runId}`,
+      `--confirm-wallet=${reviewedWallet.address}`,
+    );
+    expect(r.code).toBe(1);
+    expect(await weekSteps(week)).toEqual(['reviewed']);
+
+    r = await admin(
+      'prize:approve',
+      '--week',
+      week,
+      `--run=${run.runId}`,
+      `--confirm-wallet=${newWallet.address}`,
+    );
+    expect(r.code, r.text).toBe(0);
+    expect(r.text).toContain(
+      `Warning: the wallet changed since the review (${reviewedWallet.address} then, ${newWallet.address} now)`,
+    );
+    expect(r.text).toContain(`Pay 1 SOL to ${newWallet.address}`);
+    expect(await weekSteps(week)).toEqual(['reviewed', 'approved']);
+  });
 });
 
 describe.each(databaseKinds)('migration 010 on %s', (kind) => {
   it("carries winners:add's payments into the prize record", async () => {
     const testDb = await createTestDatabase(kind);
-    const db = createDatabase(testDb.database);
+    const db = createDatabase(testDb.owner);
     try {
       const migrator = createMigrator(db);
       expect((await migrator.migrateTo('006-standings-index')).error).toBeUndefined();

@@ -24,7 +24,7 @@ import {
   type StandingRow,
 } from '../game/repository.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
-import { findWallet, findWallets } from '../wallet/repository.ts';
+import { findWallet, findWallets, lockWallet } from '../wallet/repository.ts';
 import type { PrizeStep } from '../db/database.ts';
 import {
   appendPrizeEvent,
@@ -206,11 +206,11 @@ export const prizeReviewCommand: AdminCommand = {
 
 export const prizeApproveCommand: AdminCommand = {
   // `--run=ID`: a run id may begin with '-', which parseArgs would take for an option.
-  usage: 'prize:approve --week 2026-W47 --run=RUN_ID',
+  usage: 'prize:approve --week 2026-W47 --run=RUN_ID [--confirm-wallet=ADDRESS]',
   summary:
-    "Records the operator's decision: this reviewed run of a member with a proven wallet wins the week.",
+    "Records the operator's decision, once per week: this reviewed run of a member with a proven wallet wins it. A wallet changed since the review needs --confirm-wallet.",
   async run(ctx, args) {
-    const { values } = parseOptions(args, ['week', 'run']);
+    const { values } = parseOptions(args, ['week', 'run', 'confirm-wallet']);
     const week = requiredWeek(values);
     const runId = requiredOption(values, 'run');
     const now = ctx.now();
@@ -218,6 +218,15 @@ export const prizeApproveCommand: AdminCommand = {
     if (now < week.end) return refuse(ctx, `${week.id} is still open until ${utc(week.end)} UTC`);
     const events = await weekEvents(ctx.db, week.id);
     if (paidStep(events)) return refuse(ctx, `${week.id} is already paid`);
+    const approved = lastApproval(events);
+    if (approved) {
+      // The approval told the operator whom to pay: a payment may already be on its way, so a
+      // second one could pay the week twice (docs/decisions/019-append-only-records-and-wallet-changes.md).
+      return refuse(
+        ctx,
+        `${week.id} is already approved (${approved.player_name}, run ${approved.run_id}, wallet ${approved.wallet_address}, ${utc(approved.created_at)} UTC); once that payment is sent, record it with ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+      );
+    }
     const entry = await weekEntry(ctx.db, runId, week.start);
     if (!entry) return refuse(ctx, `run ${runId} has no leaderboard entry in ${week.id}`);
     if (entry.user_id === null) {
@@ -226,23 +235,46 @@ export const prizeApproveCommand: AdminCommand = {
         `run ${runId} is a visitor's (${entry.player_name}): the prize goes to members with a linked wallet`,
       );
     }
-    const wallet = await findWallet(ctx.db, entry.user_id);
-    if (!wallet) return refuse(ctx, `${entry.player_name} has not linked a wallet`);
+    if (!(await findWallet(ctx.db, entry.user_id))) {
+      return refuse(ctx, `${entry.player_name} has not linked a wallet`);
+    }
     const [run] = await findRuns(ctx.db, [runId]);
     const verdict = verifyStanding(entry, run);
     if (!verdict.ok) return refuse(ctx, `run ${runId} does not replay (${verdict.reason})`);
-    if (!events.some((e) => e.step === 'reviewed' && e.run_id === runId)) {
+    const reviewed = events.findLast((e) => e.step === 'reviewed' && e.run_id === runId);
+    if (!reviewed) {
       return refuse(
         ctx,
         `run ${runId} has not been through prize:review for ${week.id}; review it and watch its replay first`,
       );
     }
 
-    await recordStep(ctx, week, 'approved', entry, {
-      wallet_address: wallet.address,
-      prize: ctx.site.weeklyChallenge.prize,
-      created_at: now,
+    // The wallet is read and the approval written (or the refusal's reason returned) while the member's wallet row is held, so a
+    // wallet change (wallet/service.ts) either lands before (and is caught here) or waits and is
+    // then refused while this approval is open.
+    const outcome = await ctx.db.transaction().execute(async (trx) => {
+      const wallet = await lockWallet(trx, entry.user_id!);
+      if (!wallet) return `${entry.player_name} has not linked a wallet`;
+      if (
+        wallet.address !== reviewed.wallet_address &&
+        values['confirm-wallet'] !== wallet.address
+      ) {
+        return `${entry.player_name}'s wallet is now ${wallet.address}, not ${reviewed.wallet_address} as prize:review showed at ${utc(reviewed.created_at)} UTC. A taken-over account changes wallets too: check with the member that the new one is theirs, then approve with --confirm-wallet=${wallet.address}`;
+      }
+      await recordStep({ db: trx }, week, 'approved', entry, {
+        wallet_address: wallet.address,
+        prize: ctx.site.weeklyChallenge.prize,
+        created_at: now,
+      });
+      return wallet;
     });
+    if (typeof outcome === 'string') return refuse(ctx, outcome);
+    const wallet = outcome;
+    if (wallet.address !== reviewed.wallet_address) {
+      ctx.print(
+        `Warning: the wallet changed since the review (${reviewed.wallet_address} then, ${wallet.address} now); approved with --confirm-wallet.`,
+      );
+    }
     const standings = await weekStandings(ctx.db, week.start, 1);
     if (standings[0] && standings[0].run_id !== runId) {
       ctx.print(
@@ -268,7 +300,7 @@ export function isTransactionSignature(value: string): boolean {
 export const prizePaidCommand: AdminCommand = {
   usage: 'prize:paid --week 2026-W47 --tx SIGNATURE',
   summary:
-    "Records the week's payment (the transaction signature); Recent Winners lists it. Needs an approved run and its wallet still proven.",
+    "Records the week's payment (the transaction signature) to the approved wallet; Recent Winners lists it.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'tx']);
     const week = requiredWeek(values);
@@ -283,13 +315,12 @@ export const prizePaidCommand: AdminCommand = {
     if (!approval || approval.user_id === null || approval.wallet_address === null) {
       return refuse(ctx, `no run is approved for ${week.id} (prize:review, then prize:approve)`);
     }
+    // The approval named the wallet to pay, so the payment is recorded against it. A member
+    // cannot change wallets while it is open (wallet/service.ts); one that differs anyway (the
+    // account deleted, or the row changed outside the app) is the operator's to look into, and
+    // never a reason to approve and pay again.
     const wallet = await findWallet(ctx.db, approval.user_id);
-    if (wallet?.address !== approval.wallet_address) {
-      return refuse(
-        ctx,
-        `${approval.player_name}'s proven wallet is no longer ${shortAddress(approval.wallet_address)}; approve the run again`,
-      );
-    }
+    const mismatch = wallet?.address !== approval.wallet_address;
     const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
     try {
       await recordStep(ctx, week, 'paid', approval, {
@@ -308,6 +339,11 @@ export const prizePaidCommand: AdminCommand = {
     ctx.print(
       `Recorded: ${prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
     );
+    if (mismatch) {
+      ctx.print(
+        `Problem: ${approval.player_name}'s proven wallet is ${wallet ? wallet.address : 'gone'}, not the approved ${approval.wallet_address}. Check on the explorer that ${shortAddress(tx)} paid ${approval.wallet_address}, and find out how the wallet changed; do not pay again.`,
+      );
+    }
     return 0;
   },
 };

@@ -36,3 +36,26 @@ export async function paidWeeks(db: Db, limit: number): Promise<PrizeEventRow[]>
     .limit(limit)
     .execute();
 }
+
+/**
+ * The week whose approval names this member and is not paid yet, if any: the payment may be on
+ * its way to the approved wallet, so the member keeps it until the week is paid.
+ */
+export async function openApproval(db: Db, userId: number): Promise<PrizeEventRow | undefined> {
+  const weeks = db
+    .selectFrom('prize_events')
+    .select('week_id')
+    .where('user_id', '=', userId)
+    .where('step', '=', 'approved');
+  const events = await db
+    .selectFrom('prize_events')
+    .selectAll()
+    .where('week_id', 'in', weeks)
+    .where('step', 'in', ['approved', 'paid'])
+    .orderBy('id', 'asc')
+    .execute();
+  const paid = new Set(events.filter((e) => e.step === 'paid').map((e) => e.week_id));
+  // A week's last approval is the one its payment follows (prize:paid's lastApproval).
+  const last = new Map(events.filter((e) => e.step === 'approved').map((e) => [e.week_id, e]));
+  return [...last.values()].find((e) => !paid.has(e.week_id) && e.user_id === userId);
+}

@@ -61,6 +61,19 @@ describe('TRUST_PROXY', () => {
       /^Invalid TRUST_PROXY: expected false, true/,
     );
   });
+
+  it('needs PUBLIC_ORIGIN: behind a proxy, Host and X-Forwarded-Host are the client’s word', () => {
+    for (const trust of ['true', '2', '10.0.0.5']) {
+      expect(() => loadConfig({ TRUST_PROXY: trust })).toThrow(
+        /^Invalid PUBLIC_ORIGIN: required when TRUST_PROXY is set/,
+      );
+      expect(
+        loadConfig({ TRUST_PROXY: trust, PUBLIC_ORIGIN: 'https://dailygrind.example' })
+          .publicOrigin,
+      ).toBe('https://dailygrind.example');
+    }
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
 });
 
 const setups = databaseKinds.flatMap((kind) =>
@@ -83,6 +96,7 @@ describe.each(setups)(
           DATA_DIR: testDb.dataDir,
           SESSION_SECRET: 'test-secret-'.padEnd(48, 'x'),
           TRUST_PROXY: trust,
+          PUBLIC_ORIGIN: 'https://dailygrind.example',
         }),
         database: testDb.database,
         clientDistDir: undefined,

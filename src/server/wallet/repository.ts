@@ -1,5 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, UserWalletsTable, WalletNoncesTable } from '../db/database.ts';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  Database,
+  UserWalletsTable,
+  WalletChangesTable,
+  WalletNoncesTable,
+} from '../db/database.ts';
+import { isPostgres } from '../db/migration-helpers.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type WalletNonceRow = Selectable<WalletNoncesTable>;
@@ -71,6 +77,27 @@ export async function saveWallet(db: Db, row: UserWalletRow): Promise<void> {
 
 export async function findWallet(db: Db, userId: number): Promise<UserWalletRow | undefined> {
   return db.selectFrom('user_wallets').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/**
+ * The member's wallet, read inside a transaction that holds it until commit (PostgreSQL: FOR
+ * UPDATE; SQLite has one writer at a time): a wallet change and a prize approval of the same
+ * member take turns, so an approval never names a wallet that is being replaced.
+ */
+export async function lockWallet(
+  trx: Transaction<Database>,
+  userId: number,
+): Promise<UserWalletRow | undefined> {
+  const query = trx.selectFrom('user_wallets').selectAll().where('user_id', '=', userId);
+  return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** The wallet record (append-only, migration 014): one row per wallet the member proved. */
+export async function recordWalletChange(
+  db: Db,
+  change: Insertable<WalletChangesTable>,
+): Promise<void> {
+  await db.insertInto('wallet_changes').values(change).execute();
 }
 
 export async function findWallets(db: Db, userIds: readonly number[]): Promise<UserWalletRow[]> {

@@ -1,11 +1,21 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58 } from '@scure/base';
 import { describe, expect, it } from 'vitest';
+import { signInMessageText } from '#shared/siws.ts';
 import type { WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { CHALLENGE_TTL_MS } from './service.ts';
+import {
+  CHALLENGE_TTL_MS,
+  CHALLENGES_PER_MEMBER,
+  CHALLENGES_PER_NETWORK,
+  LINKS_PER_MEMBER,
+} from './service.ts';
 import { walletPaths } from '#shared/api/paths.ts';
+
+const PASSWORD = 'password123';
 
 describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   const t = suiteApp(kind);
@@ -22,8 +32,12 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
     return res.json<WalletChallenge>();
   }
 
-  const link = (client: TestClient, body: unknown, headers: Record<string, string> = {}) =>
-    client.request('POST', walletPaths.link, { body, headers });
+  /** A link request with the member's password (TestClient.register's default) unless `body` names one. */
+  const link = (client: TestClient, body: object, headers: Record<string, string> = {}) =>
+    client.request('POST', walletPaths.link, {
+      body: { password: PASSWORD, ...body },
+      headers,
+    });
 
   async function walletOf(client: TestClient) {
     const res = await client.request('GET', walletPaths.wallet);
@@ -34,7 +48,7 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   /** The refusal's status and message, and proof that nothing was linked by it. */
   async function expectRefused(
     client: TestClient,
-    body: unknown,
+    body: object,
     status: number,
     message: RegExp,
     walletBefore: string | null,
@@ -207,7 +221,7 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
     const { client } = await member();
     const wallet = new TestWallet();
     const good = wallet.signIn(await challenge(client));
-    const cases: Array<[unknown, RegExp]> = [
+    const cases: Array<[object, RegExp]> = [
       [{ ...good, address: '0OIl' }, /address must be a Solana address/],
       [{ ...good, signature: Buffer.alloc(63).toString('base64') }, /64 bytes/],
       [{ ...good, signature: 'not base64!' }, /signature must be base64/],
@@ -221,6 +235,8 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
       ],
       [{ ...good, address: new TestWallet().address }, /names another address/],
       [{ address: good.address }, /signedMessage is required/],
+      [{ ...good, password: '' }, /Password is required/],
+      [{ ...good, password: 'x'.repeat(129) }, /Password must be at most 128/],
     ];
     for (const [body, message] of cases) {
       await expectRefused(client, body, 400, message, null);
@@ -229,26 +245,164 @@ describe.each(databaseKinds)('linking a Solana wallet on %s', (kind) => {
   });
 });
 
-describe.each(databaseKinds)('a wallet message names PUBLIC_ORIGIN when set, on %s', (kind) => {
-  const t = suiteApp(kind, { publicOrigin: 'https://dailygrind.example' });
+describe.each(databaseKinds)(
+  'a wallet message names PUBLIC_ORIGIN, never a forwarded host, on %s',
+  (kind) => {
+    const t = suiteApp(kind, { publicOrigin: 'https://dailygrind.example', trustProxy: 1 });
 
-  it('issues and accepts messages for the public origin only', async () => {
-    const client = TestClient.inject(t.app);
-    await client.register(uniqueName('origin'));
-    const issued = (await client.request('POST', walletPaths.challenge)).json<WalletChallenge>();
-    expect(issued).toMatchObject({
-      domain: 'dailygrind.example',
-      uri: 'https://dailygrind.example',
+    it('issues and accepts messages for the public origin only', async () => {
+      const client = TestClient.inject(t.app);
+      await client.register(uniqueName('origin'));
+      // What the audit sent: a challenge asked for by way of another host.
+      const asked = await client.request('POST', walletPaths.challenge, {
+        headers: { host: 'phish.example', 'x-forwarded-host': 'phish.example' },
+      });
+      const issued = asked.json<WalletChallenge>();
+      expect(issued).toMatchObject({
+        domain: 'dailygrind.example',
+        uri: 'https://dailygrind.example',
+      });
+      const wallet = new TestWallet();
+      const refused = await client.request('POST', walletPaths.link, {
+        body: { ...wallet.signIn({ ...issued, domain: 'phish.example' }), password: PASSWORD },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toMatch(
+        /another site \(phish\.example\)/,
+      );
+      const linked = await client.request('POST', walletPaths.link, {
+        body: { ...wallet.signIn(issued), password: PASSWORD },
+        headers: { host: 'phish.example', 'x-forwarded-host': 'phish.example' },
+      });
+      expect(linked.statusCode, linked.body).toBe(200);
     });
+  },
+);
+
+describe.each(databaseKinds)('proving and changing a prize wallet on %s', (kind) => {
+  const t = suiteApp(kind);
+  let address = 0;
+  /** A member on an IPv6 /64 of their own, unless `network` (a /64 prefix) is given. */
+  async function member(network = `2001:db8:${(address += 1).toString(16)}:1`) {
+    const client = TestClient.inject(t.app, `${network}::${(address += 1).toString(16)}`);
+    const user = await client.register(uniqueName('prover'));
+    return { client, user };
+  }
+  const challenge = async (client: TestClient) => {
+    const res = await client.request('POST', walletPaths.challenge);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<WalletChallenge>();
+  };
+  const link = (client: TestClient, body: object) =>
+    client.request('POST', walletPaths.link, { body: { password: PASSWORD, ...body } });
+  const walletOf = async (client: TestClient) =>
+    (await client.request('GET', walletPaths.wallet)).json<WalletResponse>().wallet?.address ??
+    null;
+
+  it('asks for the password again, and records each wallet with a proof that verifies', async () => {
+    const { client, user } = await member();
+    const first = new TestWallet();
+    const wrong = await link(client, {
+      ...first.signIn(await challenge(client)),
+      password: 'nope',
+    });
+    expect(wrong.statusCode, wrong.body).toBe(403);
+    expect(wrong.json()).toEqual({ message: 'Wrong password', code: 'WRONG_PASSWORD' });
+    expect(await walletOf(client)).toBeNull();
+
+    expect((await link(client, first.signIn(await challenge(client)))).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const second = new TestWallet();
+    expect((await link(client, second.signIn(await challenge(client)))).statusCode).toBe(200);
+
+    const changes = await t.app.deps.db
+      .selectFrom('wallet_changes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute();
+    expect(changes).toMatchObject([
+      { old_address: null, new_address: first.address, changed_at: t.clock.now() - 1000 },
+      { old_address: first.address, new_address: second.address, changed_at: t.clock.now() },
+    ]);
+    // Anyone auditing a payout can check each proof again from what was kept.
+    for (const change of changes) {
+      expect(
+        ed25519.verify(
+          base58.decode(change.signature),
+          Buffer.from(change.message),
+          base58.decode(change.new_address),
+          { zip215: false },
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it('refuses small-order keys, such as the System Program, "proven" by the universal signature', async () => {
+    const { client } = await member();
+    // R = the identity point (y = 1), S = 0: [S]B = R + [k]A holds under ZIP-215's cofactored
+    // check for any message when A has small order.
+    const universal = new Uint8Array(64);
+    universal[0] = 1;
+    const identity = new Uint8Array(32);
+    identity[0] = 1;
+    for (const address of ['11111111111111111111111111111111', base58.encode(identity)]) {
+      const text = signInMessageText({ ...(await challenge(client)), address });
+      const res = await link(client, {
+        address,
+        signedMessage: Buffer.from(text).toString('base64'),
+        signature: Buffer.from(universal).toString('base64'),
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ code: string }>().code).toBe('BAD_SIGNATURE');
+    }
+    expect(await walletOf(client)).toBeNull();
+  });
+
+  it('refuses a message whose signed bytes are not the issued text (a byte-order mark first)', async () => {
+    const { client } = await member();
     const wallet = new TestWallet();
-    const refused = await client.request('POST', walletPaths.link, {
-      body: wallet.signIn({ ...issued, domain: 'localhost:80' }),
+    const text = signInMessageText({ ...(await challenge(client)), address: wallet.address });
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const res = await link(client, {
+      address: wallet.address,
+      signedMessage: bytes.toString('base64'),
+      signature: Buffer.from(wallet.sign(bytes)).toString('base64'),
     });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json<{ message: string }>().message).toMatch(/another site \(localhost:80\)/);
-    const linked = await client.request('POST', walletPaths.link, {
-      body: wallet.signIn(issued),
-    });
-    expect(linked.statusCode, linked.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(await walletOf(client)).toBeNull();
+  });
+
+  it('limits challenges and link attempts per member and per network', async () => {
+    // One member: their own limit comes first.
+    const { client } = await member();
+    for (let i = 0; i < CHALLENGES_PER_MEMBER.limit; i++) await challenge(client);
+    const over = await client.request('POST', walletPaths.challenge);
+    expect(over.statusCode).toBe(429);
+    expect(over.json<{ code: string }>().code).toBe('RATE_LIMITED');
+
+    // Members on one /64, each under their own limit: the network's.
+    const network = '2001:db8:ffff:7';
+    let answered = 0;
+    let status = 201;
+    while (status === 201) {
+      const { client: next } = await member(network);
+      for (let i = 0; i < CHALLENGES_PER_MEMBER.limit && status === 201; i++) {
+        status = (await next.request('POST', walletPaths.challenge)).statusCode;
+        if (status === 201) answered += 1;
+      }
+    }
+    expect(status).toBe(429);
+    expect(answered).toBe(CHALLENGES_PER_NETWORK.limit);
+
+    // Password guesses through the link: counted before the hash.
+    const guesser = await member();
+    const wallet = new TestWallet();
+    const body = wallet.signIn(await challenge(guesser.client));
+    const statuses: number[] = [];
+    for (let i = 0; i <= LINKS_PER_MEMBER.limit; i++) {
+      statuses.push((await link(guesser.client, { ...body, password: `guess${i}` })).statusCode);
+    }
+    expect(statuses).toEqual([...Array(LINKS_PER_MEMBER.limit).fill(403), 429]);
   });
 });

@@ -6,13 +6,17 @@ import {
   walletChallengeSchema,
   walletResponseSchema,
 } from '#shared/api/wallet.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { issueChallenge, linkWallet, memberWallet, type SiteIdentity } from './service.ts';
 
 const LOGIN_FIRST = 'Please log in to link a wallet';
 
-/** PUBLIC_ORIGIN when the operator set it, else the host this request came to. */
+/**
+ * PUBLIC_ORIGIN when the operator set it, else the host this request came to: only without
+ * TRUST_PROXY (config.ts requires PUBLIC_ORIGIN with it), so never a forwarded host.
+ */
 function siteIdentity(request: FastifyRequest): SiteIdentity {
   const origin = request.server.deps.config.publicOrigin;
   if (origin) return { domain: new URL(origin).host, uri: origin };
@@ -40,7 +44,16 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 201: walletChallengeSchema } },
     },
     async (request, reply) =>
-      reply.code(201).send(await issueChallenge(app.deps, request.user!, siteIdentity(request))),
+      reply
+        .code(201)
+        .send(
+          await issueChallenge(
+            app.deps,
+            request.user!,
+            siteIdentity(request),
+            clientNetwork(request),
+          ),
+        ),
   );
 
   app.post(
@@ -49,6 +62,13 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: membersOnly(LOGIN_FIRST),
       schema: { body: linkWalletBodySchema, response: { 200: walletResponseSchema } },
     },
-    async (request) => linkWallet(app.deps, request.user!, request.body, siteIdentity(request)),
+    async (request) =>
+      linkWallet(
+        app.deps,
+        request.user!,
+        request.body,
+        siteIdentity(request),
+        clientNetwork(request),
+      ),
   );
 };

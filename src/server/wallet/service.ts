@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
-import type { LinkWalletBody, WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
-import { parseSignInMessage, signInMessageText } from '#shared/siws.ts';
+import type {
+  LinkWalletBody,
+  SignedWalletMessage,
+  WalletChallenge,
+  WalletResponse,
+} from '#shared/api/wallet.ts';
+import { parseSignInMessage, shortAddress, signInMessageText } from '#shared/siws.ts';
+import { findUserPasswordHash } from '../auth/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
+import { openApproval } from '../prize/repository.ts';
+import { verifyPassword } from '../security/password.ts';
+import { enforceRateLimit, type RateRule } from '../security/rate-limit.ts';
 import { isUniqueViolation } from '../shop/ledger.ts';
 import {
   findNonce,
   findWallet,
+  lockWallet,
+  recordWalletChange,
   replaceNonce,
   saveWallet,
   spendNonce,
@@ -30,6 +41,30 @@ export interface SiteIdentity {
   uri: string;
 }
 
+/**
+ * Challenges and link attempts (each one an argon2 hash when it names a password): a member
+ * links a wallet a few times a year, so a handful per quarter hour is plenty, and a script
+ * neither fills wallet_nonces nor guesses a session's password.
+ */
+const WALLET_WINDOW_MS = 15 * 60 * 1000;
+export const CHALLENGES_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
+export const CHALLENGES_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
+export const LINKS_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
+export const LINKS_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
+const TOO_MANY = 'Too many wallet attempts. Please try again later.';
+
+/** Counts one attempt against the member and against the caller's network (clientNetwork). */
+async function limitAttempts(
+  deps: AppDeps,
+  kind: 'challenge' | 'link',
+  user: SessionUser,
+  network: string,
+  rules: [perMember: RateRule, perNetwork: RateRule],
+): Promise<void> {
+  await enforceRateLimit(deps.rateLimiter, `wallet-${kind}:user:${user.id}`, rules[0], TOO_MANY);
+  await enforceRateLimit(deps.rateLimiter, `wallet-${kind}:net:${network}`, rules[1], TOO_MANY);
+}
+
 const bad = (message: string, code: string) => new HttpError(400, message, code);
 
 function challengeFields(row: WalletNonceRow): WalletChallenge {
@@ -49,7 +84,12 @@ export async function issueChallenge(
   deps: AppDeps,
   user: SessionUser,
   site: SiteIdentity,
+  network: string,
 ): Promise<WalletChallenge> {
+  await limitAttempts(deps, 'challenge', user, network, [
+    CHALLENGES_PER_MEMBER,
+    CHALLENGES_PER_NETWORK,
+  ]);
   const now = deps.clock.now();
   const row: WalletNonceRow = {
     // 128 random bits; base58 keeps it alphanumeric as SIWS asks.
@@ -71,12 +111,12 @@ function decodeBase64(value: string): Uint8Array {
 
 /**
  * The checks on the signed message that need no database: it is a SIWS message for this
- * address, signed by this address's key, for this site. Returns the message's text and nonce.
+ * address, signed by this address's key, for this site. Returns the signed bytes and the nonce.
  */
 export function checkSignedMessage(
-  body: LinkWalletBody,
+  body: SignedWalletMessage,
   site: SiteIdentity,
-): { text: string; nonce: string } {
+): { bytes: Uint8Array; nonce: string } {
   const signature = decodeBase64(body.signature);
   if (signature.length !== 64) throw bad('signature must be 64 bytes (ed25519)', 'BAD_SIGNATURE');
   const publicKey = base58.decode(body.address);
@@ -84,7 +124,9 @@ export function checkSignedMessage(
   const bytes = decodeBase64(body.signedMessage);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM keeps a byte-order mark in the text (a decoder drops it by default), so what is
+    // parsed and compared is every byte that was signed.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     text = '';
   }
@@ -97,7 +139,9 @@ export function checkSignedMessage(
   }
   let valid: boolean;
   try {
-    valid = ed25519.verify(signature, bytes, publicKey);
+    // RFC 8032's strict rules, not ZIP-215's: with zip215 false @noble/curves also refuses a
+    // small-order public key, which the universal signature (R = identity, S = 0) would "prove".
+    valid = ed25519.verify(signature, bytes, publicKey, { zip215: false });
   } catch {
     // A public key that is not a curve point.
     valid = false;
@@ -114,16 +158,37 @@ export function checkSignedMessage(
       'WRONG_DOMAIN',
     );
   }
-  return { text, nonce: parsed.nonce };
+  return { bytes, nonce: parsed.nonce };
 }
 
+/** The member's password again, counted per member and per network before the hash. */
+async function checkPassword(
+  deps: AppDeps,
+  user: SessionUser,
+  password: string,
+  network: string,
+): Promise<void> {
+  await limitAttempts(deps, 'link', user, network, [LINKS_PER_MEMBER, LINKS_PER_NETWORK]);
+  if (!(await verifyPassword(await findUserPasswordHash(deps.db, user.id), password))) {
+    throw new HttpError(403, 'Wrong password', 'WRONG_PASSWORD');
+  }
+}
+
+/**
+ * Links (or changes) the member's wallet: their password again, then a signed message this site
+ * issued to them. Refused while a week's prize approval names their wallet and is not paid, and
+ * each change is recorded with its proof in wallet_changes
+ * (docs/decisions/019-append-only-records-and-wallet-changes.md).
+ */
 export async function linkWallet(
   deps: AppDeps,
   user: SessionUser,
   body: LinkWalletBody,
   site: SiteIdentity,
+  network: string,
 ): Promise<WalletResponse> {
-  const { text, nonce } = checkSignedMessage(body, site);
+  await checkPassword(deps, user, body.password, network);
+  const { bytes, nonce } = checkSignedMessage(body, site);
   const now = deps.clock.now();
   const issued = await findNonce(deps.db, nonce, user.id);
   if (!issued) {
@@ -142,14 +207,19 @@ export async function linkWallet(
   if (issued.expires_at <= now) {
     throw bad('This sign-in message has expired; please try again', 'NONCE_EXPIRED');
   }
-  if (text !== signInMessageText({ ...challengeFields(issued), address: body.address })) {
+  // Byte for byte: the stored text then encodes back to exactly what was signed, so the proof
+  // kept in user_wallets and wallet_changes verifies again.
+  const expected = Buffer.from(
+    signInMessageText({ ...challengeFields(issued), address: body.address }),
+  );
+  if (!expected.equals(bytes)) {
     throw bad('The signed message differs from the one this site issued', 'ALTERED_MESSAGE');
   }
 
   const wallet: UserWalletRow = {
     user_id: user.id,
     address: body.address,
-    message: text,
+    message: expected.toString('utf8'),
     signature: base58.encode(decodeBase64(body.signature)),
     linked_at: now,
   };
@@ -157,6 +227,15 @@ export async function linkWallet(
     new HttpError(409, 'This wallet is already linked to another account', 'WALLET_TAKEN');
   try {
     await deps.db.transaction().execute(async (trx) => {
+      const before = await lockWallet(trx, user.id);
+      const approval = before ? await openApproval(trx, user.id) : undefined;
+      if (approval && approval.wallet_address !== body.address) {
+        throw new HttpError(
+          409,
+          `Your prize for ${approval.week_id} is being paid to ${shortAddress(approval.wallet_address ?? before!.address)}; you can change your wallet once it is paid`,
+          'PRIZE_PAYMENT_PENDING',
+        );
+      }
       if (!(await spendNonce(trx, nonce, now))) {
         throw new HttpError(
           409,
@@ -167,6 +246,14 @@ export async function linkWallet(
       const owner = await walletOwner(trx, body.address);
       if (owner !== undefined && owner !== user.id) throw taken();
       await saveWallet(trx, wallet);
+      await recordWalletChange(trx, {
+        user_id: user.id,
+        old_address: before?.address ?? null,
+        new_address: wallet.address,
+        message: wallet.message,
+        signature: wallet.signature,
+        changed_at: now,
+      });
     });
   } catch (error) {
     // Two members linking one address at once: the loser meets the unique address.

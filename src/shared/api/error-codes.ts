@@ -70,6 +70,8 @@ export const ERROR_CODES = [
   'NOT_SIWS',
   'UNKNOWN_NONCE',
   'WALLET_TAKEN',
+  'WRONG_PASSWORD',
+  'PRIZE_PAYMENT_PENDING',
   'WRONG_ADDRESS',
   'WRONG_DOMAIN',
 ] as const;

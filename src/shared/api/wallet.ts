@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MAX } from './auth.ts';
 
 /** Base58 of 32 bytes: how Solana writes a public key. */
 export const solanaAddressSchema = z
@@ -23,12 +24,22 @@ const base64Schema = (name: string, max: number) =>
     .max(max, `${name} is too long`)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, `${name} must be base64`);
 
-export const linkWalletBodySchema = z.object({
+/** What the wallet answers: the address, the bytes it signed and the signature. */
+export const signedWalletMessageSchema = z.object({
   address: solanaAddressSchema,
   /** The exact bytes the wallet signed (a SIWS message), base64. */
   signedMessage: base64Schema('signedMessage', 4096),
   /** The 64-byte ed25519 signature, base64. */
   signature: base64Schema('signature', 128),
+});
+export type SignedWalletMessage = z.infer<typeof signedWalletMessageSchema>;
+
+export const linkWalletBodySchema = signedWalletMessageSchema.extend({
+  /** The member's password again: a session alone does not move the prize to another wallet. */
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
 });
 export type LinkWalletBody = z.infer<typeof linkWalletBodySchema>;
 

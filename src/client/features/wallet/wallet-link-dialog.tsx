@@ -11,10 +11,11 @@ import { getWallets } from '@wallet-standard/app';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import type { Wallet } from '@wallet-standard/base';
 import {
-  linkWalletBodySchema,
+  signedWalletMessageSchema,
   walletChallengeSchema,
   walletResponseSchema,
   type LinkWalletBody,
+  type SignedWalletMessage,
   type WalletChallenge,
 } from '#shared/api/wallet.ts';
 import { shortAddress, signInMessageText } from '#shared/siws.ts';
@@ -23,6 +24,7 @@ import { apiJson } from '#client/lib/api-request.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
+import { Input } from '#client/ui/input.tsx';
 import { walletQueryKey } from './wallet-api.ts';
 
 /** A wallet that can prove an address: by Sign In With Solana, or by connecting and signing. */
@@ -56,13 +58,16 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 /** Has the wallet sign the server's message; what it answers is what the server checks. */
-async function signChallenge(wallet: Wallet, challenge: WalletChallenge): Promise<LinkWalletBody> {
+async function signChallenge(
+  wallet: Wallet,
+  challenge: WalletChallenge,
+): Promise<SignedWalletMessage> {
   const features = wallet.features;
   if (SolanaSignIn in features) {
     const signIn = (features as SolanaSignInFeature)[SolanaSignIn].signIn;
     const [output] = await signIn(challenge);
     if (!output) throw new Error('The wallet returned no signature');
-    return linkWalletBodySchema.parse({
+    return signedWalletMessageSchema.parse({
       address: output.account.address,
       signedMessage: toBase64(output.signedMessage),
       signature: toBase64(output.signature),
@@ -79,7 +84,7 @@ async function signChallenge(wallet: Wallet, challenge: WalletChallenge): Promis
     message,
   });
   if (!output) throw new Error('The wallet returned no signature');
-  return linkWalletBodySchema.parse({
+  return signedWalletMessageSchema.parse({
     address: account.address,
     signedMessage: toBase64(output.signedMessage),
     signature: toBase64(output.signature),
@@ -99,13 +104,16 @@ export default function WalletLinkDialog({
   const wallets = useProvingWallets();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
+  // Asked again here: a session alone must not be able to move the prize to another wallet.
+  const [password, setPassword] = useState('');
 
   async function link(wallet: Wallet) {
     setBusy(wallet.name);
     try {
       const challenge = await apiJson('POST', walletPaths.challenge, walletChallengeSchema);
-      const body = await signChallenge(wallet, challenge);
+      const body: LinkWalletBody = { ...(await signChallenge(wallet, challenge)), password };
       const linked = await apiJson('POST', walletPaths.link, walletResponseSchema, body);
+      setPassword('');
       queryClient.setQueryData(walletQueryKey, linked);
       toast({
         title: 'Wallet linked',
@@ -135,6 +143,17 @@ export default function WalletLinkDialog({
           Linked now: <span className="font-mono break-all text-slate-100">{current}</span>
         </p>
       ) : null}
+      <label className="mb-3 block text-sm text-slate-300">
+        Your password
+        <Input
+          type="password"
+          autoComplete="current-password"
+          className="mt-1"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          data-testid="wallet-password"
+        />
+      </label>
       {wallets.length === 0 ? (
         <p className="text-sm text-slate-300" data-testid="no-wallets">
           No Solana wallet found in this browser. Install a wallet such as Phantom, Solflare or
@@ -147,7 +166,7 @@ export default function WalletLinkDialog({
               <Button
                 variant="secondary"
                 className="w-full justify-start gap-3"
-                disabled={busy !== null}
+                disabled={busy !== null || password === ''}
                 onClick={() => void link(wallet)}
               >
                 <img src={wallet.icon} alt="" className="h-6 w-6 rounded" />

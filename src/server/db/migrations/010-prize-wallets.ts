@@ -67,6 +67,30 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('step'), '=', 'paid')
     .execute();
 
+  await createPrizeEventsTriggers(db);
+
+  // The payments winners:add recorded become paid steps; the old table goes (one record).
+  await sql`
+    insert into prize_events (week_id, step, player_name, prize, tx_url, created_at)
+    select week_id, 'paid', player_name, prize, tx_url, paid_at
+    from giveaway_winners order by paid_at, id`.execute(db);
+  await db.schema.dropTable('giveaway_winners').execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await createGiveawayWinners(db);
+  await sql`
+    insert into giveaway_winners (week_id, player_name, prize, tx_url, paid_at)
+    select week_id, player_name, coalesce(prize, '1 SOL'),
+      coalesce(tx_url, 'https://solscan.io/tx/' || tx_signature), created_at
+    from prize_events where step = 'paid'`.execute(db);
+  await db.schema.dropTable('prize_events').execute();
+  if (isPostgres(db)) await sql`drop function prize_events_append_only()`.execute(db);
+  await dropTables(db, ['user_wallets', 'wallet_nonces']);
+}
+
+/** This migration's append-only triggers (014 replaces them with db/append-only.ts's). */
+export async function createPrizeEventsTriggers(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     await sql`
       create function prize_events_append_only() returns trigger language plpgsql as $$
@@ -88,23 +112,4 @@ export async function up(db: Kysely<any>): Promise<void> {
       create trigger prize_events_no_delete before delete on prize_events
       begin select raise(abort, 'prize_events is append-only'); end`.execute(db);
   }
-
-  // The payments winners:add recorded become paid steps; the old table goes (one record).
-  await sql`
-    insert into prize_events (week_id, step, player_name, prize, tx_url, created_at)
-    select week_id, 'paid', player_name, prize, tx_url, paid_at
-    from giveaway_winners order by paid_at, id`.execute(db);
-  await db.schema.dropTable('giveaway_winners').execute();
-}
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await createGiveawayWinners(db);
-  await sql`
-    insert into giveaway_winners (week_id, player_name, prize, tx_url, paid_at)
-    select week_id, player_name, coalesce(prize, '1 SOL'),
-      coalesce(tx_url, 'https://solscan.io/tx/' || tx_signature), created_at
-    from prize_events where step = 'paid'`.execute(db);
-  await db.schema.dropTable('prize_events').execute();
-  if (isPostgres(db)) await sql`drop function prize_events_append_only()`.execute(db);
-  await dropTables(db, ['user_wallets', 'wallet_nonces']);
 }
