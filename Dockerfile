@@ -3,7 +3,11 @@
 # Build:  docker build -t daily-grind .
 # Run:    docker run -p 3000:3000 -v grind-data:/app/data --env-file .env daily-grind
 
-FROM node:20-bookworm-slim AS build
+# Node 22 LTS (security releases until April 2027), not 24: better-sqlite3 12 aborts at random on
+# Node 24.19+ (`Assertion failed: (env) != nullptr` from Statement::~Statement during GC; seen
+# here with `.ci/node24 src/server/prize`), and better-sqlite3 13, which fixes it, needs Node 22+
+# where this code still supports 20.19. See docs/decisions/019-append-only-records-and-wallet-changes.md.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary can be fetched.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -12,7 +16,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
