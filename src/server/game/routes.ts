@@ -17,6 +17,7 @@ import {
 } from '#shared/api/game.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Clock } from '../clock.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { membersOnly } from '../security/session-scope.ts';
@@ -63,7 +64,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
     gamePaths.runs,
     { preHandler: noStore, schema: { response: { 201: gameRunResponseSchema } } },
     async (request, reply) =>
-      reply.code(201).send(await issueRun(app.deps, request.user, request.ip)),
+      reply.code(201).send(await issueRun(app.deps, request.user, clientNetwork(request))),
   );
 
   app.post(
@@ -77,7 +78,13 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
       },
     },
     async (request) =>
-      reportProgress(app.deps, request.user, request.params.runId, request.body, request.ip),
+      reportProgress(
+        app.deps,
+        request.user,
+        request.params.runId,
+        request.body,
+        clientNetwork(request),
+      ),
   );
 
   app.post(
@@ -87,7 +94,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
       schema: { body: submitScoreBodySchema, response: { 201: submitScoreResponseSchema } },
     },
     async (request, reply) => {
-      const entry = await submitScore(app.deps, request.user, request.body, request.ip);
+      const entry = await submitScore(app.deps, request.user, request.body, clientNetwork(request));
       standings.clear();
       return reply.code(201).send({ entry });
     },

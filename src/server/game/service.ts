@@ -86,17 +86,17 @@ async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: str
   );
 }
 
-/** Members are counted per account, visitors per address. */
-function caller(user: SessionUser | null, ip: string): string {
-  return user ? `user:${user.id}` : `ip:${ip}`;
+/** Members are counted per account, visitors per network (`clientNetwork(request)`). */
+function caller(user: SessionUser | null, network: string): string {
+  return user ? `user:${user.id}` : `net:${network}`;
 }
 
 export async function issueRun(
   deps: AppDeps,
   user: SessionUser | null,
-  ip: string,
+  network: string,
 ): Promise<GameRunResponse> {
-  await limit(deps, 'runs', caller(user, ip));
+  await limit(deps, 'runs', caller(user, network));
   const bytes = randomBytes(20);
   const runId = bytes.subarray(0, 16).toString('base64url');
   const seed = bytes.readUInt32BE(16);
@@ -158,9 +158,9 @@ export async function reportProgress(
   user: SessionUser | null,
   runId: string,
   body: ProgressBody,
-  ip: string,
+  network: string,
 ): Promise<ProgressResponse> {
-  await limit(deps, 'progress', `${runId}:${caller(user, ip)}`);
+  await limit(deps, 'progress', `${runId}:${caller(user, network)}`);
   const run = await findRunProgress(deps.db, runId);
   if (!run) throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
   if (run.user_id !== null && user !== null && run.user_id !== user.id) {
@@ -325,9 +325,9 @@ export async function submitScore(
   deps: AppDeps,
   user: SessionUser | null,
   body: SubmitScoreBody,
-  ip: string,
+  network: string,
 ): Promise<LeaderboardEntry> {
-  await limit(deps, 'scores', caller(user, ip));
+  await limit(deps, 'scores', caller(user, network));
   const run = await openRun(deps, body.runId, user);
   if (run.score_submitted_at !== null) {
     throw rejectRun('This game run has already been submitted.', 'RUN_USED');

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import ipaddr from 'ipaddr.js';
+import { networkOf } from '../http/client-network.ts';
 import { cookieName, isSecureRequest } from '../security/sessions.ts';
 
 /**
@@ -16,22 +16,13 @@ import { cookieName, isSecureRequest } from '../security/sessions.ts';
 // upload URLs) never collides with a voter key.
 const CONTEXT = 'daily-grind/visitor-address/v1';
 
-/** The part of an address one client holds: an IPv4 address, or an IPv6 /64 prefix. */
-export function voterNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return address.toString();
-  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
-  return `${parts.join(':')}::/64`;
-}
-
 export const memberVoter = (userId: number) => `u:${userId}`;
 
 export function addressVoter(ip: string, secret: string): string {
   const digest = createHmac('sha256', secret)
     .update(CONTEXT)
     .update('\0')
-    .update(voterNetwork(ip))
+    .update(networkOf(ip))
     .digest('base64url');
   return `a:${digest.slice(0, 22)}`;
 }
