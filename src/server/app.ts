@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
@@ -54,6 +55,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.addHook('onRequest', refuseUnknownProtocol);
 
   await app.register(database, { config, clock });
   await app.register(maintenance);
