@@ -104,10 +104,13 @@ function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerO
         : {
             level: config.logLevel,
             serializers: {
-              // Upload URLs carry a signed one-time token: a credential, so it stays out of the logs.
+              // Upload URLs carry a signed one-time token, progress URLs a run id (the bearer
+              // secret of a round, issue 30 finding 8): credentials, so they stay out of the logs.
               req: (req: FastifyRequest) => ({
                 method: req.method,
-                url: req.url.replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]'),
+                url: req.url
+                  .replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]')
+                  .replace(/^\/api\/game-runs\/[^/?]+/, '/api/game-runs/[run]'),
                 remoteAddress: req.ip,
               }),
             },
