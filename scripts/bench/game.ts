@@ -208,10 +208,14 @@ async function benchServer(): Promise<Spread> {
         .set({
           seed: run.seed,
           progress_step: reference.steps,
-          progress_jumps: run.inputs.join(','),
           progress_at: t.clock.now(),
+          jump_count: run.inputs.length,
         })
         .where('id', '=', runId)
+        .execute();
+      await t.app.deps.db
+        .insertInto('run_jumps')
+        .values({ run_id: runId, first_step: 0, jumps: run.inputs.join(',') })
         .execute();
       const started = performance.now();
       const res = await client.request('POST', '/api/game-scores', {

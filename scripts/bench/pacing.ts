@@ -3,10 +3,13 @@
 //
 // One app (built as production builds it) on SQLite, and on PostgreSQL when BENCH_DATABASE_URL
 // or TEST_DATABASE_URL is set, on the app's test clock. 1,000 runs are issued; then for ten
-// seconds of game time each run reports once a second, as 1,000 players at once do: 10,000
-// reports through Fastify's inject (the whole route: schema, session scope, CSRF, rate limit,
-// the read and the guarded UPDATE). Baseline: GET /healthz through the same app. "DB only" times
-// the report's two statements alone (read the run, write its progress).
+// seconds of game time each run reports once a second, as 1,000 players at once do, each from
+// its own address: 10,000 reports through Fastify's inject (the whole route: the run's read and
+// the network's limit before the body, schema, session scope, CSRF, the guarded UPDATE and the
+// appended chunk of jumps, docs/decisions/018). Baseline: GET /healthz through the same app.
+// "DB only" times the report's statements alone (read the run; in one transaction, write its
+// progress and append its jumps). Last, one address sends reports for 1,000 made-up run ids:
+// what each costs, and the rate_limits rows they add.
 import { performance } from 'node:perf_hooks';
 import { progressPath } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
@@ -49,16 +52,20 @@ async function bench(kind: DatabaseKind) {
   try {
     const db = t.app.deps.db;
     const client = TestClient.inject(t.app);
+    // Each player on their own address: reports are limited per network.
+    const players = Array.from({ length: PLAYERS }, (_, i) =>
+      TestClient.inject(t.app, `10.${i >> 8}.${i & 255}.1`),
+    );
     const issuedAt = t.clock.now();
     const runIds = Array.from({ length: PLAYERS }, (_, i) => `bench${String(i).padStart(17, '0')}`);
     for (const id of runIds) await insertRun(db, { id, seed: 1, userId: null, issuedAt });
     await client.request('GET', '/healthz');
-    await client.token();
+    for (const player of players) await player.token();
 
     const started = issuedAt + ROUND_START_DELAY_MS;
     const report = (second: number, i: number) => async () => {
       const step = Math.floor((second * REPORT_INTERVAL_MS) / STEP_MS);
-      const res = await client.request('POST', progressPath(runIds[i]!), {
+      const res = await players[i]!.request('POST', progressPath(runIds[i]!), {
         body: { step, jumps: [step - 40, step - 13] },
       });
       if (res.statusCode !== 200) throw new Error(`report refused: ${res.body}`);
@@ -76,7 +83,27 @@ async function bench(kind: DatabaseKind) {
       );
     }
 
-    // The database's share: the report's read and its guarded write, nothing else.
+    // Made-up run ids from one address: refused after the run's read, 429 past the allowance.
+    const limiterRows = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('rate_limits')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const rowsBefore = await limiterRows();
+    const statuses = new Map<number, number>();
+    const unknown = await timed(PLAYERS, async (i) => {
+      const res = await client.request('POST', progressPath(`made${String(i).padStart(18, '0')}`), {
+        body: { step: 60, jumps: [] },
+      });
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+    });
+    const rowsAdded = (await limiterRows()) - rowsBefore;
+
+    // The database's share: the report's read, its guarded write and its chunk, nothing else.
     const dbOnly = await timed(PLAYERS, async (i) => {
       const id = runIds[i]!;
       const run = (await findRunProgress(db, id))!;
@@ -101,10 +128,15 @@ async function bench(kind: DatabaseKind) {
     );
     console.log(row('POST /api/game-runs/:runId/progress', reports));
     console.log(row('baseline: GET /healthz (same app)', baseline));
-    console.log(row('DB only: read run + guarded UPDATE', [dbOnly]));
+    console.log(row('DB only: read, UPDATE + chunk INSERT', [dbOnly]));
+    console.log(row('made-up run ids, one address', [unknown]));
+    console.log(
+      `  made-up run ids: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}; ` +
+        `${rowsAdded} rate_limits rows added`,
+    );
     const reportCpuUs = median(reports, 'cpuPerRequestUs');
     console.log(
-      `  1,000 players at once = 1,000 reports/s = 1,000 reads + 1,000 one-row UPDATE commits/s: ` +
+      `  1,000 players at once = 1,000 reports/s = 1,000 reads + 1,000 commits/s (UPDATE + chunk): ` +
         `${((1000 / dbOnly.perSecond) * 100).toFixed(0)} % of the ${dbOnly.perSecond.toFixed(0)} ` +
         `reports/s the database took here (DB only), and ${(reportCpuUs / 10).toFixed(0)} % of a ` +
         `core for the whole route (${reportCpuUs.toFixed(0)} µs CPU each)` +

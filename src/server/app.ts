@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
@@ -54,6 +55,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.addHook('onRequest', refuseUnknownProtocol);
 
   await app.register(database, { config, clock });
   await app.register(maintenance);
@@ -102,10 +104,13 @@ function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerO
         : {
             level: config.logLevel,
             serializers: {
-              // Upload URLs carry a signed one-time token: a credential, so it stays out of the logs.
+              // Upload URLs carry a signed one-time token, progress URLs a run id (the bearer
+              // secret of a round, issue 30 finding 8): credentials, so they stay out of the logs.
               req: (req: FastifyRequest) => ({
                 method: req.method,
-                url: req.url.replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]'),
+                url: req.url
+                  .replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]')
+                  .replace(/^\/api\/game-runs\/[^/?]+/, '/api/game-runs/[run]'),
                 remoteAddress: req.ip,
               }),
             },

@@ -136,12 +136,7 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
     const seed = randomBytes(4).readUInt32LE();
     const run = playHonestly(runId, seed, 500);
     await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(
-      db,
-      runId,
-      { inputs: JSON.stringify(run.inputs), ...run.result },
-      lastWeek,
-    );
+    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
     await insertScore(db, {
       runId,
       userId: user.id,

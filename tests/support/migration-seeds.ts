@@ -221,6 +221,22 @@ const seedRunStatistics = {
   computed_at: T0 + 30_000,
 };
 
+// A run being played under 013: its network, two reports' chunks, their count.
+const seedOpenRun = {
+  id: 'seed-run-013',
+  seed: 13,
+  user_id: null,
+  issued_at: T0,
+  progress_step: 180,
+  progress_at: T0 + 7800,
+  jump_count: 3,
+  network: '2001:db8:13::/64',
+};
+const seedRunJumps = [
+  { run_id: 'seed-run-013', first_step: 0, jumps: '20,47' },
+  { run_id: 'seed-run-013', first_step: 60, jumps: '101' },
+];
+
 const seedNonce = (user_id: number) => ({
   nonce: 'SeedNonce1111111111111',
   user_id,
@@ -377,8 +393,19 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       const bob = await userId(db, 'seed-bob');
       await expectKept(
         db.selectFrom('game_runs').where('id', '=', 'seed-run-scored'),
-        ['seed', 'user_id', 'inputs', 'steps', 'score', 'coins', 'score_submitted_at'],
+        ['seed', 'user_id', 'steps', 'score', 'coins', 'score_submitted_at'],
         [seedScoredRun(bob)],
+      );
+      // Migration 013 moved the verified log (JSON in `inputs`) into run_jumps.
+      await expectKept(
+        db.selectFrom('run_jumps').where('run_id', '=', 'seed-run-scored'),
+        ['first_step', 'jumps'],
+        [{ first_step: 0, jumps: '12,40,77' }],
+      );
+      await expectKept(
+        db.selectFrom('game_runs').where('id', '=', 'seed-run-scored'),
+        ['jump_count'],
+        [{ jump_count: 3 }],
       );
       await expectKept(
         db.selectFrom('game_scores').where('run_id', '=', 'seed-run-scored'),
@@ -468,18 +495,24 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
           .selectFrom('game_runs')
           .where('id', 'in', ['seed-run-refused', 'seed-run-scored'])
           .orderBy('id'),
-        ['id', 'progress_step', 'progress_jumps', 'refusal_code', 'character_key'],
+        ['id', 'progress_step', 'jump_count', 'refusal_code', 'character_key'],
         [
-          seedRefusedRun,
+          { ...seedRefusedRun, jump_count: 3 },
           // A run from before 009 reads as one with no progress and the default character.
           {
             id: 'seed-run-scored',
             progress_step: 0,
-            progress_jumps: '',
+            jump_count: 3,
             refusal_code: null,
             character_key: 'default',
           },
         ],
+      );
+      // Migration 013 moved the reported jumps (`progress_jumps`) into run_jumps.
+      await expectKept(
+        db.selectFrom('run_jumps').where('run_id', '=', 'seed-run-refused'),
+        ['first_step', 'jumps'],
+        [{ first_step: 0, jumps: '12,40,77' }],
       );
       await expectKept(
         db.selectFrom('game_run_statistics'),
@@ -575,6 +608,24 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         { username: 'seed-bob', username_skeleton: nameSkeleton('seed-bob') },
         { username: 'seed_carol', username_skeleton: nameSkeleton('seed_carol') },
       ]);
+    },
+  },
+  '013-run-jumps': {
+    async seed(db) {
+      await db.insertInto('game_runs').values(seedOpenRun).execute();
+      await db.insertInto('run_jumps').values(seedRunJumps).execute();
+    },
+    async verify(db) {
+      await expectKept(
+        db.selectFrom('game_runs').where('id', '=', seedOpenRun.id),
+        ['progress_step', 'jump_count', 'network'],
+        [seedOpenRun],
+      );
+      await expectKept(
+        db.selectFrom('run_jumps').where('run_id', '=', seedOpenRun.id).orderBy('first_step'),
+        ['first_step', 'jumps'],
+        seedRunJumps,
+      );
     },
   },
   '014-append-only-and-wallet-changes': {

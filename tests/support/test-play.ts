@@ -18,6 +18,8 @@ import { insertRun, insertScore } from '#server/game/repository.ts';
 export type PlayedRun = HonestRun & {
   /** The app clock's reading when the run was issued. */
   issuedAt?: number;
+  /** The browser that asked for the run: a member's run reports only with its session. */
+  player?: TestClient;
 };
 
 /** Asks for a run and plays it honestly with the autopilot; the clock is not moved. */
@@ -29,7 +31,7 @@ export async function play(
   const res = await client.request('POST', gamePaths.runs);
   expect(res.statusCode).toBe(201);
   const { runId, seed } = res.json<{ runId: string; seed: number }>();
-  return { ...playHonestly(runId, seed, targetSteps), issuedAt: clock?.now() };
+  return { ...playHonestly(runId, seed, targetSteps), issuedAt: clock?.now(), player: client };
 }
 
 /** Whole milliseconds (the app's clock reads Date.now()) a run takes to play. */
@@ -37,8 +39,8 @@ export const realTimeMs = (run: PlayedRun) => Math.ceil(run.result.steps * STEP_
 
 /**
  * Plays runs out in real time on the app's clock: from each run's issue, the countdown and the
- * round, with a progress report a second as the client sends them, each answered 200 (runs
- * played at once interleave their reports). `delayMs(n)` holds a run's nth report back, as a
+ * round, with a progress report a second as the client sends them (the run's own player, else
+ * `client`), each answered 200 (runs played at once interleave their reports). `delayMs(n)` holds a run's nth report back, as a
  * poor connection does; the reports after it then arrive late too, bunched.
  */
 export async function reportPaced(
@@ -52,13 +54,15 @@ export async function reportPaced(
     let due = 0;
     return progressReports(run).map((report, n) => {
       due = Math.max(due, (run.issuedAt ?? start) + report.atMs + delayMs(n));
-      return { due, runId: run.runId, body: report.body };
+      return { due, runId: run.runId, body: report.body, by: run.player ?? client };
     });
   });
   schedule.sort((a, b) => a.due - b.due);
   for (const report of schedule) {
     if (report.due > clock.now()) clock.advance(report.due - clock.now());
-    const res = await client.request('POST', progressPath(report.runId), { body: report.body });
+    const res = await report.by.request('POST', progressPath(report.runId), {
+      body: report.body,
+    });
     expect(res.statusCode, res.body).toBe(200);
   }
 }

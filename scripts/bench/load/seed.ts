@@ -68,7 +68,7 @@ async function seedScores(db: Kysely<Database>, count: number): Promise<void> {
           user_id: null,
           issued_at: now - 3_600_000,
           verified_at: now - 3_500_000,
-          inputs: JSON.stringify(play.inputs),
+          jump_count: play.inputs.length,
           steps: play.result.steps,
           score: play.result.score,
           coins: play.result.coins,
@@ -77,6 +77,11 @@ async function seedScores(db: Kysely<Database>, count: number): Promise<void> {
         })),
       )
       .execute();
+    // A verified run's jump log: one chunk from step 0 (migration 013).
+    const logs = batch
+      .filter(({ play }) => play.inputs.length > 0)
+      .map(({ id, play }) => ({ run_id: id, first_step: 0, jumps: play.inputs.join(',') }));
+    if (logs.length > 0) await db.insertInto('run_jumps').values(logs).execute();
     await db
       .insertInto('game_scores')
       .values(

@@ -10,6 +10,7 @@ import {
   meResponseSchema,
   registerBodySchema,
 } from '#shared/api/auth.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
@@ -46,7 +47,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     authPaths.register,
     { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
     async (request, reply) => {
-      const user = await register(app.deps, request.body, request.ip);
+      // One person may hold a whole /48: registrations count per subscriber (docs/decisions/018).
+      const user = await register(app.deps, request.body, clientNetwork(request, 'subscriber'));
       const answer = await signIn(request, reply, user);
       return reply.code(201).send(answer);
     },
@@ -56,7 +58,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     authPaths.login,
     { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
     async (request, reply) =>
-      signIn(request, reply, await login(app.deps, request.body, request.ip)),
+      signIn(request, reply, await login(app.deps, request.body, clientNetwork(request))),
   );
 
   app.post(

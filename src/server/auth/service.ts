@@ -7,30 +7,33 @@ import { findUserByUsername, insertUser, isLookAlikeOfMember } from './repositor
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** Failed logins one address may make for one username per window. */
+/** Failed logins one network may make for one username per window. */
 const LOGIN_LIMIT_PER_USERNAME = 10;
-const LOGIN_LIMIT_PER_IP = 50;
+const LOGIN_LIMIT_PER_NETWORK = 50;
 const REGISTER_WINDOW_MS = 60 * 60 * 1000;
 /**
- * Accounts one address may open per hour: room for a household or a classroom behind one
+ * Accounts one network may open per hour: room for a household or a classroom behind one
  * router, while a script can neither fill the users table nor keep the cores busy hashing.
  */
 export const REGISTER_LIMIT_PER_IP = 20;
 
-/** Counts accounts opened per IP; a name already taken gives its attempt back. */
+/**
+ * Counts accounts opened per network (`clientNetwork(request, 'subscriber')`: an IPv4 address,
+ * an IPv6 /48, docs/decisions/018); a name already taken gives its attempt back.
+ */
 export async function register(
   deps: AppDeps,
   body: RegisterBody,
-  ip: string,
+  network: string,
 ): Promise<SessionUser> {
-  const ipKey = await enforceRateLimit(
+  const networkKey = await enforceRateLimit(
     deps.rateLimiter,
-    `register:ip:${ip}`,
+    `register:net:${network}`,
     { limit: REGISTER_LIMIT_PER_IP, windowMs: REGISTER_WINDOW_MS },
     'Too many accounts created from your network. Please try again later.',
   );
   const taken = async () => {
-    await deps.rateLimiter.undo(ipKey);
+    await deps.rateLimiter.undo(networkKey);
     return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
   };
   if (await isLookAlikeOfMember(deps.db, body.username)) throw await taken();
@@ -44,20 +47,25 @@ export async function register(
 }
 
 /**
- * Every attempt counts against the caller's IP, and against the named account from that IP; a
- * success gives the attempt back, so only failures add up. The account's counter is per
- * address: usernames are public (the leaderboard), and a counter shared by every address would
- * let anyone keep the owner out with 11 wrong passwords per window. Guessing one password from
- * many addresses is still bounded per address and by the cost of each hash.
+ * Every attempt counts against the caller's network (`clientNetwork(request)`: an IPv4 address,
+ * an IPv6 /64), and against the named account from that network; a success gives the attempt
+ * back, so only failures add up. The account's counter is per network: usernames are public
+ * (the leaderboard), and a counter shared by every network would let anyone keep the owner out
+ * with 11 wrong passwords per window. Guessing one password from many networks is still bounded
+ * per network and by the cost of each hash.
  */
-export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise<SessionUser> {
+export async function login(
+  deps: AppDeps,
+  body: LoginBody,
+  network: string,
+): Promise<SessionUser> {
   // Only names registration allows have accounts. Any other fails as an unknown one, counted
   // under one key and looked up nowhere: PostgreSQL's text cannot even hold some (NUL).
   const name = USERNAME_PATTERN.test(body.username) ? body.username.toLowerCase() : null;
-  const ipKey = `login:ip:${ip}`;
-  const userKey = `login:user:${name ?? '*'}:${ip}`;
+  const networkKey = `login:net:${network}`;
+  const userKey = `login:user:${name ?? '*'}:${network}`;
   for (const [key, limit] of [
-    [ipKey, LOGIN_LIMIT_PER_IP],
+    [networkKey, LOGIN_LIMIT_PER_NETWORK],
     [userKey, LOGIN_LIMIT_PER_USERNAME],
   ] as const) {
     await enforceRateLimit(
@@ -70,7 +78,7 @@ export async function login(deps: AppDeps, body: LoginBody, ip: string): Promise
   const user = name ? await findUserByUsername(deps.db, name) : undefined;
   const valid = await verifyPassword(user?.password_hash, body.password);
   if (!user || !valid) throw new HttpError(401, LOGIN_FAILED_MESSAGE, 'INVALID_CREDENTIALS');
-  await deps.rateLimiter.undo(ipKey);
+  await deps.rateLimiter.undo(networkKey);
   await deps.rateLimiter.reset(userKey);
   return { id: user.id, username: user.username };
 }

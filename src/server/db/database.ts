@@ -124,8 +124,6 @@ export interface GameRunsTable {
   user_id: number | null;
   issued_at: number;
   verified_at: number | null;
-  /** The replayed jump log as JSON, kept so the operator can re-verify a prize-winning run. */
-  inputs: string | null;
   steps: number | null;
   score: number | null;
   coins: number | null;
@@ -133,17 +131,29 @@ export interface GameRunsTable {
   score_submitted_at: number | null;
   coins_credited: number | null;
   coins_credited_at: number | null;
-  /** Progress reported while the round ran (migration 009): step reached, jumps so far. */
+  /** Progress reported while the round ran (migration 009): the step reached. */
   progress_step: Generated<number>;
-  /** Comma-separated step numbers of the reported jumps, in order. */
-  progress_jumps: Generated<string>;
   progress_at: number | null;
+  /** How many jumps `run_jumps` holds for the run (migration 013). */
+  jump_count: Generated<number>;
+  /** The caller's network while the run may still report; null once verified or refused. */
+  network: string | null;
   /** A refused run keeps its answer: sending it again is answered from these. */
   refused_at: number | null;
   refusal_code: string | null;
   refusal_message: string | null;
   /** The character the round was played with, for its replay. */
   character_key: Generated<string>;
+}
+
+/**
+ * A run's jumps (migration 013): chunks of comma-separated step numbers, in step order by
+ * `first_step`; each report appends one, and the verified log is one chunk from step 0.
+ */
+export interface RunJumpsTable {
+  run_id: string;
+  first_step: number;
+  jumps: string;
 }
 
 /** A ranked run's replay figures for the reviewer (see src/shared/game/run-statistics.ts). */
@@ -251,6 +261,7 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   game_runs: GameRunsTable;
+  run_jumps: RunJumpsTable;
   game_run_statistics: GameRunStatisticsTable;
   game_scores: GameScoresTable;
   wallet_nonces: WalletNoncesTable;

@@ -22,17 +22,10 @@ export type ReplayVerdict = { ok: true } | { ok: false; reason: string };
 /** Replays a stored run from its seed and jump log and compares it with the stored entry. */
 export function verifyStanding(
   row: StandingRow,
-  run: { seed: number; inputs: string | null } | undefined,
+  run: { seed: number; inputs: readonly number[] | null } | undefined,
 ): ReplayVerdict {
   if (!run || run.inputs === null) return { ok: false, reason: 'no stored jump log' };
-  let inputs: unknown;
-  try {
-    inputs = JSON.parse(run.inputs);
-  } catch {
-    return { ok: false, reason: 'stored jump log is not JSON' };
-  }
-  if (!Array.isArray(inputs)) return { ok: false, reason: 'stored jump log is not a list' };
-  const result = simulate(run.seed, inputs as number[]);
+  const result = simulate(run.seed, run.inputs);
   if (!result.ok) return { ok: false, reason: result.message };
   const mismatches = [
     result.score !== row.score && `score ${result.score}`,

@@ -16,7 +16,8 @@ import type {
 } from '../db/database.ts';
 import type { RunStatistics } from '#shared/game/run-statistics.ts';
 import { readSnapshot } from '../db/read-snapshot.ts';
-import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
+import { MAX_STEPS, STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
+import { MAX_REPORT_GAP_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { nameSkeleton } from '#shared/name-skeleton.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -56,6 +57,8 @@ export async function insertRun(
     seed: number;
     userId: number | null;
     issuedAt: number;
+    /** The caller's network (`clientNetwork`), counted while the run may report. */
+    network?: string;
   },
 ): Promise<void> {
   await db
@@ -65,6 +68,7 @@ export async function insertRun(
       seed: run.seed,
       user_id: run.userId,
       issued_at: run.issuedAt,
+      network: run.network ?? null,
       // The member's character as the round starts, for its replay (visitors fly the default).
       ...(run.userId !== null
         ? {
@@ -73,6 +77,29 @@ export async function insertRun(
         : {}),
     })
     .execute();
+}
+
+/**
+ * Runs of `network` that may still report at `now`: neither verified nor refused (both clear
+ * the network), not at their last step, and heard from (or started) within the longest gap
+ * allowed between reports. A run past that is refused at its next report, so it costs nothing.
+ */
+export async function countOpenRuns(db: Db, network: string, now: number): Promise<number> {
+  // No run reports for longer than its whole round and the gap after it.
+  const oldest = now - (ROUND_START_DELAY_MS + MAX_STEPS * STEP_MS + MAX_REPORT_GAP_MS);
+  const row = await db
+    .selectFrom('game_runs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('network', '=', network)
+    .where('issued_at', '>', oldest)
+    .where('progress_step', '<', MAX_STEPS)
+    .where(
+      sql<number>`coalesce(progress_at, issued_at + ${ROUND_START_DELAY_MS})`,
+      '>=',
+      now - MAX_REPORT_GAP_MS,
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** What a progress report needs of its run: one narrow read. */
@@ -85,6 +112,7 @@ export async function findRunProgress(db: Db, id: string) {
       'issued_at',
       'progress_step',
       'progress_at',
+      'jump_count',
       'verified_at',
       'refused_at',
       'refusal_code',
@@ -94,35 +122,76 @@ export async function findRunProgress(db: Db, id: string) {
     .executeTakeFirst();
 }
 
+/** A chunk of `run_jumps`: step numbers, comma-separated. */
+const toChunk = (jumps: readonly number[]) => jumps.join(',');
+const fromChunks = (chunks: readonly { jumps: string }[]) =>
+  chunks.flatMap((chunk) => chunk.jumps.split(',').map(Number));
+
+/** A run's jumps as stored (reported so far, or its verified log), in order. */
+export async function runJumps(db: Db, runId: string): Promise<number[]> {
+  const chunks = await db
+    .selectFrom('run_jumps')
+    .select('jumps')
+    .where('run_id', '=', runId)
+    .orderBy('first_step')
+    .execute();
+  return fromChunks(chunks);
+}
+
+/** The jumps of several runs, by run id (a run without any is absent). */
+async function runJumpsByRunId(db: Db, runIds: readonly string[]): Promise<Map<string, number[]>> {
+  if (runIds.length === 0) return new Map();
+  const chunks = await db
+    .selectFrom('run_jumps')
+    .select(['run_id', 'jumps'])
+    .where('run_id', 'in', runIds)
+    .orderBy('run_id')
+    .orderBy('first_step')
+    .execute();
+  const logs = new Map<string, number[]>();
+  for (const chunk of chunks) {
+    const log = logs.get(chunk.run_id) ?? [];
+    log.push(...fromChunks([chunk]));
+    logs.set(chunk.run_id, log);
+  }
+  return logs;
+}
+
 /**
  * Records a report's progress if nothing changed the run since it was read (another report, a
- * submission, a refusal); true when it did. The new jumps are appended in SQL.
+ * submission, a refusal); true when it did. The new jumps are one appended chunk: a report
+ * writes what it brings, never the jumps before it (migration 013).
  */
 export async function recordProgress(
-  db: Db,
+  db: Kysely<Database>,
   runId: string,
   from: { step: number; at: number | null },
   to: { step: number; jumps: readonly number[]; at: number },
 ): Promise<boolean> {
-  const added = to.jumps.join(',');
-  return changeRunIf(
-    db,
-    runId,
-    (eb) => ({
-      progress_step: to.step,
-      progress_at: to.at,
-      ...(added === ''
-        ? {}
-        : {
-            progress_jumps: sql<string>`case when ${eb.ref('progress_jumps')} = '' then ${added} else ${eb.ref('progress_jumps')} || ',' || ${added} end`,
-          }),
-    }),
-    (eb) => [
-      eb('progress_step', '=', from.step),
-      from.at === null ? eb('progress_at', 'is', null) : eb('progress_at', '=', from.at),
-      ...isOpen(eb),
-    ],
-  );
+  const move = (trx: Db) =>
+    changeRunIf(
+      trx,
+      runId,
+      (eb) => ({
+        progress_step: to.step,
+        progress_at: to.at,
+        ...(to.jumps.length > 0 ? { jump_count: eb('jump_count', '+', to.jumps.length) } : {}),
+      }),
+      (eb) => [
+        eb('progress_step', '=', from.step),
+        from.at === null ? eb('progress_at', 'is', null) : eb('progress_at', '=', from.at),
+        ...isOpen(eb),
+      ],
+    );
+  if (to.jumps.length === 0) return move(db);
+  return db.transaction().execute(async (trx) => {
+    if (!(await move(trx))) return false;
+    await trx
+      .insertInto('run_jumps')
+      .values({ run_id: runId, first_step: from.step, jumps: toChunk(to.jumps) })
+      .execute();
+    return true;
+  });
 }
 
 /** Ends a run as unranked unless it was verified or refused meanwhile; true when this did. */
@@ -135,7 +204,12 @@ export async function recordRefusal(
   return changeRunIf(
     db,
     runId,
-    { refused_at: now, refusal_code: refusal.code, refusal_message: refusal.message },
+    {
+      refused_at: now,
+      refusal_code: refusal.code,
+      refusal_message: refusal.message,
+      network: null,
+    },
     isOpen,
   );
 }
@@ -210,7 +284,6 @@ export async function findEntryReplay(db: Db, entryId: number) {
       's.game_time',
       's.created_at',
       'r.seed',
-      'r.inputs',
       'r.steps',
       'r.coins',
       'r.obstacles_passed',
@@ -237,33 +310,49 @@ export async function findRun(db: Db, id: string): Promise<GameRunRow | undefine
 }
 
 export interface RunOutcome {
-  inputs: string;
+  /** The verified jump log. */
+  inputs: readonly number[];
   steps: number;
   score: number;
   coins: number;
   obstaclesPassed: number;
 }
 
-/** Records the replay's figures unless another request already did; true when this one did. */
+/**
+ * Records the replay's figures unless another request already did; true when this one did.
+ * The run's reported chunks give way to its verified log, one chunk: written once per run.
+ */
 export async function recordVerification(
-  db: Db,
+  db: Kysely<Database>,
   runId: string,
   outcome: RunOutcome,
   now: number,
 ): Promise<boolean> {
-  return changeRunIf(
-    db,
-    runId,
-    {
-      verified_at: now,
-      inputs: outcome.inputs,
-      steps: outcome.steps,
-      score: outcome.score,
-      coins: outcome.coins,
-      obstacles_passed: outcome.obstaclesPassed,
-    },
-    isOpen,
-  );
+  return db.transaction().execute(async (trx) => {
+    const settled = await changeRunIf(
+      trx,
+      runId,
+      {
+        verified_at: now,
+        steps: outcome.steps,
+        score: outcome.score,
+        coins: outcome.coins,
+        obstacles_passed: outcome.obstaclesPassed,
+        jump_count: outcome.inputs.length,
+        network: null,
+      },
+      isOpen,
+    );
+    if (!settled) return false;
+    await trx.deleteFrom('run_jumps').where('run_id', '=', runId).execute();
+    if (outcome.inputs.length > 0) {
+      await trx
+        .insertInto('run_jumps')
+        .values({ run_id: runId, first_step: 0, jumps: toChunk(outcome.inputs) })
+        .execute();
+    }
+    return true;
+  });
 }
 
 /** The guard that lets one submission per run through, however many arrive at once. */
@@ -471,7 +560,18 @@ export async function pruneUnverifiedRuns(db: Db, issuedBefore: number): Promise
     .execute();
 }
 
-export async function findRuns(db: Db, ids: readonly string[]): Promise<GameRunRow[]> {
+/** A run with its verified jump log (null while it is not verified). */
+export type RunWithLog = GameRunRow & { inputs: number[] | null };
+
+export async function findRuns(db: Db, ids: readonly string[]): Promise<RunWithLog[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('game_runs').selectAll().where('id', 'in', ids).execute();
+  const runs = await db.selectFrom('game_runs').selectAll().where('id', 'in', ids).execute();
+  const logs = await runJumpsByRunId(
+    db,
+    runs.filter((run) => run.verified_at !== null).map((run) => run.id),
+  );
+  return runs.map((run) => ({
+    ...run,
+    inputs: run.verified_at === null ? null : (logs.get(run.id) ?? []),
+  }));
 }

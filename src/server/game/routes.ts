@@ -11,18 +11,25 @@ import {
   progressResponseSchema,
   replayParamsSchema,
   replayResponseSchema,
+  runIdSchema,
   type LeaderboardEntry,
   submitScoreBodySchema,
   submitScoreResponseSchema,
 } from '#shared/api/game.ts';
+import { MAX_STEPS } from '#shared/game/constants.ts';
+import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { weekStartUtc } from '#shared/time.ts';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
+import { createMemoryRateLimiter } from '../security/rate-limit.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import {
   addCoins,
+  admitReport,
   COINS_REQUIRE_MEMBER,
   entryReplay,
   issueRun,
@@ -30,6 +37,7 @@ import {
   reportProgress,
   RUN_TTL_MS,
   submitScore,
+  type ReportedRun,
 } from './service.ts';
 import { warmUpReplay } from './warm-up.ts';
 
@@ -38,6 +46,13 @@ import { warmUpReplay } from './warm-up.ts';
  * default, so the two routes that carry one get room for it and nothing more.
  */
 const RUN_BODY_LIMIT = 128 * 1024;
+/**
+ * The largest report the schema accepts (MAX_JUMPS_PER_REPORT step numbers of up to five digits,
+ * a comma each, and the step), rounded up to whole kilobytes: 2 KB. A larger body is refused
+ * (413) unread; 64 KB of jumps parsed before any limit slowed everyone's reads (issue 30).
+ */
+const PROGRESS_BODY_LIMIT =
+  Math.ceil((64 + MAX_JUMPS_PER_REPORT * (String(MAX_STEPS).length + 1)) / 1024) * 1024;
 /** A week's standings as cached per node: the JSON text, checked against the schema once. */
 interface Standings {
   json: string;
@@ -63,12 +78,31 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
     gamePaths.runs,
     { preHandler: noStore, schema: { response: { 201: gameRunResponseSchema } } },
     async (request, reply) =>
-      reply.code(201).send(await issueRun(app.deps, request.user, request.ip)),
+      reply.code(201).send(await issueRun(app.deps, request.user, clientNetwork(request))),
   );
 
+  // A report's run, looked up and counted before its body is read (admitReport).
+  const admitted = new WeakMap<FastifyRequest, ReportedRun>();
+  const unknownRunReports = createMemoryRateLimiter(app.deps.clock);
   app.post(
     gamePaths.progress,
     {
+      onRequest: async (request) => {
+        const { runId } = request.params as { runId: string };
+        // A malformed id is the params schema's 400: nothing to look up.
+        if (!runIdSchema.safeParse(runId).success) return;
+        admitted.set(
+          request,
+          await admitReport(
+            app.deps,
+            unknownRunReports,
+            request.user,
+            runId,
+            clientNetwork(request),
+          ),
+        );
+      },
+      bodyLimit: PROGRESS_BODY_LIMIT,
       preHandler: noStore,
       schema: {
         params: progressParamsSchema,
@@ -76,8 +110,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
         response: { 200: progressResponseSchema },
       },
     },
-    async (request) =>
-      reportProgress(app.deps, request.user, request.params.runId, request.body, request.ip),
+    async (request) => reportProgress(app.deps, admitted.get(request)!, request.body),
   );
 
   app.post(
@@ -87,7 +120,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
       schema: { body: submitScoreBodySchema, response: { 201: submitScoreResponseSchema } },
     },
     async (request, reply) => {
-      const entry = await submitScore(app.deps, request.user, request.body, request.ip);
+      const entry = await submitScore(app.deps, request.user, request.body, clientNetwork(request));
       standings.clear();
       return reply.code(201).send({ entry });
     },

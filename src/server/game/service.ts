@@ -17,9 +17,11 @@ import {
 } from '#shared/game/constants.ts';
 import { levelForScore } from '#shared/game/engine.ts';
 import {
+  checkJumpCount,
   checkReportTiming,
   extendsReported,
   INCONSISTENT_LOG,
+  MAX_REPORT_GAP_MS,
   newJumps,
   ROUND_START_DELAY_MS,
   UNRANKED,
@@ -31,10 +33,11 @@ import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
-import { enforceRateLimit } from '../security/rate-limit.ts';
+import { enforceRateLimit, type RateLimiter } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
 import { findProfile } from '../shop/repository.ts';
 import {
+  countOpenRuns,
   findEntryReplay,
   findRun,
   findRunProgress,
@@ -48,6 +51,7 @@ import {
   recordProgress,
   recordRefusal,
   recordVerification,
+  runJumps,
   runStatisticsByRunId,
   weekStandings,
   type GameRunRow,
@@ -59,17 +63,39 @@ export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 
 /**
+ * Rounds one network may have running at once (a run counts until it is verified, refused or
+ * silent past the longest gap between reports): a household or an office behind one IPv4
+ * address, while one caller cannot keep thousands of runs reporting (docs/decisions/018).
+ */
+export const OPEN_RUNS_PER_NETWORK = 10;
+
+/**
  * The game's throttles, per minute: the prefix of what each counts (followed by the caller) and
  * what the caller was doing too often.
  */
 const GAME_LIMITS = {
   runs: { key: 'game-runs', perMinute: 40, tooMany: 'games started' },
-  /** Per run and caller: one a second is the client's pace, bunches allowed. */
-  progress: { key: 'game-progress', perMinute: 240, tooMany: 'progress reports' },
+  /**
+   * Per network, counted before the body is read (routes.ts): the client sends one report a
+   * second, one at a time, so each open run sends at most 60 a minute; a fifth more for the
+   * final reports at game over.
+   */
+  progress: {
+    key: 'game-progress',
+    perMinute: OPEN_RUNS_PER_NETWORK * 72,
+    tooMany: 'progress reports',
+  },
   scores: { key: 'game-scores', perMinute: 60, tooMany: 'scores submitted' },
   /** Per member: a run's replay costs milliseconds of CPU, and a refused one may come again. */
   coins: { key: 'coins-add', perMinute: 60, tooMany: 'coin saves' },
 } as const;
+
+/**
+ * Reports for runs that do not exist, per network, counted by each node in memory (`misses` of
+ * admitReport): an honest client misses only when its run was pruned, a script making up run
+ * ids is stopped after a minute's allowance, and neither writes anything.
+ */
+const UNKNOWN_RUN_REPORTS = { limit: 60, windowMs: MINUTE_MS };
 
 export function rejectRun(message: string, code: string): HttpError {
   return new HttpError(422, message, code);
@@ -86,22 +112,31 @@ async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: str
   );
 }
 
-/** Members are counted per account, visitors per address. */
-function caller(user: SessionUser | null, ip: string): string {
-  return user ? `user:${user.id}` : `ip:${ip}`;
+/** Members are counted per account, visitors per network (`clientNetwork(request)`). */
+function caller(user: SessionUser | null, network: string): string {
+  return user ? `user:${user.id}` : `net:${network}`;
 }
 
 export async function issueRun(
   deps: AppDeps,
   user: SessionUser | null,
-  ip: string,
+  network: string,
 ): Promise<GameRunResponse> {
-  await limit(deps, 'runs', caller(user, ip));
+  await limit(deps, 'runs', caller(user, network));
+  const issuedAt = deps.clock.now();
+  // Each open run reports every second: their number per network bounds the writes it causes.
+  if ((await countOpenRuns(deps.db, network, issuedAt)) >= OPEN_RUNS_PER_NETWORK) {
+    throw new HttpError(
+      429,
+      'Too many games are running from your network at once. Finish one, then start again.',
+      'RUNS_OPEN',
+      { 'retry-after': String(MAX_REPORT_GAP_MS / 1000) },
+    );
+  }
   const bytes = randomBytes(20);
   const runId = bytes.subarray(0, 16).toString('base64url');
   const seed = bytes.readUInt32BE(16);
-  const issuedAt = deps.clock.now();
-  await insertRun(deps.db, { id: runId, seed, userId: user?.id ?? null, issuedAt });
+  await insertRun(deps.db, { id: runId, seed, userId: user?.id ?? null, issuedAt, network });
   return { runId, seed, startsAt: issuedAt + ROUND_START_DELAY_MS };
 }
 
@@ -113,15 +148,29 @@ async function openRun(
 ): Promise<GameRunRow> {
   const run = await findRun(deps.db, runId);
   if (!run) throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
-  if (run.user_id !== null && user !== null && run.user_id !== user.id) {
-    throw rejectRun('This game run belongs to another player.', 'RUN_NOT_YOURS');
-  }
+  assertOwner(run, user);
   // Replayed or not: a run kept back could otherwise be entered in a later week's contest.
   if (deps.clock.now() - run.issued_at > RUN_TTL_MS) {
     throw rejectRun('This game run has expired.', 'RUN_EXPIRED');
   }
   throwIfRefused(run);
   return run;
+}
+
+/**
+ * A member's run goes on only with that member's session: its id alone (a bearer secret that
+ * may leak, issue 30 finding 8) must not let anyone else end it or score it. A visitor's run
+ * has no owner to check.
+ */
+function assertOwner(run: { user_id: number | null }, user: SessionUser | null): void {
+  if (run.user_id === null || run.user_id === user?.id) return;
+  throw new HttpError(
+    403,
+    user === null
+      ? 'This game run belongs to a member: log in as them to go on with it.'
+      : 'This game run belongs to another player.',
+    'RUN_NOT_YOURS',
+  );
 }
 
 /** A refused run answers with its stored refusal: no replay, however often it is sent. */
@@ -148,24 +197,48 @@ async function refuse(
   throw rejectRun(refusal.message, refusal.code);
 }
 
+/** The run a progress report names, as the report needs it. */
+export type ReportedRun = NonNullable<Awaited<ReturnType<typeof findRunProgress>>>;
+
 /**
- * A progress report of a running round. The server compares the step reached with its own
- * clock since the round began (issue time plus the countdown) and keeps the reported jumps, to
- * which the final jump log must add only what came after. See docs/decisions/012.
+ * A progress report's first step, before its body is read (routes.ts): the run is looked up
+ * first, so an unknown id costs one read by primary key and writes nothing, not even a
+ * limiter row (such misses are counted in this node's memory, `misses`); then the owner is
+ * checked and the caller's network counted.
+ */
+export async function admitReport(
+  deps: AppDeps,
+  misses: RateLimiter,
+  user: SessionUser | null,
+  runId: string,
+  network: string,
+): Promise<ReportedRun> {
+  const run = await findRunProgress(deps.db, runId);
+  if (!run) {
+    await enforceRateLimit(
+      misses,
+      `unknown-run:net:${network}`,
+      UNKNOWN_RUN_REPORTS,
+      'Too many progress reports for unknown game runs. Please wait a moment and try again.',
+    );
+    throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
+  }
+  assertOwner(run, user);
+  await limit(deps, 'progress', `net:${network}`);
+  return run;
+}
+
+/**
+ * A progress report of a running round (admitted by admitReport). The server compares the step
+ * reached with its own clock since the round began (issue time plus the countdown) and appends
+ * the reported jumps, to which the final jump log must add only what came after. See
+ * docs/decisions/012 and 018.
  */
 export async function reportProgress(
   deps: AppDeps,
-  user: SessionUser | null,
-  runId: string,
+  run: ReportedRun,
   body: ProgressBody,
-  ip: string,
 ): Promise<ProgressResponse> {
-  await limit(deps, 'progress', `${runId}:${caller(user, ip)}`);
-  const run = await findRunProgress(deps.db, runId);
-  if (!run) throw rejectRun('This game run is unknown.', 'RUN_UNKNOWN');
-  if (run.user_id !== null && user !== null && run.user_id !== user.id) {
-    throw rejectRun('This game run belongs to another player.', 'RUN_NOT_YOURS');
-  }
   throwIfRefused(run);
   if (run.verified_at !== null) {
     throw rejectRun('This game run is over: its score was already checked.', 'RUN_USED');
@@ -181,13 +254,15 @@ export async function reportProgress(
     now,
     step: body.step,
   });
-  if (timing) return refuse(deps, runId, timing);
+  if (timing) return refuse(deps, run.id, timing);
   const added = newJumps(body.jumps, run.progress_step, body.step);
-  if (!Array.isArray(added)) return refuse(deps, runId, added);
+  if (!Array.isArray(added)) return refuse(deps, run.id, added);
+  const tooMany = checkJumpCount(run.jump_count, added.length, body.step);
+  if (tooMany) return refuse(deps, run.id, tooMany);
 
   const recorded = await recordProgress(
     deps.db,
-    runId,
+    run.id,
     { step: run.progress_step, at: run.progress_at },
     { step: body.step, jumps: added, at: now },
   );
@@ -201,10 +276,10 @@ export async function reportProgress(
   return { step: body.step };
 }
 
-function storedOutcome(run: GameRunRow): RunOutcome | null {
+/** The outcome of a verified run, with its stored jump log; null before verification. */
+async function storedOutcome(deps: AppDeps, run: GameRunRow): Promise<RunOutcome | null> {
   if (
     run.verified_at === null ||
-    run.inputs === null ||
     run.steps === null ||
     run.score === null ||
     run.coins === null ||
@@ -213,13 +288,20 @@ function storedOutcome(run: GameRunRow): RunOutcome | null {
     return null;
   }
   return {
-    inputs: run.inputs,
+    inputs: await runJumps(deps.db, run.id),
     steps: run.steps,
     score: run.score,
     coins: run.coins,
     obstaclesPassed: run.obstacles_passed,
   };
 }
+
+function sameJumps(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((step, i) => step === b[i]);
+}
+
+const mismatch = () =>
+  rejectRun('These jumps differ from the ones already verified for this run.', 'RUN_MISMATCH');
 
 /**
  * The run's one verification. A run replayed before answers with that outcome: then only the
@@ -232,21 +314,18 @@ async function verifyOnce(
   run: GameRunRow,
   inputs: readonly number[],
 ): Promise<RunOutcome> {
-  const json = JSON.stringify(inputs);
-  const stored = storedOutcome(run);
+  const stored = await storedOutcome(deps, run);
   if (stored) {
-    if (stored.inputs !== json) {
-      throw rejectRun(
-        'These jumps differ from the ones already verified for this run.',
-        'RUN_MISMATCH',
-      );
-    }
+    if (!sameJumps(stored.inputs, inputs)) throw mismatch();
     return stored;
   }
-  const reported = run.progress_jumps === '' ? [] : run.progress_jumps.split(',').map(Number);
+  const reported = await runJumps(deps.db, run.id);
   if (!extendsReported(inputs, reported, run.progress_step)) {
     return refuse(deps, run.id, INCONSISTENT_LOG);
   }
+  // The reports were held to the jump rate; so is the tail the final log adds.
+  const tooMany = checkJumpCount(0, inputs.length, (inputs.at(-1) ?? -1) + 1);
+  if (tooMany) return refuse(deps, run.id, tooMany);
   // Only the reported progress, plus the last moments a lost final report may leave out, and
   // never more than the time since the round began.
   const sinceStartMs = deps.clock.now() - run.issued_at - ROUND_START_DELAY_MS;
@@ -272,35 +351,19 @@ async function verifyOnce(
     );
   }
   const outcome: RunOutcome = {
-    inputs: json,
+    inputs,
     steps: result.steps,
     score: result.score,
     coins: result.coins,
     obstaclesPassed: result.obstaclesPassed,
   };
-  return settleOutcome(deps, deps.db, run, outcome);
-}
-
-/** Inside a transaction: the outcome every later request of this run must agree with. */
-async function settleOutcome(
-  deps: AppDeps,
-  db: Parameters<typeof recordVerification>[0],
-  run: GameRunRow,
-  outcome: RunOutcome,
-): Promise<RunOutcome> {
-  if (run.verified_at !== null) return outcome;
-  if (await recordVerification(db, run.id, outcome, deps.clock.now())) return outcome;
+  if (await recordVerification(deps.db, run.id, outcome, deps.clock.now())) return outcome;
   // Another request replayed or refused this run between our read and now: theirs stands.
-  const fresh = await findRun(db, run.id);
+  const fresh = await findRun(deps.db, run.id);
   if (fresh) throwIfRefused(fresh);
-  const stored = fresh && storedOutcome(fresh);
-  if (!stored || stored.inputs !== outcome.inputs) {
-    throw rejectRun(
-      'These jumps differ from the ones already verified for this run.',
-      'RUN_MISMATCH',
-    );
-  }
-  return stored;
+  const settled = fresh && (await storedOutcome(deps, fresh));
+  if (!settled || !sameJumps(settled.inputs, outcome.inputs)) throw mismatch();
+  return settled;
 }
 
 function toEntry(row: {
@@ -325,9 +388,9 @@ export async function submitScore(
   deps: AppDeps,
   user: SessionUser | null,
   body: SubmitScoreBody,
-  ip: string,
+  network: string,
 ): Promise<LeaderboardEntry> {
-  await limit(deps, 'scores', caller(user, ip));
+  await limit(deps, 'scores', caller(user, network));
   const run = await openRun(deps, body.runId, user);
   if (run.score_submitted_at !== null) {
     throw rejectRun('This game run has already been submitted.', 'RUN_USED');
@@ -409,7 +472,8 @@ export async function addCoins(
   await limit(deps, 'coins', `user:${user.id}`);
   const run = await openRun(deps, body.runId, user);
   if (run.user_id !== user.id) {
-    throw rejectRun(
+    throw new HttpError(
+      403,
       'Coins can only be saved for a game you started while logged in.',
       'RUN_NOT_YOURS',
     );
@@ -417,7 +481,7 @@ export async function addCoins(
   if (run.coins_credited_at !== null) {
     throw rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
   }
-  const stored = storedOutcome(run);
+  const stored = await storedOutcome(deps, run);
   if (!stored && !body.inputs) {
     throw rejectRun('Send the jumps of this run so its coins can be verified.', 'RUN_NOT_VERIFIED');
   }
@@ -469,7 +533,7 @@ export async function leaderboard(deps: AppDeps, limit: number): Promise<Leaderb
 /** The public replay of a leaderboard entry: only ranked runs have entries. */
 export async function entryReplay(deps: AppDeps, entryId: number): Promise<ReplayResponse> {
   const row = await findEntryReplay(deps.db, entryId);
-  if (!row || row.inputs === null || row.steps === null) {
+  if (!row || row.steps === null) {
     throw new HttpError(404, 'There is no leaderboard entry with this id.', 'ENTRY_UNKNOWN');
   }
   const statistics = (await runStatisticsByRunId(deps.db, [row.run_id])).get(row.run_id) ?? null;
@@ -478,7 +542,7 @@ export async function entryReplay(deps: AppDeps, entryId: number): Promise<Repla
     playerName: row.player_name,
     character: row.character_key,
     seed: row.seed,
-    inputs: JSON.parse(row.inputs) as number[],
+    inputs: await runJumps(deps.db, row.run_id),
     score: row.score,
     level: row.level,
     steps: row.steps,

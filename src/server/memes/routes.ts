@@ -14,6 +14,7 @@ import {
 } from '#shared/api/memes.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { unauthorized } from '../http-error.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
@@ -84,7 +85,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
       memeId: request.params.id,
       voter: voterForVote(request, reply),
       voteType: request.body.voteType,
-      ip: request.ip,
+      network: clientNetwork(request),
     }),
   );
 
@@ -98,9 +99,10 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      // Per subscriber (/48): one person walking their prefix would be many reporters (018).
       await enforceRateLimit(
         app.deps.rateLimiter,
-        `report:ip:${request.ip}`,
+        `report:net:${clientNetwork(request, 'subscriber')}`,
         GALLERY_LIMITS.reportPerIp,
         'Too many reports. Please try again later.',
       );

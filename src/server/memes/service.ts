@@ -222,11 +222,11 @@ export async function createMeme(
 
 export async function vote(
   { deps, cache }: Gallery,
-  opts: { memeId: number; voter: Voter; voteType: VoteType; ip: string },
+  opts: { memeId: number; voter: Voter; voteType: VoteType; network: string },
 ): Promise<VoteResult> {
   await enforceRateLimit(
     deps.rateLimiter,
-    `vote:ip:${opts.ip}`,
+    `vote:net:${opts.network}`,
     GALLERY_LIMITS.votePerIp,
     'Too many votes. Please slow down.',
   );

@@ -57,12 +57,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     const run = playHonestly(runId, seed, targetSteps);
     const now = t.clock.now();
     await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(
-      db(),
-      runId,
-      { inputs: JSON.stringify(run.inputs), ...run.result },
-      now,
-    );
+    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, now);
     const statistics = runStatistics(seed, run.inputs);
     await insertRunStatistics(db(), runId, statistics, now);
     const entryId = await insertScore(db(), {

@@ -104,16 +104,6 @@ function minutes(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-function jumpCount(inputs: string | null | undefined): number | undefined {
-  if (!inputs) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(inputs);
-    return Array.isArray(parsed) ? parsed.length : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const paidStep = (events: PrizeEventRow[]) => events.find((e) => e.step === 'paid');
 const lastApproval = (events: PrizeEventRow[]) => events.findLast((e) => e.step === 'approved');
 
@@ -174,7 +164,7 @@ export const prizeReviewCommand: AdminCommand = {
             ? `yes: wallet ${wallet!}`
             : `no: replay MISMATCH (${verdict.reason})`;
       ctx.print(
-        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(jumpCount(run?.inputs) ?? '?', 5, true)}  ${status}`,
+        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(run?.inputs?.length ?? '?', 5, true)}  ${status}`,
       );
       ctx.print(
         `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.id)}`,

@@ -81,6 +81,46 @@ export function createSqlRateLimiter(db: Kysely<Database>, clock: Clock): RateLi
   };
 }
 
+/**
+ * Fixed-window counters held by this process alone, for refusals that must write nothing to the
+ * shared store: a report for a run that does not exist (game/service.ts) is counted here, so a
+ * flood of made-up run ids gets 429 without a row per id, or any row at all (issue 30, finding
+ * 2). Each node counts its own callers. At most `maxKeys` windows are kept; a new one past that
+ * drops the oldest.
+ */
+export function createMemoryRateLimiter(clock: Clock, maxKeys = 10_000): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    async hit(key, limit, windowMs) {
+      const now = clock.now();
+      let window = windows.get(key);
+      if (!window || window.start <= now - windowMs) {
+        // Re-inserted, so the map stays in order of window start: the first is the oldest.
+        windows.delete(key);
+        if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
+        window = { start: now, count: 0 };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      const allowed = window.count <= limit;
+      const retryAfterSeconds = allowed
+        ? 0
+        : Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
+      return { allowed, retryAfterSeconds };
+    },
+    async undo(key) {
+      const window = windows.get(key);
+      if (window && window.count > 0) window.count -= 1;
+    },
+    async reset(key) {
+      windows.delete(key);
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
 /** Forgets windows that ended long ago; called from the app's maintenance timer. */
 export async function pruneRateLimits(db: Kysely<Database>, olderThan: number): Promise<void> {
   await db.deleteFrom('rate_limits').where('window_start', '<', olderThan).execute();

@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   'RUN_UNKNOWN',
   'RUN_USED',
   'SCORE_MISMATCH',
+  'RUN_TOO_MANY_JUMPS',
+  'RUNS_OPEN',
+  'BAD_FORWARDED_PROTO',
   // Wallets (Sign In With Solana).
   'ALTERED_MESSAGE',
   'BAD_ADDRESS',

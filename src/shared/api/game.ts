@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
+import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
 
 /** Filled paths of the two game routes with a parameter. */
@@ -140,7 +141,10 @@ export const progressBodySchema = z.object({
     .int('step must be a whole number')
     .min(0, 'step must not be negative')
     .max(MAX_STEPS, `step must be at most ${MAX_STEPS}`),
-  jumps: inputsSchema,
+  jumps: inputsSchema.max(
+    MAX_JUMPS_PER_REPORT,
+    `At most ${MAX_JUMPS_PER_REPORT} jumps are accepted in one report`,
+  ),
 });
 export type ProgressBody = z.infer<typeof progressBodySchema>;
 

@@ -1,4 +1,4 @@
-import { MAX_STEPS, STEP_MS, STEPS_PER_SECOND } from './constants.ts';
+import { MAX_INPUTS, MAX_STEPS, STEP_MS, STEPS_PER_SECOND } from './constants.ts';
 
 // A round is played in real time: while it runs, the client reports the step it has reached and
 // the jumps it made since its last acknowledged report, and the server compares each report with
@@ -39,8 +39,36 @@ export const MAX_REPORT_GAP_MS = REPORT_INTERVAL_MS + BEHIND_TOLERANCE_MS;
  */
 export const UNREPORTED_TAIL_STEPS = STEPS_PER_SECOND;
 
+/**
+ * The fastest jumping a run may report: one jump per this many steps on average (5, the rate
+ * MAX_INPUTS allows over a whole run). Staying airborne takes one jump per about 27 steps
+ * (2 * -JUMP_VELOCITY / GRAVITY), and a faster rate only climbs into the ceiling, which ends the
+ * round: five times the rate of play, and 12 taps a second, more than a thumb keeps up.
+ */
+export const JUMP_RATE_STEPS = MAX_STEPS / MAX_INPUTS;
+/** On top of the rate, a second's worth of jumps at that rate: a burst from the start. */
+export const JUMP_BURST = STEPS_PER_SECOND / JUMP_RATE_STEPS;
+/**
+ * The most steps one timely report covers: the longest wait between reports, plus the first
+ * report's lead and the previous one's lag (docs/decisions/018).
+ */
+export const REPORT_SPAN_STEPS =
+  (MAX_REPORT_GAP_MS + AHEAD_TOLERANCE_MS + BEHIND_TOLERANCE_MS) / STEP_MS;
+/**
+ * Jumps one report may carry: its longest span at the jump rate, plus a burst (162). A client
+ * whose answers were lost repeats jumps the server already holds; at the ~2 jumps a second of
+ * real play this still covers over a minute of lost answers.
+ */
+export const MAX_JUMPS_PER_REPORT = Math.ceil(REPORT_SPAN_STEPS / JUMP_RATE_STEPS) + JUMP_BURST;
+
+/** The most jumps a run may have made by `step`: the rate plus a burst, and MAX_INPUTS at most. */
+export function maxJumpsBy(step: number): number {
+  return Math.min(MAX_INPUTS, Math.floor(step / JUMP_RATE_STEPS) + JUMP_BURST);
+}
+
 export type PacingRefusal = { code: PacingCode; message: string };
-export type PacingCode = 'RUN_BEHIND' | 'RUN_AHEAD' | 'RUN_SILENT' | 'RUN_INCONSISTENT';
+export type PacingCode =
+  'RUN_BEHIND' | 'RUN_AHEAD' | 'RUN_SILENT' | 'RUN_INCONSISTENT' | 'RUN_TOO_MANY_JUMPS';
 
 export const UNRANKED = 'This round is unranked';
 
@@ -103,6 +131,19 @@ export function newJumps(
     if (jump >= fromStep) added.push(jump);
   }
   return added;
+}
+
+/** The refusal of a report that brings the run's jumps past `maxJumpsBy(step)`. */
+export function checkJumpCount(
+  reported: number,
+  added: number,
+  step: number,
+): PacingRefusal | null {
+  if (reported + added <= maxJumpsBy(step)) return null;
+  return {
+    code: 'RUN_TOO_MANY_JUMPS',
+    message: `${UNRANKED}: it reported more jumps than anyone can make (${reported + added} by step ${step}).`,
+  };
 }
 
 /**

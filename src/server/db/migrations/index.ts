@@ -10,6 +10,7 @@ import * as m009 from './009-run-pacing.ts';
 import * as m010 from './010-prize-wallets.ts';
 import * as m011 from './011-gallery-community.ts';
 import * as m012 from './012-name-skeletons.ts';
+import * as m013 from './013-run-jumps.ts';
 import * as m014 from './014-append-only-and-wallet-changes.ts';
 import * as m015 from './015-reporters-and-visitor-votes.ts';
 
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '010-prize-wallets': m010,
   '011-gallery-community': m011,
   '012-name-skeletons': m012,
+  '013-run-jumps': m013,
   '014-append-only-and-wallet-changes': m014,
   '015-reporters-and-visitor-votes': m015,
 };
