@@ -1,6 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { isErrorCode, type ErrorCode } from '#shared/api/error-codes.ts';
 
 // Reads and the errors of every request. They are on the first load (the session check);
 // writes, which only parts that load later make, are in api-request.ts.
@@ -20,23 +19,13 @@ export class ApiError extends Error {
   }
 
   get serverMessage(): string | undefined {
-    const message = this.body?.message;
-    return typeof message === 'string' ? message : undefined;
-  }
-
-  /** The refusal's code (shared/api/error-codes.ts), when the server gave a known one. */
-  get code(): ErrorCode | undefined {
-    const code = this.body?.code;
-    return isErrorCode(code) ? code : undefined;
-  }
-
-  // Checked by hand: this module is on the first load, which stays free of zod.
-  private get body(): { message?: unknown; code?: unknown } | null {
+    // Checked by hand: this module is on the first load, which stays free of zod.
     try {
       const body: unknown = JSON.parse(this.bodyText);
-      return typeof body === 'object' ? (body as { message?: unknown; code?: unknown }) : null;
+      const message = (body as { message?: unknown } | null)?.message;
+      return typeof message === 'string' ? message : undefined;
     } catch {
-      return null;
+      return undefined;
     }
   }
 }

@@ -106,7 +106,7 @@ function EntryList({
           {tied.has(entry.score) && (
             <span
               className="rounded bg-slate-700 px-1.5 py-0.5 text-[10px] font-semibold tracking-wide text-slate-100 uppercase"
-              title="Same score as another run this week: the earlier run ranks higher"
+              title="Same score: the earlier run ranks first"
             >
               Tied
             </span>
