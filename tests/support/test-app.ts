@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '#server/app.ts';
+import { buildApp, type BuildOptions } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { createTestDatabase, type DatabaseKind } from './test-database.ts';
@@ -28,6 +28,8 @@ export interface TestApp {
 export async function createTestApp(
   kind: DatabaseKind,
   overrides: Partial<AppConfig> = {},
+  /** pino options for a test that reads the request log; silent otherwise. */
+  logger: BuildOptions['logger'] = false,
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(kind);
   const config: AppConfig = {
@@ -41,7 +43,7 @@ export async function createTestApp(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp(config, { clock, logger: false });
+  const app = await buildApp(config, { clock, logger });
   return {
     app,
     config,

@@ -9,11 +9,9 @@ import {
   REPORT_INTERVAL_MS,
   ROUND_START_DELAY_MS,
 } from '#shared/game/pacing.ts';
-import { buildApp } from '#server/app.ts';
-import { loadConfig } from '#server/config.ts';
-import { suiteApp, TestClock, uniqueName } from '#test-support/test-app.ts';
+import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient, type RequestOptions } from '#test-support/test-client.ts';
-import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { OPEN_RUNS_PER_NETWORK } from './service.ts';
 
@@ -248,24 +246,16 @@ describe.each(databaseKinds)('progress reports on %s', (kind) => {
 describe('request logs', () => {
   it('never carry a run id', async () => {
     const lines: string[] = [];
-    const testDb = await createTestDatabase('sqlite');
-    const app = await buildApp(
+    const t = await createTestApp(
+      'sqlite',
+      {},
       {
-        ...loadConfig({
-          NODE_ENV: 'test',
-          DATA_DIR: testDb.dataDir,
-          SESSION_SECRET: 'test-secret-'.padEnd(48, 'x'),
-        }),
-        database: testDb.database,
-        clientDistDir: undefined,
-      },
-      {
-        clock: new TestClock(),
-        logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+        level: 'info',
+        stream: { write: (line: string) => lines.push(line) },
       },
     );
     try {
-      const client = TestClient.inject(app);
+      const client = TestClient.inject(t.app);
       const issued = await client.request('POST', gamePaths.runs);
       const { runId } = issued.json<{ runId: string }>();
       const made = randomRunId();
@@ -277,8 +267,7 @@ describe('request logs', () => {
       expect(logged).not.toContain(runId);
       expect(logged).not.toContain(made);
     } finally {
-      await app.close();
-      await testDb.drop();
+      await t.close();
     }
   });
 });
