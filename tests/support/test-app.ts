@@ -19,6 +19,8 @@ export interface TestApp {
   app: FastifyInstance;
   config: AppConfig;
   clock: TestClock;
+  /** The database as its owner sees it (the migration role on PostgreSQL), for DDL in a test. */
+  owner: AppConfig['database'];
   /** Listens on a loopback port, for tests that need real sockets; gives the app's origin. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function createTestApp(
     app,
     config,
     clock,
+    owner: testDb.owner,
     listen: () => app.listen({ port: 0, host: '127.0.0.1' }),
     async close() {
       // Fastify closes only connections idle at that moment; one whose streamed response just
