@@ -264,7 +264,11 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   await page.clock.install();
   await signUpViaApi(page, name);
   const section = await openGame(page);
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  // The page's fake clock flows with real time until paused; a target read from the page and
+  // 1 s ahead was already past when a busy machine took longer than that to send the pause.
+  // Five seconds ahead of this process's clock is still in the page's future; the round is paced
+  // against real time below (roundStart), not against the page's clock.
+  await page.clock.pauseAt(Date.now() + 5000);
 
   const issued = page.waitForResponse(
     (r) => r.url().endsWith(gamePaths.runs) && r.request().method() === 'POST',
@@ -357,7 +361,11 @@ test('a round whose tab is hidden ends at once with a message, and submits nothi
 }) => {
   await page.clock.install();
   const section = await openGame(page);
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  // The page's fake clock flows with real time until paused; a target read from the page and
+  // 1 s ahead was already past when a busy machine took longer than that to send the pause.
+  // Five seconds ahead of this process's clock is still in the page's future; the round is paced
+  // against real time below (roundStart), not against the page's clock.
+  await page.clock.pauseAt(Date.now() + 5000);
   const requests: string[] = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
   await section.locator('button', { hasText: 'Start Game' }).click();

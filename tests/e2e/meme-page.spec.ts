@@ -136,7 +136,11 @@ test('the gallery sorts by New, Top of the week and Hot, each with the category 
 }, testInfo) => {
   await page.goto('/#gallery');
   const gallery = page.locator('#gallery');
-  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible();
+  // The gallery hydrates after the first paint (decision 017): on a busy machine that can take
+  // longer than the default 10 s.
+  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible({
+    timeout: 30_000,
+  });
   const sorts = gallery.getByRole('group', { name: 'Sort memes' });
   await expect(sorts.getByRole('button')).toHaveText(['New', 'Top of the week', 'Hot']);
   await expect(sorts.getByRole('button', { name: 'New' })).toHaveAttribute('aria-pressed', 'true');
