@@ -35,3 +35,11 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   route('DELETE', adminPaths.passkey, { path: adminPaths.passkey.replace(':id', '1') }),
   route('GET', adminPaths.log),
 ];
+
+CONSOLE_ROUTES.push(
+  route('GET', adminPaths.reports),
+  route('POST', adminPaths.memeDecision, {
+    path: adminPaths.memeDecision.replace(':id', '1'),
+    body: { decision: 'hide', reason: 'spam everywhere' },
+  }),
+);

@@ -4,16 +4,21 @@ import {
   authenticationOptionsEndpoint,
   listPasskeysEndpoint,
   logEndpoint,
+  memeDecisionEndpoint,
   operatorMeEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
+  reportsEndpoint,
 } from '#shared/api/admin.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
+import { notFound } from '../http-error.ts';
+import { decide } from '../memes/moderation.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
+import { openReportCount, reportQueue } from './queue.ts';
 import {
   authenticate,
   authenticationOptions,
@@ -157,5 +162,40 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       return { entries, kinds };
     },
     { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    reportsEndpoint,
+    async (request) => {
+      const [entries, openReports] = await Promise.all([
+        reportQueue(app.deps.db, request.query),
+        openReportCount(app.deps.db),
+      ]);
+      return { entries, appeals: [], openReports };
+    },
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    memeDecisionEndpoint,
+    async (request) => {
+      const { deps } = app;
+      const result = await decide(
+        deps.db,
+        request.params.id,
+        request.body.decision,
+        deps.clock.now(),
+        {
+          operator: operatorOf(request),
+          reason: request.body.reason,
+        },
+      );
+      if (!result) throw notFound('No such meme.');
+      for (const key of result.orphanKeys) await deps.objectStore!.deleteObject(key);
+      return { decisionId: result.decisionId, settledReports: result.settledReports };
+    },
+    consoleWrite(moderator),
   );
 }

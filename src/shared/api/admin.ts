@@ -219,3 +219,92 @@ export const logEndpoint = defineEndpoint({
   response: z.object({ entries: z.array(logEntrySchema), kinds: z.array(z.string()) }),
   errors: OPERATOR_REFUSALS,
 });
+
+export const MEME_DECISIONS = ['hide', 'unhide', 'delete', 'dismiss'] as const;
+
+/** A reason the log keeps: every console decision gives one. */
+export const reasonSchema = z
+  .string({ error: 'Give a reason' })
+  .trim()
+  .min(3, 'Give a reason (at least 3 characters)')
+  .max(500, 'Keep the reason under 500 characters');
+
+export const reportsQuerySchema = z.object({
+  status: z.enum(['open', 'resolved']).default('open'),
+  sort: z.enum(['newest', 'most']).default('most'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const queueMemeSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  /** Null once deleted. */
+  imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  hidden: z.boolean(),
+  deleted: z.boolean(),
+  uploader: z.string().nullable(),
+});
+
+export const queueEntrySchema = z.object({
+  meme: queueMemeSchema,
+  reports: z.number().int(),
+  reasons: z.record(z.string(), z.number().int()),
+  firstReportAt: z.number(),
+  lastReportAt: z.number(),
+  /** For resolved entries: the decision that settled the reports. */
+  decision: z
+    .object({
+      kind: z.enum(MEME_DECISIONS),
+      decidedAt: z.number(),
+      operator: z.string().nullable(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type QueueEntry = z.infer<typeof queueEntrySchema>;
+
+export const appealEntrySchema = z.object({
+  id: z.number().int(),
+  member: z.string(),
+  text: z.string(),
+  createdAt: z.number(),
+  suspension: z.object({
+    id: z.number().int(),
+    reason: z.string(),
+    endsAt: z.number().nullable(),
+    liftedAt: z.number().nullable(),
+  }),
+  decision: z.enum(['upheld', 'lifted']).nullable(),
+  decidedAt: z.number().nullable(),
+});
+export type AppealEntry = z.infer<typeof appealEntrySchema>;
+
+export const reportsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.reports,
+  id: 'reportQueue',
+  summary: 'Reported memes (open or resolved) with counts and reasons, and appeals waiting',
+  tag: 'console',
+  access: 'operator',
+  query: reportsQuerySchema,
+  response: z.object({
+    entries: z.array(queueEntrySchema),
+    appeals: z.array(appealEntrySchema),
+    openReports: z.number().int(),
+  }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const memeDecisionEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.memeDecision,
+  id: 'decideOnMeme',
+  summary: 'Hide, unhide, delete or dismiss the reports of a meme, with a reason for the log',
+  tag: 'console',
+  access: 'operator',
+  params: idParamsSchema,
+  body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
+  response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
