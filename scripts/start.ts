@@ -9,6 +9,8 @@ import { buildSite, DEFAULT_CLIENT_OUT_DIR, serverOutDirFor } from './build-site
 const root = path.resolve(import.meta.dirname, '..');
 const builtFiles = [
   path.join(DEFAULT_CLIENT_OUT_DIR, 'index.html'),
+  // The operator console's own build (docs/decisions/022).
+  path.join(DEFAULT_CLIENT_OUT_DIR, 'console-entry.txt'),
   path.join(serverOutDirFor(DEFAULT_CLIENT_OUT_DIR), 'entry-server.js'),
 ];
 const sourceDirs = ['src/client', 'src/shared', 'public'].map((dir) => path.join(root, dir));

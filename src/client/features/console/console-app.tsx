@@ -6,6 +6,7 @@ import { useOperator } from './console-api.ts';
 import { LogPage } from './log-page.tsx';
 import { PasskeyGate } from './passkey-gate.tsx';
 import { PasskeysPage } from './passkeys-page.tsx';
+import { QueuePage } from './queue-page.tsx';
 
 interface Section {
   path: string;
@@ -14,6 +15,7 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
+  { path: '/queue', label: 'Queue' },
   { path: '/log', label: 'Log' },
   { path: '/passkeys', label: 'Passkeys' },
 ];
@@ -61,10 +63,11 @@ function ConsoleApp() {
         <ConsoleNav />
         <div className="mx-auto max-w-6xl px-3 py-4">
           <Switch>
+            <Route path="/queue" component={QueuePage} />
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
             <Route>
-              <LogPage />
+              <QueuePage />
             </Route>
           </Switch>
         </div>

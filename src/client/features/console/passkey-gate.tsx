@@ -27,7 +27,7 @@ function ipHostProblem(): string | null {
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <div className="mx-auto mt-10 max-w-md rounded-xl border border-slate-800 bg-slate-900 p-6">
+    <div className="mx-3 mt-10 max-w-md rounded-xl sm:mx-auto border border-slate-800 bg-slate-900 p-6">
       <h1 className="mb-3 text-xl font-bold text-slate-100">{title}</h1>
       <div className="space-y-3 text-sm text-slate-300">{children}</div>
     </div>

@@ -1,0 +1,169 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  MEME_DECISIONS,
+  memeDecisionEndpoint,
+  reportsEndpoint,
+  type QueueEntry,
+} from '#shared/api/admin.ts';
+import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { Input } from '#client/ui/input.tsx';
+import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { when } from './format.ts';
+
+type Decision = (typeof MEME_DECISIONS)[number];
+const LABELS: Record<Decision, string> = {
+  hide: 'Hide',
+  unhide: 'Unhide',
+  delete: 'Delete',
+  dismiss: 'Dismiss reports',
+};
+
+function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }) {
+  const [reason, setReason] = useState('');
+  const queryClient = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (decision: Decision) =>
+      callEndpoint(memeDecisionEndpoint, {
+        params: { id: entry.meme.id },
+        body: { decision, reason },
+      }),
+    onSuccess: (_result, decision) => {
+      toast({ title: `${LABELS[decision]}: done`, description: entry.meme.title });
+      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+    },
+    onError: (error) =>
+      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
+  });
+  const { meme } = entry;
+  const reasons = Object.entries(entry.reasons)
+    .sort((a, b) => b[1] - a[1])
+    .map(([r, n]) => `${REPORT_REASON_LABELS[r as ReportReason] ?? r} ×${n}`)
+    .join(', ');
+  return (
+    <li
+      className="flex flex-col gap-3 rounded-xl border border-slate-800 bg-slate-900 p-3 sm:flex-row"
+      data-testid="queue-entry"
+    >
+      {meme.thumbnailUrl ? (
+        <a href={meme.imageUrl ?? undefined} target="_blank" rel="noreferrer" className="shrink-0">
+          <img
+            src={meme.thumbnailUrl}
+            alt={meme.title}
+            className="h-32 w-full rounded-lg object-cover sm:w-40"
+          />
+        </a>
+      ) : (
+        <div className="flex h-32 w-full shrink-0 items-center justify-center rounded-lg bg-slate-800 text-xs text-slate-400 sm:w-40">
+          deleted
+        </div>
+      )}
+      <div className="min-w-0 flex-1 space-y-1 text-sm">
+        <h2 className="break-words text-base font-semibold text-slate-100">{meme.title}</h2>
+        <p className="text-slate-400">
+          #{meme.id} by {meme.uploader ?? '(deleted account)'} ·{' '}
+          {meme.deleted ? 'deleted' : meme.hidden ? 'hidden' : 'shown'}
+        </p>
+        <p>
+          <span className="font-semibold text-grind-300">{entry.reports} report(s)</span>: {reasons}
+        </p>
+        <p className="text-slate-400">Last report {when(entry.lastReportAt)}</p>
+        {entry.decision && (
+          <p className="text-slate-300">
+            {entry.decision.kind} by {entry.decision.operator ?? '?'}{' '}
+            {when(entry.decision.decidedAt)}
+            {entry.decision.reason ? `: “${entry.decision.reason}”` : ''}
+          </p>
+        )}
+        {!meme.deleted && (
+          <div className="space-y-2 pt-1">
+            <Input
+              aria-label={`Reason for meme ${meme.id}`}
+              placeholder="Reason (kept in the log)"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+            <div className="flex flex-wrap gap-2">
+              {MEME_DECISIONS.filter((d) =>
+                meme.hidden ? d !== 'hide' : d !== 'unhide' && !(resolved && d === 'dismiss'),
+              ).map((decision) => (
+                <Button
+                  key={decision}
+                  size="sm"
+                  variant={decision === 'delete' ? 'outline' : 'secondary'}
+                  disabled={decide.isPending || reason.trim().length < 3}
+                  onClick={() => decide.mutate(decision)}
+                >
+                  {LABELS[decision]}
+                </Button>
+              ))}
+            </div>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+const selectClass = 'h-9 rounded-lg border border-slate-700 bg-slate-900 px-2 text-sm';
+
+/** Reported memes: open (to decide) or resolved (what was decided, by whom, why). */
+export function QueuePage() {
+  const [status, setStatus] = useState<'open' | 'resolved'>('open');
+  const [sort, setSort] = useState<'most' | 'newest'>('most');
+  const query = { status, sort };
+  const queue = useConsoleQuery(['reports', query], reportsEndpoint, { query });
+  return (
+    <section>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-xl font-bold">
+          Report queue
+          {queue.data && (
+            <span className="ml-2 text-sm font-normal text-slate-400">
+              {queue.data.openReports} open report(s)
+            </span>
+          )}
+        </h1>
+        <div className="flex gap-2">
+          <select
+            aria-label="Status"
+            className={selectClass}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as 'open' | 'resolved')}
+          >
+            <option value="open">Open</option>
+            <option value="resolved">Resolved</option>
+          </select>
+          <select
+            aria-label="Sort"
+            className={selectClass}
+            value={sort}
+            onChange={(e) => setSort(e.target.value as 'most' | 'newest')}
+            disabled={status === 'resolved'}
+          >
+            <option value="most">Most reported</option>
+            <option value="newest">Newest</option>
+          </select>
+        </div>
+      </div>
+      {queue.isError && <p role="alert">{errorText(queue.error)}</p>}
+      {queue.data && queue.data.entries.length === 0 && (
+        <p className="text-slate-400">
+          {status === 'open' ? 'Nothing waiting.' : 'No decisions yet.'}
+        </p>
+      )}
+      <ul className="space-y-3">
+        {queue.data?.entries.map((entry) => (
+          <QueueCard
+            key={`${entry.meme.id}-${entry.decision?.decidedAt ?? 'open'}`}
+            entry={entry}
+            resolved={status === 'resolved'}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

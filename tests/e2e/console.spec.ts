@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { authPaths, memePaths } from '#shared/api/paths.ts';
+import { REPO_ROOT } from '#test-support/node-process.ts';
+import { signUpViaApi, uniqueUsername } from './support';
+
+// The operator console in Chromium with its virtual authenticator (CDP WebAuthn): real
+// passkeys, no mocks. The site runs at http://localhost:PORT (playwright.config.ts), since
+// browsers refuse an IP address as a passkey's relying party.
+
+const PASSWORD = 'grind123';
+
+/** `npm run admin -- ...` against the e2e server's data folder, as an operator would. */
+function admin(...args: string[]): string {
+  return execFileSync('npx', ['tsx', 'src/server/admin/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' },
+    encoding: 'utf8',
+  });
+}
+
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+async function picture(): Promise<Buffer> {
+  const cells = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
+  );
+  return sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(640, 480, { kernel: 'nearest' })
+    .png()
+    .toBuffer();
+}
+
+async function postMeme(page: Page, title: string): Promise<number> {
+  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
+    csrfToken: string;
+  };
+  const headers = { 'x-csrf-token': csrfToken };
+  const { uploadURL } = (await (
+    await page.request.post(memePaths.uploadTarget, { headers })
+  ).json()) as { uploadURL: string };
+  expect((await page.request.put(uploadURL, { data: await picture() })).status()).toBe(200);
+  const processed = await page.request.put(memePaths.memeImages, {
+    headers,
+    data: { imageUrl: uploadURL },
+  });
+  const { objectPath } = (await processed.json()) as { objectPath: string };
+  const res = await page.request.post(memePaths.create, {
+    headers,
+    data: { title, category: 'overtime', imageUrl: objectPath },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { meme: { id: number } }).meme.id;
+}
+
+test('a moderator adds a passkey and hides a reported meme, whose page then 404s for visitors', async ({
+  page,
+  browser,
+}, testInfo) => {
+  // A member posts a meme; a visitor reports it.
+  const uploaderContext = await browser.newContext();
+  const uploader = await uploaderContext.newPage();
+  await signUpViaApi(uploader, uniqueUsername('upl'));
+  const title = `Reported ${uniqueUsername('m')}`;
+  const memeId = await postMeme(uploader, title);
+  const report = await uploader.request.post(`/api/memes/${memeId}/report`, {
+    data: { reason: 'spam' },
+    headers: {
+      'x-csrf-token': (
+        (await (await uploader.request.get(authPaths.csrfToken)).json()) as {
+          csrfToken: string;
+        }
+      ).csrfToken,
+    },
+  });
+  expect(report.status()).toBe(200);
+  await uploaderContext.close();
+
+  // The moderator is made one from the shell, then works in the browser.
+  const name = uniqueUsername('mod');
+  await signUpViaApi(page, name, PASSWORD);
+  expect(admin('users:role', name, 'moderator')).toContain(`${name} is now moderator`);
+  await addVirtualAuthenticator(page);
+
+  const pageLoad = await page.goto('/admin');
+  expect(pageLoad?.headers()['cache-control']).toBe('no-store');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  await expect(page.getByRole('heading', { name: 'Add a passkey' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.screenshot({ path: testInfo.outputPath('console-add-passkey.png') });
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  const entry = page.getByTestId('queue-entry').filter({ hasText: title });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText('1 report(s)');
+  await page.screenshot({ path: testInfo.outputPath('console-queue.png'), fullPage: true });
+  await entry.getByLabel(/Reason for meme/).fill('spam link in the picture');
+  await entry.getByRole('button', { name: 'Hide' }).click();
+  await expect(page.getByTestId('queue-entry').filter({ hasText: title })).toHaveCount(0);
+
+  // Its page is the 404 page for a visitor now.
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  const memePage = await visitor.goto(`/memes/${memeId}`);
+  expect(memePage?.status()).toBe(404);
+  await visitorContext.close();
+
+  // The decision is on the log, with the moderator's name and the reason.
+  await page.getByRole('link', { name: 'Log' }).click();
+  await expect(
+    page.getByTestId('log-entry').filter({ hasText: 'spam link in the picture' }),
+  ).toContainText(name);
+  await page.screenshot({ path: testInfo.outputPath('console-log.png'), fullPage: true });
+});
