@@ -14,6 +14,7 @@ import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { adminPageRoute } from './console/page-route.ts';
 import { consoleRoutes } from './console/routes.ts';
+import { refuseSuspended } from './console/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { noStore } from './http/no-store.ts';
 import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
@@ -83,6 +84,8 @@ export async function buildApp(
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
     await enableSessions(scope);
+    // A suspended member's uploads, posts, votes, reports, scores and purchases (decision 022).
+    scope.addHook('onRequest', refuseSuspended);
     await scope.register(authRoutes);
     await scope.register(shopRoutes);
     await scope.register(gameRoutes, { standings });

@@ -43,3 +43,20 @@ CONSOLE_ROUTES.push(
     body: { decision: 'hide', reason: 'spam everywhere' },
   }),
 );
+
+CONSOLE_ROUTES.push(
+  route('GET', adminPaths.members, { path: `${adminPaths.members}?q=a` }),
+  route('GET', adminPaths.member, { path: adminPaths.member.replace(':username', 'someone') }),
+  route('POST', adminPaths.suspend, {
+    path: adminPaths.suspend.replace(':username', 'someone'),
+    body: { length: 'day', reason: 'spamming the gallery' },
+  }),
+  route('POST', adminPaths.lift, {
+    path: adminPaths.lift.replace(':username', 'someone'),
+    body: { reason: 'appeal heard' },
+  }),
+  route('POST', adminPaths.endSessions, {
+    path: adminPaths.endSessions.replace(':username', 'someone'),
+    body: { reason: 'stolen account' },
+  }),
+);

@@ -4,7 +4,12 @@ import {
   authenticationOptionsEndpoint,
   listPasskeysEndpoint,
   logEndpoint,
+  endSessionsEndpoint,
+  liftEndpoint,
+  memberEndpoint,
+  membersEndpoint,
   memeDecisionEndpoint,
+  suspendEndpoint,
   operatorMeEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
@@ -19,6 +24,8 @@ import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
 import { openReportCount, reportQueue } from './queue.ts';
+import { findMembers, memberByName, memberDetail } from './members.ts';
+import { endSessions, lift, suspend } from './suspensions.ts';
 import {
   authenticate,
   authenticationOptions,
@@ -195,6 +202,79 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       if (!result) throw notFound('No such meme.');
       for (const key of result.orphanKeys) await deps.objectStore!.deleteObject(key);
       return { decisionId: result.decisionId, settledReports: result.settledReports };
+    },
+    consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    membersEndpoint,
+    async (request) => ({ members: await findMembers(app.deps.db, request.query.q) }),
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    memberEndpoint,
+    async (request) => memberDetail(app.deps.db, request.params.username, app.deps.clock.now()),
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    suspendEndpoint,
+    async (request) => {
+      const { db, clock } = app.deps;
+      const member = await memberByName(db, request.params.username);
+      const s = await suspend(
+        db,
+        operatorOf(request),
+        member,
+        request.body.length,
+        request.body.reason,
+        clock.now(),
+      );
+      return {
+        suspension: {
+          id: s.id,
+          reason: s.reason,
+          startsAt: s.starts_at,
+          endsAt: s.ends_at,
+          liftedAt: null,
+          active: true,
+        },
+      };
+    },
+    consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    liftEndpoint,
+    async (request) => {
+      const { db, clock } = app.deps;
+      const member = await memberByName(db, request.params.username);
+      return {
+        lifted: await lift(db, operatorOf(request), member, request.body.reason, clock.now()),
+      };
+    },
+    consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    endSessionsEndpoint,
+    async (request) => {
+      const { clock } = app.deps;
+      const member = await memberByName(app.deps.db, request.params.username);
+      const ended = await endSessions(
+        app.deps,
+        operatorOf(request),
+        member,
+        request.body.reason,
+        clock.now(),
+      );
+      return { ended };
     },
     consoleWrite(moderator),
   );

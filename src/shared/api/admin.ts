@@ -308,3 +308,114 @@ export const memeDecisionEndpoint = defineEndpoint({
   response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
   errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
+
+export const SUSPENSION_LENGTHS = ['day', 'week', 'month', 'forever'] as const;
+export type SuspensionLength = (typeof SUSPENSION_LENGTHS)[number];
+
+export const suspensionSchema = z.object({
+  id: z.number().int(),
+  reason: z.string(),
+  startsAt: z.number(),
+  /** Null: for good. */
+  endsAt: z.number().nullable(),
+  liftedAt: z.number().nullable(),
+  active: z.boolean(),
+});
+
+export const memberDetailSchema = z.object({
+  member: z.object({
+    id: z.number().int(),
+    username: z.string(),
+    role: z.enum(ROLES),
+    coins: z.number().int(),
+    createdAt: z.number(),
+    wallet: z.string().nullable(),
+    sessions: z.number().int(),
+  }),
+  memes: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      hidden: z.boolean(),
+      upvotes: z.number().int(),
+      downvotes: z.number().int(),
+      createdAt: z.number(),
+    }),
+  ),
+  runs: z.array(
+    z.object({ score: z.number().int(), coins: z.number().int().nullable(), at: z.number() }),
+  ),
+  reportsAgainst: z.number().int(),
+  suspensions: z.array(suspensionSchema),
+  decisions: z.array(logEntrySchema),
+});
+export type MemberDetail = z.infer<typeof memberDetailSchema>;
+
+export const usernameParamsSchema = z.object({
+  username: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'Not a username'),
+});
+
+export const membersEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.members,
+  id: 'findMembers',
+  summary: 'Members whose name starts with the text given',
+  tag: 'console',
+  access: 'operator',
+  query: z.object({ q: z.string().trim().min(1).max(32) }),
+  response: z.object({
+    members: z.array(z.object({ id: z.number().int(), username: z.string(), role: z.enum(ROLES) })),
+  }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const memberEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.member,
+  id: 'memberDetail',
+  summary: "A member's memes, runs, coins, wallet, reports against them and past decisions",
+  tag: 'console',
+  access: 'operator',
+  params: usernameParamsSchema,
+  response: memberDetailSchema,
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'] },
+});
+
+export const suspendEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.suspend,
+  id: 'suspendMember',
+  summary: 'Suspends a member for a day, a week, a month or for good, with a reason',
+  tag: 'console',
+  access: 'operator',
+  params: usernameParamsSchema,
+  body: z.object({ length: z.enum(SUSPENSION_LENGTHS), reason: reasonSchema }),
+  response: z.object({ suspension: suspensionSchema }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 409: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
+});
+
+export const liftEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.lift,
+  id: 'liftSuspension',
+  summary: "Lifts a member's suspension, with a reason",
+  tag: 'console',
+  access: 'operator',
+  params: usernameParamsSchema,
+  body: z.object({ reason: reasonSchema }),
+  response: z.object({ lifted: z.number().int() }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const endSessionsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.endSessions,
+  id: 'endMemberSessions',
+  summary: 'Signs a member out everywhere, with a reason',
+  tag: 'console',
+  access: 'operator',
+  params: usernameParamsSchema,
+  body: z.object({ reason: reasonSchema }),
+  response: z.object({ ended: z.number().int() }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});

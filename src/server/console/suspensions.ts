@@ -1,0 +1,178 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { SuspensionLength } from '#shared/api/admin.ts';
+import { gamePaths, memePaths, objectPaths, shopPaths } from '#shared/api/paths.ts';
+import type { Database } from '../db/database.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http-error.ts';
+import { recordDecision, type Operator } from './operator-log.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LENGTH_MS: Record<SuspensionLength, number | null> = {
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  month: 30 * DAY_MS,
+  forever: null,
+};
+
+export function isActive(
+  s: { ends_at: number | null; lifted_at: number | null },
+  now: number,
+): boolean {
+  return s.lifted_at === null && (s.ends_at === null || s.ends_at > now);
+}
+
+export async function activeSuspension(db: Kysely<Database>, userId: number, now: number) {
+  const rows = await db
+    .selectFrom('suspensions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('lifted_at', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.find((s) => isActive(s, now));
+}
+
+export async function suspend(
+  db: Kysely<Database>,
+  operator: Operator,
+  member: { id: number; username: string },
+  length: SuspensionLength,
+  reason: string,
+  now: number,
+) {
+  return db.transaction().execute(async (trx) => {
+    const current = (
+      await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
+    ).find((s) => isActive(s, now));
+    if (current) {
+      throw new HttpError(409, `${member.username} is already suspended.`, 'SUSPENDED');
+    }
+    const ms = LENGTH_MS[length];
+    const row = await trx
+      .insertInto('suspensions')
+      .values({
+        user_id: member.id,
+        reason,
+        starts_at: now,
+        ends_at: ms === null ? null : now + ms,
+        operator_id: operator.id,
+        lifted_at: null,
+        lifted_by: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'suspend',
+        targetType: 'member',
+        targetId: member.id,
+        targetLabel: member.username,
+        reason,
+        details: { length, suspension: row.id, endsAt: row.ends_at },
+      },
+      now,
+    );
+    return row;
+  });
+}
+
+export async function lift(
+  db: Kysely<Database>,
+  operator: Operator,
+  member: { id: number; username: string },
+  reason: string,
+  now: number,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const active = (
+      await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
+    ).filter((s) => isActive(s, now));
+    for (const s of active) {
+      await trx
+        .updateTable('suspensions')
+        .set({ lifted_at: now, lifted_by: operator.id })
+        .where('id', '=', s.id)
+        .execute();
+    }
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'lift',
+        targetType: 'member',
+        targetId: member.id,
+        targetLabel: member.username,
+        reason,
+        details: { suspensions: active.map((s) => s.id) },
+      },
+      now,
+    );
+    return active.length;
+  });
+}
+
+/** Ends every session of the member (each node drops it within the session cache's 2 s). */
+export async function endSessions(
+  deps: Pick<AppDeps, 'db'>,
+  operator: Operator,
+  member: { id: number; username: string },
+  reason: string,
+  now: number,
+): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', member.id)
+      .executeTakeFirst();
+    const count = Number(ended.numDeletedRows);
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'end-sessions',
+        targetType: 'member',
+        targetId: member.id,
+        targetLabel: member.username,
+        reason,
+        details: { ended: count },
+      },
+      now,
+    );
+    return count;
+  });
+}
+
+/** What a suspended member may not do: upload, post, vote, report, score, buy. */
+const REFUSED = new Set<string>([
+  memePaths.uploadTarget,
+  memePaths.memeImages,
+  memePaths.create,
+  memePaths.vote,
+  memePaths.report,
+  gamePaths.scores,
+  gamePaths.coins,
+  shopPaths.purchase,
+  `${objectPaths.localUploadPrefix}*`,
+]);
+
+/**
+ * The session scope's check on a member's writes: a suspended member gets 403 `SUSPENDED` with
+ * the reason and the end time on the writes above; reading, and every other write (signing out,
+ * an appeal), still works. Read from the database on each such write, so a suspension holds on
+ * every node at once.
+ */
+export async function refuseSuspended(request: FastifyRequest): Promise<void> {
+  if (!request.user || request.method === 'GET' || request.method === 'HEAD') return;
+  if (!REFUSED.has(request.routeOptions.url ?? '')) return;
+  const { db, clock } = request.server.deps;
+  const suspension = await activeSuspension(db, request.user.id, clock.now());
+  if (!suspension) return;
+  const until =
+    suspension.ends_at === null
+      ? 'for good'
+      : `until ${new Date(suspension.ends_at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  throw new HttpError(403, `Your account is suspended ${until}: ${suspension.reason}`, 'SUSPENDED');
+}
