@@ -1,24 +1,13 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { LogOut, Settings } from 'lucide-react';
-import { authPaths } from '#shared/api/paths.ts';
-import type { logoutEndpoint } from '#shared/api/auth.ts';
-import { apiRequest } from '#client/lib/api-call.ts';
+import { logoutEndpoint } from '#shared/api/auth.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { setSessionUser } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
-/**
- * Not `callEndpoint(logoutEndpoint)`: the endpoint object would bring zod into this chunk, and
- * the chunks that split off cost the first load bytes in its list of chunks (decision 024). The
- * type ties the call to the endpoint all the same.
- */
-const LOGOUT: Pick<typeof logoutEndpoint, 'method' | 'path'> = {
-  method: 'POST',
-  path: authPaths.logout,
-};
-
 async function logOut() {
   try {
-    await apiRequest(LOGOUT.method, LOGOUT.path);
+    await callEndpoint(logoutEndpoint);
   } catch {
     toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' });
     return;
