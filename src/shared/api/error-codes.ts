@@ -86,6 +86,16 @@ export const ERROR_CODES = [
   'PRIZE_PAYMENT_PENDING',
   'WRONG_ADDRESS',
   'WRONG_DOMAIN',
+  // The operator console (docs/decisions/022-operator-console.md).
+  'NOT_OPERATOR',
+  'ADMIN_ONLY',
+  'PASSKEY_REQUIRED',
+  'PASSKEY_HOST',
+  'PASSKEY_INVALID',
+  'SUSPENDED',
+  'APPEAL_EXISTS',
+  'REPLAY_NOT_WATCHED',
+  'RUN_DISQUALIFIED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
