@@ -129,3 +129,36 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   ).toContainText(name);
   await page.screenshot({ path: testInfo.outputPath('console-log.png'), fullPage: true });
 });
+
+test('a moderator suspends a member from the Members page; their vote gets the refusal toast', async ({
+  page,
+  browser,
+}, testInfo) => {
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  const memberName = uniqueUsername('sus');
+  await signUpViaApi(member, memberName);
+  const memeId = await postMeme(member, `Suspended vote ${uniqueUsername('v')}`);
+
+  const name = uniqueUsername('mod');
+  await signUpViaApi(page, name, PASSWORD);
+  admin('users:role', name, 'moderator');
+  await addVirtualAuthenticator(page);
+  await page.goto('/admin/members');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByLabel('Find a member').fill(memberName);
+  await page.getByRole('button', { name: memberName }).click();
+  await page.getByLabel('Reason', { exact: true }).fill('vote brigading');
+  await page.getByLabel('Length').selectOption('week');
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText(/Suspended until .*: vote brigading/)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('console-members.png'), fullPage: true });
+
+  await member.goto(`/memes/${memeId}`);
+  await member.getByRole('button', { name: 'Upvote' }).first().click();
+  await expect(
+    member.locator('li[data-variant]').filter({ hasText: 'Your account is suspended' }),
+  ).toContainText('vote brigading');
+  await memberContext.close();
+});

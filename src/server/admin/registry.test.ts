@@ -233,7 +233,9 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
     );
     const gallery = await admin('memes:hide', 'abc');
     expect(gallery.code).toBe(2);
-    expect(gallery.err).toEqual(['Usage: npm run admin -- memes:hide <id>']);
+    expect(gallery.err).toEqual([
+      'Usage: npm run admin -- memes:hide <id> [--reason "text for the operator log"]',
+    ]);
     expect((await admin('memes:hide', '999999')).code).toBe(1);
   });
 

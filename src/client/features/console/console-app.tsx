@@ -5,6 +5,7 @@ import { cn } from '#client/ui/cn.ts';
 import { useOperator } from './console-api.ts';
 import { LogPage } from './log-page.tsx';
 import { PasskeyGate } from './passkey-gate.tsx';
+import { MembersPage } from './members-page.tsx';
 import { PasskeysPage } from './passkeys-page.tsx';
 import { QueuePage } from './queue-page.tsx';
 
@@ -16,6 +17,7 @@ interface Section {
 
 const SECTIONS: Section[] = [
   { path: '/queue', label: 'Queue' },
+  { path: '/members', label: 'Members' },
   { path: '/log', label: 'Log' },
   { path: '/passkeys', label: 'Passkeys' },
 ];
@@ -64,6 +66,7 @@ function ConsoleApp() {
         <div className="mx-auto max-w-6xl px-3 py-4">
           <Switch>
             <Route path="/queue" component={QueuePage} />
+            <Route path="/members" component={MembersPage} />
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
             <Route>

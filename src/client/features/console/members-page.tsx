@@ -1,0 +1,190 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  endSessionsEndpoint,
+  liftEndpoint,
+  memberEndpoint,
+  membersEndpoint,
+  SUSPENSION_LENGTHS,
+  suspendEndpoint,
+  type SuspensionLength,
+} from '#shared/api/admin.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { Input } from '#client/ui/input.tsx';
+import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { when } from './format.ts';
+
+const LENGTH_LABELS: Record<SuspensionLength, string> = {
+  day: 'a day',
+  week: 'a week',
+  month: 'a month',
+  forever: 'for good',
+};
+
+function MemberActions({ username, suspended }: { username: string; suspended: boolean }) {
+  const [reason, setReason] = useState('');
+  const [length, setLength] = useState<SuspensionLength>('day');
+  const queryClient = useQueryClient();
+  const done = (title: string) => {
+    toast({ title, description: username });
+    setReason('');
+    return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+  };
+  const failed = (error: unknown) =>
+    toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
+  const params = { username };
+  const suspend = useMutation({
+    mutationFn: () => callEndpoint(suspendEndpoint, { params, body: { length, reason } }),
+    onSuccess: () => done('Suspended'),
+    onError: failed,
+  });
+  const lift = useMutation({
+    mutationFn: () => callEndpoint(liftEndpoint, { params, body: { reason } }),
+    onSuccess: () => done('Suspension lifted'),
+    onError: failed,
+  });
+  const end = useMutation({
+    mutationFn: () => callEndpoint(endSessionsEndpoint, { params, body: { reason } }),
+    onSuccess: (r) => done(`Ended ${r.ended} session(s)`),
+    onError: failed,
+  });
+  const busy = suspend.isPending || lift.isPending || end.isPending;
+  const noReason = reason.trim().length < 3;
+  return (
+    <div className="space-y-2 rounded-lg border border-slate-800 p-3">
+      <Input
+        aria-label="Reason"
+        placeholder="Reason (kept in the log, shown to the member)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      <div className="flex flex-wrap items-center gap-2">
+        {suspended ? (
+          <Button size="sm" disabled={busy || noReason} onClick={() => lift.mutate()}>
+            Lift suspension
+          </Button>
+        ) : (
+          <>
+            <select
+              aria-label="Length"
+              value={length}
+              onChange={(e) => setLength(e.target.value as SuspensionLength)}
+              className="h-8 rounded-lg border border-slate-700 bg-slate-900 px-2 text-sm"
+            >
+              {SUSPENSION_LENGTHS.map((l) => (
+                <option key={l} value={l}>
+                  {LENGTH_LABELS[l]}
+                </option>
+              ))}
+            </select>
+            <Button size="sm" disabled={busy || noReason} onClick={() => suspend.mutate()}>
+              Suspend
+            </Button>
+          </>
+        )}
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={busy || noReason}
+          onClick={() => end.mutate()}
+        >
+          End sessions
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function MemberView({ username }: { username: string }) {
+  const detail = useConsoleQuery(['member', username], memberEndpoint, { params: { username } });
+  if (detail.isError) return <p role="alert">{errorText(detail.error)}</p>;
+  if (!detail.data) return <p className="text-slate-400">Loading…</p>;
+  const { member, memes, runs, reportsAgainst, suspensions, decisions } = detail.data;
+  const active = suspensions.find((s) => s.active);
+  return (
+    <div className="space-y-4 text-sm">
+      <div>
+        <h2 className="text-lg font-bold">{member.username}</h2>
+        <p className="text-slate-400">
+          #{member.id} · {member.role} · joined {when(member.createdAt)} · {member.coins} coins ·{' '}
+          {member.sessions} session(s) · wallet {member.wallet ?? 'none'} · {reportsAgainst}{' '}
+          report(s) against their memes
+        </p>
+        {active && (
+          <p className="mt-1 text-red-300">
+            Suspended {active.endsAt ? `until ${when(active.endsAt)}` : 'for good'}: {active.reason}
+          </p>
+        )}
+      </div>
+      <MemberActions username={member.username} suspended={active !== undefined} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <div>
+          <h3 className="mb-1 font-semibold">Memes ({memes.length})</h3>
+          <ul className="space-y-1">
+            {memes.map((m) => (
+              <li key={m.id} className="break-words">
+                #{m.id} {m.title} · ▲{m.upvotes} ▼{m.downvotes} {m.hidden ? '· hidden' : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h3 className="mb-1 font-semibold">Recent runs</h3>
+          <ul className="space-y-1">
+            {runs.map((r) => (
+              <li key={r.at}>
+                {r.score} points · {r.coins ?? 0} coins · {when(r.at)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <div>
+        <h3 className="mb-1 font-semibold">Past decisions</h3>
+        <ul className="space-y-1">
+          {decisions.map((d) => (
+            <li key={d.id}>
+              {when(d.createdAt)} · {d.kind} by {d.operatorName}: “{d.reason}”
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** Find a member by name; see what they did and what was decided; suspend, lift, sign out. */
+export function MembersPage() {
+  const [q, setQ] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const found = useConsoleQuery(['members', q], membersEndpoint, { query: { q: q || '-' } });
+  return (
+    <section className="space-y-4">
+      <h1 className="text-xl font-bold">Members</h1>
+      <Input
+        aria-label="Find a member"
+        placeholder="Name starts with…"
+        value={q}
+        onChange={(e) => setQ(e.target.value.trim())}
+      />
+      {q && (
+        <ul className="flex flex-wrap gap-2">
+          {found.data?.members.map((m) => (
+            <li key={m.id}>
+              <Button
+                size="sm"
+                variant={selected === m.username ? 'primary' : 'secondary'}
+                onClick={() => setSelected(m.username)}
+              >
+                {m.username}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {selected && <MemberView username={selected} />}
+    </section>
+  );
+}
