@@ -1,11 +1,18 @@
 import { lazy, Suspense } from 'react';
 import { Router } from 'wouter';
+import { useBrowserLocation } from 'wouter/use-browser-location';
 import { ADMIN_PAGE } from '#shared/api/admin.ts';
 import ConsoleApp from '#client/features/console/console-app.tsx';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
 import { useToasts } from '#client/lib/toast-store.ts';
 import { SiteHeader } from './site-header.tsx';
+
+/** The site's header in the console: its links (home, shop) load those pages, not routes here. */
+const fullPageLoads = (): [string, (to: string) => void] => [
+  window.location.pathname,
+  (to) => window.location.assign(to),
+];
 
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
 const Toaster = lazy(() => import('#client/ui/toaster.tsx'));
@@ -20,11 +27,13 @@ export function ConsolePage({ facts }: { facts: PageFacts }) {
   const toasts = useToasts();
   return (
     <PageFactsProvider facts={facts}>
-      <Router base={ADMIN_PAGE}>
+      <Router hook={fullPageLoads}>
         <div className="flex min-h-screen flex-col">
           <SiteHeader />
           <main className="flex-1">
-            <ConsoleApp />
+            <Router hook={useBrowserLocation} base={ADMIN_PAGE}>
+              <ConsoleApp />
+            </Router>
           </main>
         </div>
         <Suspense fallback={null}>
