@@ -128,6 +128,11 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
     page.getByTestId('log-entry').filter({ hasText: 'spam link in the picture' }),
   ).toContainText(name);
   await page.screenshot({ path: testInfo.outputPath('console-log.png'), fullPage: true });
+
+  // The overview: five 30-day charts, drawn as SVG.
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByTestId('mini-chart')).toHaveCount(5);
+  await page.screenshot({ path: testInfo.outputPath('console-overview.png'), fullPage: true });
 });
 
 test('a moderator suspends a member from the Members page; their vote gets the refusal toast', async ({

@@ -60,3 +60,5 @@ CONSOLE_ROUTES.push(
     body: { reason: 'stolen account' },
   }),
 );
+
+CONSOLE_ROUTES.push(route('GET', adminPaths.overview));

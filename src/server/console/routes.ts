@@ -11,6 +11,7 @@ import {
   memeDecisionEndpoint,
   suspendEndpoint,
   operatorMeEndpoint,
+  overviewEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
@@ -24,6 +25,7 @@ import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
 import { openReportCount, reportQueue } from './queue.ts';
+import { overview } from './overview.ts';
 import { findMembers, memberByName, memberDetail } from './members.ts';
 import { endSessions, lift, suspend } from './suspensions.ts';
 import {
@@ -277,5 +279,18 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       return { ended };
     },
     consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    overviewEndpoint,
+    async () => {
+      const [{ days, series }, openReports] = await Promise.all([
+        overview(app.deps.db, app.deps.clock.now()),
+        openReportCount(app.deps.db),
+      ]);
+      return { days, series, openReports };
+    },
+    { onRequest: moderator },
   );
 }

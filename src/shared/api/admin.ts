@@ -419,3 +419,21 @@ export const endSessionsEndpoint = defineEndpoint({
   response: z.object({ ended: z.number().int() }),
   errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
+
+export const OVERVIEW_SERIES = ['members', 'memes', 'votes', 'runs', 'reports'] as const;
+
+export const overviewEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.overview,
+  id: 'consoleOverview',
+  summary: 'The last 30 days per day (new members, memes, votes, runs, reports) and open reports',
+  tag: 'console',
+  access: 'operator',
+  response: z.object({
+    /** Each day's start (UTC midnight, epoch ms), oldest first. */
+    days: z.array(z.number()),
+    series: z.record(z.enum(OVERVIEW_SERIES), z.array(z.number().int())),
+    openReports: z.number().int(),
+  }),
+  errors: OPERATOR_REFUSALS,
+});

@@ -6,6 +6,7 @@ import { useOperator } from './console-api.ts';
 import { LogPage } from './log-page.tsx';
 import { PasskeyGate } from './passkey-gate.tsx';
 import { MembersPage } from './members-page.tsx';
+import { OverviewPage } from './overview-page.tsx';
 import { PasskeysPage } from './passkeys-page.tsx';
 import { QueuePage } from './queue-page.tsx';
 
@@ -16,6 +17,7 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
+  { path: '/overview', label: 'Overview' },
   { path: '/queue', label: 'Queue' },
   { path: '/members', label: 'Members' },
   { path: '/log', label: 'Log' },
@@ -65,6 +67,7 @@ function ConsoleApp() {
         <ConsoleNav />
         <div className="mx-auto max-w-6xl px-3 py-4">
           <Switch>
+            <Route path="/overview" component={OverviewPage} />
             <Route path="/queue" component={QueuePage} />
             <Route path="/members" component={MembersPage} />
             <Route path="/log" component={LogPage} />

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { adminPaths } from '#shared/api/admin.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { postMeme } from '#test-support/gallery.ts';
+import { operator } from '#test-support/operators.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe.each(databaseKinds)('the console overview on %s', (kind) => {
+  const t = suiteApp(kind, { publicOrigin: 'http://localhost:3000' });
+
+  it('counts the last 30 days per day, today last, and the open reports', async () => {
+    const client = TestClient.inject(t.app);
+    await client.register(uniqueName('day1'));
+    const meme = await postMeme(t.app, client, { title: 'Counted' });
+    t.clock.advance(DAY_MS);
+    await TestClient.inject(t.app).register(uniqueName('day2'));
+    await TestClient.inject(t.app, '198.18.70.1').request(
+      'POST',
+      pathTo(memePaths.vote, { id: meme.id }),
+      {
+        body: { voteType: 'up' },
+      },
+    );
+    await TestClient.inject(t.app, '198.18.70.2').request(
+      'POST',
+      pathTo(memePaths.report, { id: meme.id }),
+      {
+        body: { reason: 'spam' },
+      },
+    );
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const body = (await mod.client.request('GET', adminPaths.overview)).json();
+    expect(body.days).toHaveLength(30);
+    expect(body.days[29]).toBe(Math.floor(t.clock.now() / DAY_MS) * DAY_MS);
+    // Today: the second member and the moderator, the vote, the report; yesterday: a member and a meme.
+    expect(body.series.members.slice(-2)).toEqual([1, 2]);
+    expect(body.series.memes.slice(-2)).toEqual([1, 0]);
+    expect(body.series.votes.slice(-1)).toEqual([1]);
+    expect(body.series.reports.slice(-1)).toEqual([1]);
+    expect(body.openReports).toBe(1);
+  });
+});
