@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { liveRoutes } from './live/routes.ts';
 import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
@@ -76,6 +77,7 @@ export async function buildApp(
     await scope.register(standingsRoutes, { standings });
     await scope.register(objectRoutes);
     await scope.register(prizeRoutes, { site });
+    await scope.register(liveRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {

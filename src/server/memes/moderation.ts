@@ -5,6 +5,7 @@ import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { memberSince } from '../auth/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 
@@ -61,6 +62,16 @@ export async function fileReport(
     reason: ReportReason;
     now: number;
   },
+): Promise<{ hidden: boolean }> {
+  const result = await fileReportOnce(db, report);
+  if (result.hidden)
+    recordLiveEvent(db, { type: 'meme', data: { id: report.memeId, change: 'hidden' } });
+  return result;
+}
+
+async function fileReportOnce(
+  db: Kysely<Database>,
+  report: Parameters<typeof fileReport>[1],
 ): Promise<{ hidden: boolean }> {
   return db.transaction().execute(async (trx) => {
     let query = trx
@@ -165,6 +176,20 @@ export interface DecisionResult {
  * there is no such meme.
  */
 export async function decide(
+  db: Kysely<Database>,
+  memeId: number,
+  decision: Decision,
+  now: number,
+): Promise<DecisionResult | undefined> {
+  const result = await decideOnce(db, memeId, decision, now);
+  if (result) {
+    const change = decision === 'delete' ? 'deleted' : decision === 'hide' ? 'hidden' : 'unhidden';
+    recordLiveEvent(db, { type: 'meme', data: { id: memeId, change } });
+  }
+  return result;
+}
+
+async function decideOnce(
   db: Kysely<Database>,
   memeId: number,
   decision: Decision,

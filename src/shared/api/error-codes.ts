@@ -77,6 +77,8 @@ export const ERROR_CODES = [
   'PRIZE_PAYMENT_PENDING',
   'WRONG_ADDRESS',
   'WRONG_DOMAIN',
+  // The live event stream (docs/decisions/021).
+  'TOO_MANY_STREAMS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
