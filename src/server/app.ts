@@ -69,6 +69,10 @@ export async function buildApp(
   await app.register(openApi);
 
   const standings = createStandingsCache(clock);
+  // A score on another node: this node's board is read again (pages refetch on the event).
+  app.deps.live.onEvent((event) => {
+    if (event.type === 'leaderboard') standings.clear();
+  });
   // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
   // (a member's leaderboard read was a session query), so they can change nothing.
   await app.register(async function publicReads(scope) {

@@ -70,6 +70,7 @@ export class LiveHub {
   >();
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
+  private readonly listeners: ((event: LiveEvent) => void)[] = [];
   private readyOnce = false;
   /** Counters for the benchmark and the logs. */
   readonly stats = { published: 0, delivered: 0, dropped: 0, publishFailures: 0 };
@@ -196,7 +197,16 @@ export class LiveHub {
     }
   }
 
+  /**
+   * Calls `listener` with every event the bus delivers, from any node: a node's caches of what
+   * another node changed are dropped this way (a page's refetch then reads the change).
+   */
+  onEvent(listener: (event: LiveEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   private receive(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
     this.backlog.push({ event, at: this.now() });
     if (this.backlog.length > this.limits.backlogEvents) {
       this.completeAfter = Math.max(this.completeAfter ?? 0, this.backlog.shift()!.event.id);

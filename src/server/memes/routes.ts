@@ -38,6 +38,10 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     deps: app.deps,
     cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
   };
+  // A meme added, hidden or deleted on any node: this node's pages are made again.
+  app.deps.live.onEvent((event) => {
+    if (event.type === 'meme') gallery.cache.clear();
+  });
 
   app.get(
     memePaths.list,
