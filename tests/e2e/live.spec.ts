@@ -62,13 +62,14 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   const title = `Live meme ${name}`;
   await postMemeViaApi(actor, title);
 
+  const streamOpened = watcher.waitForRequest((r) => r.url().includes('/api/events'), {
+    timeout: 30_000,
+  });
   await watcher.goto('/#gallery');
   const watched = card(watcher, title);
   await expect(watched.getByTestId('upvotes')).toHaveText('0', { timeout: 30_000 });
   // The stream connects once the gallery has loaded; give it the moment it takes.
-  await watcher.waitForFunction(() =>
-    performance.getEntriesByType('resource').some((e) => e.name.includes('/api/events')),
-  );
+  await streamOpened;
 
   await actor.goto('/#gallery');
   const acting = card(actor, title);
@@ -91,8 +92,9 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   await expect(pill).toHaveCount(0);
 
   // A round on the actor's page puts its player on the watcher's board.
+  await watcher.locator('section#game').scrollIntoViewIfNeeded();
   const board = watcher.getByTestId('leaderboard-top');
-  await board.scrollIntoViewIfNeeded();
+  await expect(board).toBeVisible({ timeout: 30_000 });
   await expect(board).not.toContainText(name);
   const boardRead = watcher.waitForResponse((r) => r.url().includes('/api/leaderboard'), {
     timeout: ROUND_TIMEOUT + 20_000,

@@ -59,7 +59,7 @@ export function useLiveGallery() {
  */
 export function NewMemesPill({ count, onShow }: { count: number; onShow: () => void }) {
   return (
-    <div className="pointer-events-none sticky top-20 z-10 flex h-0 justify-center">
+    <div className="pointer-events-none sticky top-20 z-10 flex h-0 items-start justify-center">
       {count > 0 ? (
         <button
           type="button"
