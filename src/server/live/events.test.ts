@@ -1,7 +1,9 @@
 import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_EVENTS_PATH, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { LISTENER_NAME } from '#server/live/transport.ts';
 import { decide } from '#server/memes/moderation.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
 import { postMeme, seedMemes } from '#test-support/gallery.ts';
@@ -124,6 +126,31 @@ describe.each(databaseKinds)('GET /api/events on %s', (kind) => {
     expect(told).toMatchObject({ type: 'refetch', data: { reason: 'too-far-behind' } });
     for (const r of [watcher, resumed, byQuery, tooOld]) r.close();
   });
+
+  it.runIf(kind === 'postgres')(
+    'a node whose listener connection is cut reconnects, tells its streams to refetch and stays ready',
+    async () => {
+      const reader = await stream();
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      const database = t.config.database.kind === 'postgres' ? t.config.database.url : '';
+      const { rowCount } = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2',
+        [new URL(database).pathname.slice(1), LISTENER_NAME],
+      );
+      await admin.end();
+      expect(rowCount).toBe(1);
+      const told = await reader.next((e) => e.type === 'refetch', 5_000);
+      expect(told.data).toEqual({ reason: 'listener-reconnected' });
+      expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      const counts = await vote(t, memes[6]!);
+      const after = await reader.next(
+        (e) => e.type === 'vote' && (e.data as { id: number }).id === memes[6],
+      );
+      expect(after.data).toEqual({ id: memes[6], ...counts });
+      reader.close();
+    },
+  );
 
   it('answers 429 past the streams one network may hold, and frees the place when one closes', async () => {
     const limit = t.app.deps.live.limits.streamsPerNetwork;

@@ -69,6 +69,7 @@ export function inProcessTransport(now: () => number): LiveTransport {
 }
 
 export const POSTGRES_CHANNEL = 'live_events';
+export const LISTENER_NAME = 'grind-live-listener';
 
 /**
  * PostgreSQL LISTEN/NOTIFY: the id comes from the `live_event_ids` sequence (migration 018) in the
@@ -82,7 +83,12 @@ export function postgresTransport(db: Kysely<Database>, url: string): LiveTransp
   let timer: NodeJS.Timeout | undefined;
 
   const connect = async (handlers: ListenHandlers) => {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      // Named, so an operator can tell it in pg_stat_activity.
+      application_name: LISTENER_NAME,
+    });
     client = c;
     let lost = false;
     const retry = (error: unknown) => {
