@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_EVENTS_PATH, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { LISTENER_NAME } from '#server/live/transport.ts';
+import { cliOperator } from '#server/console/operator-log.ts';
 import { decide } from '#server/memes/moderation.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
 import { postMeme, seedMemes } from '#test-support/gallery.ts';
@@ -67,16 +68,17 @@ describe.each(databaseKinds)('GET /api/events on %s', (kind) => {
 
   it('announces a new meme, a hidden one and a deleted one', async () => {
     const reader = await stream();
+    const by = { operator: cliOperator(), reason: 'live events test' };
     const poster = TestClient.inject(t.app, '10.8.0.1');
     await poster.register(uniqueName('poster'));
     const posted = await postMeme(t.app, poster);
     await reader.next((e) => e.type === 'meme' && (e.data as { id: number }).id === posted.id);
     expect(reader.events.at(-1)!.data).toEqual({ id: posted.id, change: 'added' });
-    await decide(t.app.deps.db, posted.id, 'hide', t.clock.now());
+    await decide(t.app.deps.db, posted.id, 'hide', t.clock.now(), by);
     await reader.next(
       (e) => e.type === 'meme' && (e.data as { change: string }).change === 'hidden',
     );
-    await decide(t.app.deps.db, posted.id, 'delete', t.clock.now());
+    await decide(t.app.deps.db, posted.id, 'delete', t.clock.now(), by);
     await reader.next(
       (e) => e.type === 'meme' && (e.data as { change: string }).change === 'deleted',
     );
