@@ -41,6 +41,8 @@ describe('the first load', () => {
     expect(firstLoad).not.toContain('DialogContent');
     expect(firstLoad).not.toContain('DropdownMenuContent');
     expect(firstLoad).not.toContain('ToastViewport');
+    // The live event stream connects from the parts that load after the first paint (021).
+    expect(firstLoad).not.toContain('/api/events');
     // ...while the header and the hero are there.
     expect(firstLoad).toContain('Launching soon on ');
     expect(firstLoad).toContain('Sign Up');

@@ -16,6 +16,7 @@ import { adminPageRoute } from './console/page-route.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { refuseSuspended } from './console/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { liveRoutes } from './live/routes.ts';
 import { noStore } from './http/no-store.ts';
 import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -72,6 +73,10 @@ export async function buildApp(
   await app.register(openApi);
 
   const standings = createStandingsCache(clock);
+  // A score on another node: this node's board is read again (pages refetch on the event).
+  app.deps.live.onEvent((event) => {
+    if (event.type === 'leaderboard') standings.clear();
+  });
   // Reads that are the same for everybody: no cookie is parsed and no session looked up for them
   // (a member's leaderboard read was a session query), so they can change nothing.
   await app.register(async function publicReads(scope) {
@@ -80,6 +85,7 @@ export async function buildApp(
     await scope.register(standingsRoutes, { standings });
     await scope.register(objectRoutes);
     await scope.register(prizeRoutes, { site });
+    await scope.register(liveRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {

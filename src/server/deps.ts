@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { ReadCache } from './http/read-cache.ts';
 import type { RateLimiter } from './security/rate-limit.ts';
 import type { ObjectStore } from './storage/object-store.ts';
@@ -18,6 +19,8 @@ export interface AppDeps {
   sessions: ReadCache<CachedSession>;
   /** Uploaded images: local disk under the data folder, or S3 when configured. */
   objectStore?: ObjectStore;
+  /** This node's side of `GET /api/events`; announce changes with `recordLiveEvent` (live/record.ts). */
+  live: LiveHub;
 }
 
 /** A session look-up's answer: the member, or null for no live session under that hash. */

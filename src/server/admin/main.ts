@@ -1,6 +1,8 @@
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { openMigratedDatabase } from '../db/migrate.ts';
+import { createCliPublisher } from '../live/bus.ts';
+import { attachLivePublisher } from '../live/record.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
 import { loadSiteConfig } from '../site/load-site-config.ts';
 import { createObjectStore } from '../storage/create-object-store.ts';
@@ -13,6 +15,13 @@ async function open(print: (line: string) => void): Promise<OpenedContext> {
   const config = loadConfig(process.env);
   const site = loadSiteConfig(config.siteConfigFile);
   const db = await openMigratedDatabase(config.database);
+  // Hides, deletions and payouts made here reach the open pages over the site's bus.
+  const live = createCliPublisher(
+    config,
+    db,
+    loadOrCreateSecret(config.sessionSecret, config.dataDir),
+  );
+  if (live) attachLivePublisher(db, live);
   let store: ObjectStore | undefined;
   const ctx: AdminContext = {
     config,
@@ -32,6 +41,7 @@ async function open(print: (line: string) => void): Promise<OpenedContext> {
   return {
     ctx,
     async close() {
+      await live?.flush();
       await store?.close?.();
       await db.destroy();
     },

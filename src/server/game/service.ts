@@ -31,6 +31,7 @@ import {
 import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { enforceRateLimit, type RateLimiter } from '../security/rate-limit.ts';
@@ -450,6 +451,10 @@ export async function submitScore(
       weekStart: weekStartUtc(now),
       createdAt: now,
     });
+  });
+  recordLiveEvent(deps.db, {
+    type: 'leaderboard',
+    data: { week: new Date(weekStartUtc(now)).toISOString() },
   });
   return toEntry({
     id,

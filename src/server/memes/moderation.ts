@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http-error.ts';
 import { memberSince } from '../auth/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
 import { recordDecision, type Operator } from '../console/operator-log.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 
@@ -62,6 +63,16 @@ export async function fileReport(
     reason: ReportReason;
     now: number;
   },
+): Promise<{ hidden: boolean }> {
+  const result = await fileReportOnce(db, report);
+  if (result.hidden)
+    recordLiveEvent(db, { type: 'meme', data: { id: report.memeId, change: 'hidden' } });
+  return result;
+}
+
+async function fileReportOnce(
+  db: Kysely<Database>,
+  report: Parameters<typeof fileReport>[1],
 ): Promise<{ hidden: boolean }> {
   return db.transaction().execute(async (trx) => {
     let query = trx
@@ -172,6 +183,21 @@ export interface DecisionBy {
  * by the decision. Undefined when there is no such meme. The console and the CLI both call it.
  */
 export async function decide(
+  db: Kysely<Database>,
+  memeId: number,
+  decision: Decision,
+  now: number,
+  by: DecisionBy,
+): Promise<DecisionResult | undefined> {
+  const result = await decideOnce(db, memeId, decision, now, by);
+  if (result) {
+    const change = decision === 'delete' ? 'deleted' : decision === 'hide' ? 'hidden' : 'unhidden';
+    recordLiveEvent(db, { type: 'meme', data: { id: memeId, change } });
+  }
+  return result;
+}
+
+async function decideOnce(
   db: Kysely<Database>,
   memeId: number,
   decision: Decision,

@@ -33,6 +33,10 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     deps: app.deps,
     cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
   };
+  // A meme added, hidden or deleted on any node: this node's pages are made again.
+  app.deps.live.onEvent((event) => {
+    if (event.type === 'meme') gallery.cache.clear();
+  });
 
   endpointRoute(app, listMemesEndpoint, async (request, reply) => {
     const voter = currentVoter(request);

@@ -13,6 +13,7 @@ import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts'
 import { takeMemeImage } from '../uploads/repository.ts';
 import type { ReadCache } from '../http/read-cache.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { GALLERY_LIMITS } from './limits.ts';
 import {
   castVote,
@@ -217,6 +218,7 @@ export async function createMeme(
     return toMeme(row);
   });
   cache.clear();
+  recordLiveEvent(deps.db, { type: 'meme', data: { id: meme.id, change: 'added' } });
   return meme;
 }
 
@@ -248,5 +250,9 @@ export async function vote(
   // Votes come many a second: readers get the counts one page load later, the voter at once
   // (decision 011). Dropping the pages instead made every reader wait for a load.
   cache.markStale(opts.voter.key);
+  recordLiveEvent(deps.db, {
+    type: 'vote',
+    data: { id: opts.memeId, upvotes: result.upvotes, downvotes: result.downvotes },
+  });
   return result;
 }

@@ -5,6 +5,9 @@ import type { AppConfig } from '../config.ts';
 import { openMigratedDatabase } from '../db/migrate.ts';
 import type { AppDeps, CachedSession } from '../deps.ts';
 import { ReadCache } from '../http/read-cache.ts';
+import { createLiveTransport } from '../live/bus.ts';
+import { LiveHub } from '../live/hub.ts';
+import { attachLivePublisher } from '../live/record.ts';
 import { createSqlRateLimiter } from '../security/rate-limit.ts';
 import { createRedisRateLimiter } from '../security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
@@ -30,11 +33,21 @@ export const database = fp(
         : createSqlRateLimiter(db, clock),
       objectStore: createObjectStore(config, secret, clock),
       sessions: new ReadCache<CachedSession>({ now: () => clock.now(), max: 10_000 }),
+      live: new LiveHub(
+        createLiveTransport(config, db, secret, () => clock.now()),
+        () => clock.now(),
+        app.log,
+      ),
     };
+    attachLivePublisher(db, deps.live);
     app.decorate('deps', deps);
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
+    // Streams never end by themselves: they are ended before the server waits for its
+    // connections to finish, so SIGTERM sends their clients to another node at once.
+    app.addHook('preClose', async () => deps.live.endStreams());
     app.addHook('onClose', async () => {
+      await deps.live.close();
       await deps.rateLimiter.close();
       await deps.objectStore?.close?.();
       await db.destroy();

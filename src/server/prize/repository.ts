@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PrizeEventsTable } from '../db/database.ts';
+import { recordLiveEvent } from '../live/record.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
@@ -12,6 +13,11 @@ export async function appendPrizeEvent(db: Db, event: NewPrizeEvent): Promise<nu
     .values(event)
     .returning('id')
     .executeTakeFirstOrThrow();
+  // A payment shows in Recent Winners (a transaction's handle binds no publisher: its caller
+  // announces after the commit).
+  if (event.step === 'paid' && !db.isTransaction) {
+    recordLiveEvent(db, { type: 'winners', data: { week: event.week_id } });
+  }
   return row.id;
 }
 

@@ -96,6 +96,8 @@ export const ERROR_CODES = [
   'APPEAL_EXISTS',
   'REPLAY_NOT_WATCHED',
   'RUN_DISQUALIFIED',
+  // The live event stream (docs/decisions/021).
+  'TOO_MANY_STREAMS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { MemeSort } from '#shared/api/memes.ts';
 import { categoryLabel, type CategoryFilter } from '#shared/categories.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { useMemes } from './gallery-api.ts';
+import { NewMemesPill, useLiveGallery } from './live-gallery.tsx';
 import { MemeCard, MemeCardSkeleton } from './meme-card.tsx';
 import { useMemeActions } from './use-meme-actions.ts';
 
@@ -21,7 +22,14 @@ export function MemeGrid({
 }) {
   const memes = useMemes(category, sort, viewer);
   const actions = useMemeActions();
+  const live = useLiveGallery();
+  const top = useRef<HTMLDivElement>(null);
   const { isError, errorUpdatedAt } = memes;
+  const showNew = () =>
+    void live.showNew(memes.refetch).then(() => {
+      const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      top.current?.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+    });
 
   useEffect(() => {
     if (isError) toast({ title: 'Failed to fetch memes', variant: 'destructive' });
@@ -64,6 +72,9 @@ export function MemeGrid({
 
   return (
     <>
+      <div ref={top} className="scroll-mt-24">
+        <NewMemesPill count={live.newMemes} onShow={showNew} />
+      </div>
       <div className={gridClasses}>
         {list.map((meme) => (
           <MemeCard key={meme.id} {...actions.propsFor(meme)} />

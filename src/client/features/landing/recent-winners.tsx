@@ -4,6 +4,8 @@ import { ExternalLink, Trophy } from 'lucide-react';
 import { giveawayWinnersResponseSchema } from '#shared/api/game.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
+import { useLiveEvent } from '#client/lib/use-live-event.ts';
+import { useQueryClient } from '@tanstack/react-query';
 
 export const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';
@@ -17,6 +19,12 @@ function RecentWinners() {
     queryKey: [gamePaths.winners],
     select: (data: unknown) => giveawayWinnersResponseSchema.parse(data),
   });
+  const queryClient = useQueryClient();
+  // A prize recorded as paid (on the Sunday livestream): the list is read again in place.
+  useLiveEvent(
+    'winners',
+    () => void queryClient.invalidateQueries({ queryKey: [gamePaths.winners] }),
+  );
 
   if (winners.isPending) {
     return (

@@ -17,12 +17,24 @@ import { useSite } from '#client/lib/site-config.ts';
 import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
 import { openReplay } from '#client/features/replay/replay-address.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
+import { leaderboardQueryRoot } from '#client/lib/query-keys.ts';
+import { useLiveEvent } from '#client/lib/use-live-event.ts';
+import { useQueryClient } from '@tanstack/react-query';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
 function LeaderboardPanel() {
   const top = useLeaderboard(LEADERBOARD_DEFAULT_LIMIT);
   const [fullOpen, setFullOpen] = useState(false);
   const now = useServerNow();
+  const queryClient = useQueryClient();
+  // A score anywhere on the site: the board is read again in place (the rows keep their height).
+  // Spread over half a second, so a thousand open pages do not ask in the same millisecond.
+  useLiveEvent('leaderboard', () => {
+    setTimeout(
+      () => void queryClient.invalidateQueries({ queryKey: leaderboardQueryRoot }),
+      Math.random() * 500,
+    );
+  });
 
   useEffect(() => {
     if (top.isError) {

@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { Meme } from '#shared/api/memes.ts';
+import { authPaths, memePaths } from '#shared/api/paths.ts';
+import { isPhone, signUpViaApi, uniqueUsername } from './support.ts';
+
+// Two pages on one site: what one page does shows on the other within seconds, without a reload
+// (issue 34, docs/decisions/021).
+
+const ROUND_TIMEOUT = 30_000;
+const LIVE_TIMEOUT = 5_000;
+
+/** Posts a meme through the API as the signed-in member of `page` (upload, process, post). */
+async function postMemeViaApi(page: Page, title: string): Promise<Meme> {
+  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
+    csrfToken: string;
+  };
+  const headers = { 'x-csrf-token': csrfToken };
+  const target = await page.request.post(memePaths.uploadTarget, { headers });
+  expect(target.status()).toBe(200);
+  const { uploadURL } = (await target.json()) as { uploadURL: string };
+  const cells = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
+  );
+  const png = await sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(320, 240, { kernel: 'nearest' })
+    .png()
+    .toBuffer();
+  const put = await page.request.put(uploadURL, {
+    data: png,
+    headers: { 'content-type': 'image/png' },
+  });
+  expect(put.status()).toBeLessThan(300);
+  const processed = await page.request.put(memePaths.memeImages, {
+    data: { imageUrl: uploadURL },
+    headers,
+  });
+  expect(processed.status(), await processed.text()).toBe(200);
+  const { objectPath } = (await processed.json()) as { objectPath: string };
+  const created = await page.request.post(memePaths.create, {
+    data: { title, category: 'office-life', imageUrl: objectPath },
+    headers,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { meme: Meme }).meme;
+}
+
+const card = (page: Page, title: string) =>
+  page.getByTestId('meme-card').filter({ hasText: title });
+
+test('one page votes and plays; the other sees the counts, new memes and the board change', async ({
+  browser,
+  page: watcher,
+}, testInfo) => {
+  const actorContext = await browser.newContext({
+    viewport: watcher.viewportSize() ?? undefined,
+    baseURL: testInfo.project.use.baseURL,
+  });
+  const actor = await actorContext.newPage();
+  const name = uniqueUsername('live');
+  await signUpViaApi(actor, name);
+  const title = `Live meme ${name}`;
+  await postMemeViaApi(actor, title);
+
+  const streamOpened = watcher.waitForRequest((r) => r.url().includes('/api/events'), {
+    timeout: 30_000,
+  });
+  await watcher.goto('/#gallery');
+  const watched = card(watcher, title);
+  await expect(watched.getByTestId('upvotes')).toHaveText('0', { timeout: 30_000 });
+  // The stream connects once the gallery has loaded; give it the moment it takes.
+  await streamOpened;
+
+  await actor.goto('/#gallery');
+  const acting = card(actor, title);
+  await acting.getByRole('button', { name: /^Upvote/ }).click();
+  await expect(acting.getByTestId('upvotes')).toHaveText('1');
+  await expect(watched.getByTestId('upvotes')).toHaveText('1', { timeout: LIVE_TIMEOUT });
+  await watcher.screenshot({ path: testInfo.outputPath('watcher-vote.png') });
+
+  // A new meme: counted in a pill over the grid, not pushed under the reader.
+  const box = await watched.boundingBox();
+  const second = `Second live meme ${name}`;
+  await postMemeViaApi(actor, second);
+  const pill = watcher.getByTestId('new-memes');
+  await expect(pill).toHaveText('1 new meme: show', { timeout: LIVE_TIMEOUT });
+  expect(await watched.boundingBox()).toEqual(box);
+  await expect(card(watcher, second)).toHaveCount(0);
+  await watcher.screenshot({ path: testInfo.outputPath('watcher-pill.png') });
+  await pill.click();
+  await expect(card(watcher, second)).toHaveCount(1);
+  await expect(pill).toHaveCount(0);
+
+  // A round on the actor's page puts its player on the watcher's board.
+  await watcher.locator('section#game').scrollIntoViewIfNeeded();
+  const board = watcher.getByTestId('leaderboard-top');
+  await expect(board).toBeVisible({ timeout: 30_000 });
+  await expect(board).not.toContainText(name);
+  const boardRead = watcher.waitForResponse((r) => r.url().includes('/api/leaderboard'), {
+    timeout: ROUND_TIMEOUT + 20_000,
+  });
+  await actor.goto('/');
+  const section = actor.locator('section#game');
+  await section.scrollIntoViewIfNeeded();
+  const start = section.locator('button', { hasText: 'Start Game' });
+  await expect(start).toBeEnabled({ timeout: 30_000 });
+  await start.click();
+  await expect(section.getByTestId('game-instructions')).toContainText('Game Over!', {
+    timeout: ROUND_TIMEOUT,
+  });
+  // The watcher reads the board again by itself; the player is on it unless five others beat
+  // them this week (other tests share this server).
+  const entries = (await (await boardRead).json()) as { playerName: string }[];
+  if (entries.length < 5 || entries.some((e) => e.playerName === name)) {
+    await expect(board).toContainText(name, { timeout: LIVE_TIMEOUT });
+  }
+  await board.scrollIntoViewIfNeeded();
+  await watcher.screenshot({
+    path: testInfo.outputPath(`watcher-board-${isPhone(watcher) ? 'phone' : 'desktop'}.png`),
+  });
+  await actorContext.close();
+});

@@ -1,0 +1,168 @@
+// The live event stream across two server processes on one PostgreSQL: what happens on node A
+// reaches a stream held by node B, over LISTEN/NOTIFY and, with REDIS_URL, over Redis pub/sub.
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
+import type { Meme } from '#shared/api/memes.ts';
+import { gamePaths, memePaths, pathTo } from '#shared/api/paths.ts';
+import { EventStreamReader, type StreamEvent } from '#test-support/event-stream.ts';
+import { scoreBody } from '#test-support/honest-run.ts';
+import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
+import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
+import { TestClient } from '#test-support/test-client.ts';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PUBLIC_ORIGIN = 'http://grind.example';
+/** The issue's promise: a change on any node is on every page within two seconds. */
+const WITHIN_MS = 2_000;
+
+if (!adminUrl) console.warn('tests/scale/live-two-nodes: skipped, TEST_DATABASE_URL is not set');
+
+const tag = randomBytes(3).toString('hex');
+let counter = 0;
+const name = (prefix: string) => `${prefix}_${tag}_${++counter}`;
+const clientIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! | 1}`;
+const is =
+  (type: string, fields: Record<string, unknown> = {}) =>
+  (event: StreamEvent) =>
+    event.type === type &&
+    Object.entries(fields).every(([k, v]) => (event.data as Record<string, unknown>)[k] === v);
+
+describe.skipIf(!adminUrl).each([
+  { bus: 'PostgreSQL LISTEN/NOTIFY', redis: false },
+  { bus: 'Redis pub/sub', redis: true },
+])('live events between two nodes over $bus', ({ redis }) => {
+  let site: ScratchSite;
+  let a: NodeProcess;
+  let b: NodeProcess;
+  let member: TestClient;
+  let played: ReportedRun;
+  let meme: Meme;
+  const readers: EventStreamReader[] = [];
+  const listen = async (node: NodeProcess, headers: Record<string, string> = {}) => {
+    const reader = await EventStreamReader.open(`${node.origin}${LIVE_EVENTS_PATH}`, {
+      'x-forwarded-for': clientIp(),
+      ...headers,
+    });
+    expect(reader.response.status).toBe(200);
+    readers.push(reader);
+    return reader;
+  };
+  const voteOn = async (node: NodeProcess, memeId: number) => {
+    const voter = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    const res = await voter.request('POST', pathTo(memePaths.vote, { id: memeId }), {
+      node: node.origin,
+      body: { voteType: 'up' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { upvotes, downvotes } = res.json<{ upvotes: number; downvotes: number }>();
+    return { id: memeId, upvotes, downvotes };
+  };
+
+  beforeAll(async () => {
+    site = await startScratchSite({
+      postgresAdminUrl: adminUrl,
+      publicOrigin: PUBLIC_ORIGIN,
+      dataDirPrefix: 'grind-live-node-',
+    });
+    const env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
+    a = await startNode({ env: env() });
+    b = await startNode({ env: env() });
+    member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    await member.register(name('live'), 'password123', { node: a.origin });
+    // A short round, played in real time while the first tests run.
+    played = await playReportedRun(member, { node: a.origin, targetSteps: 240 });
+    played.reporting.catch(() => {});
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const reader of readers) reader.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await site?.close();
+  });
+
+  it('a new meme posted on A, then votes on it, reach a stream on B', async () => {
+    const onB = await listen(b);
+    const target = await member.request('POST', memePaths.uploadTarget, { node: a.origin });
+    const { uploadURL } = target.json<{ uploadURL: string }>();
+    const png = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 180, b: 250 } },
+    })
+      .png()
+      .toBuffer();
+    await fetch(uploadURL, {
+      method: 'PUT',
+      body: new Uint8Array(png),
+      headers: { 'content-type': 'image/png' },
+    });
+    const processed = await member.request('PUT', memePaths.memeImages, {
+      node: a.origin,
+      body: { imageUrl: uploadURL },
+    });
+    const { objectPath } = processed.json<{ objectPath: string }>();
+    const created = await member.request('POST', memePaths.create, {
+      node: a.origin,
+      body: { title: 'Live on both nodes', category: 'office-life', imageUrl: objectPath },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    meme = created.json<{ meme: Meme }>().meme;
+    const postedAt = Date.now();
+    await onB.next(is('meme', { id: meme.id, change: 'added' }), WITHIN_MS);
+    expect(Date.now() - postedAt).toBeLessThan(WITHIN_MS);
+
+    const counts = await voteOn(a, meme.id);
+    const votedAt = Date.now();
+    const event = await onB.next(is('vote', { id: meme.id }), WITHIN_MS);
+    expect(Date.now() - votedAt).toBeLessThan(WITHIN_MS);
+    expect(event.data).toEqual(counts);
+  });
+
+  it("a score on A changes the board on B's streams", async () => {
+    const onB = await listen(b);
+    await played.reporting;
+    const wait = played.playableAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const scored = await member.request('POST', gamePaths.scores, {
+      node: a.origin,
+      body: scoreBody(played.run, 'ignored'),
+    });
+    expect(scored.statusCode, scored.body).toBe(201);
+    const scoredAt = Date.now();
+    await onB.next(is('leaderboard'), WITHIN_MS);
+    expect(Date.now() - scoredAt).toBeLessThan(WITHIN_MS);
+  }, 30_000);
+
+  it('a resumed stream on the other node loses nothing, and SIGTERM ends streams', async () => {
+    const onB = await listen(b);
+    await voteOn(a, meme.id);
+    await onB.next(is('vote', { id: meme.id }), WITHIN_MS);
+    const seen = onB.lastId!;
+    // B is stopped as a deploy stops it: its streams end at once, and the clients come back to A.
+    const stopping = b.stop();
+    expect(await onB.waitForEnd(5_000)).toBe(true);
+    expect(await stopping).toBe(0);
+    const missed = [await voteOn(a, meme.id)];
+    const resumed = await listen(a, { 'last-event-id': String(seen) });
+    await resumed.next(is('vote', { id: meme.id, upvotes: missed[0]!.upvotes }), WITHIN_MS);
+    expect(resumed.events.map((e) => e.data)).toEqual(missed);
+    b = await startNode({ env: site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined }) });
+  }, 60_000);
+
+  it('a meme hidden by reports on A leaves the pages served by B', async () => {
+    const onB = await listen(b);
+    for (let i = 0; i < 3; i++) {
+      const reporter = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+      const res = await reporter.request('POST', pathTo(memePaths.report, { id: meme.id }), {
+        node: a.origin,
+        body: { reason: 'spam' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const hiddenAt = Date.now();
+    await onB.next(is('meme', { id: meme.id, change: 'hidden' }), WITHIN_MS);
+    expect(Date.now() - hiddenAt).toBeLessThan(WITHIN_MS);
+  });
+});
