@@ -33,7 +33,7 @@ export async function createTestApp(
   /** pino options for a test that reads the request log; silent otherwise. */
   logger: BuildOptions['logger'] = false,
 ): Promise<TestApp> {
-  const testDb = await createTestDatabase(kind);
+  const testDb = await createTestDatabase(kind, { migrated: true });
   const config: AppConfig = {
     ...loadConfig({
       NODE_ENV: 'test',
