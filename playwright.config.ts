@@ -19,7 +19,9 @@ export default defineConfig({
   workers: 2,
   reporter: process.env.CI ? 'line' : 'list',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // localhost, not 127.0.0.1: browsers refuse an IP address as a passkey's relying party, and
+    // the console journeys sign in with passkeys (docs/decisions/022).
+    baseURL: `http://localhost:${port}`,
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
@@ -55,7 +57,7 @@ export default defineConfig({
       // As behind the production proxy: tests that set X-Forwarded-For act as distinct visitors.
       TRUST_PROXY: 'true',
       // Required with TRUST_PROXY (config.ts): the origin the browser uses.
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      PUBLIC_ORIGIN: `http://localhost:${port}`,
       NODE_ENV: 'test',
     },
   },

@@ -3,6 +3,9 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
+/** Where the build names the console's entry chunks (read by the server). */
+const CONSOLE_ENTRY_FILE = 'console-entry.txt';
+
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 const client = (file: string) => path.resolve(import.meta.dirname, 'src/client', file);
 
@@ -30,7 +33,11 @@ export default defineConfig(({ isSsrBuild }) => ({
     rolldownOptions: isSsrBuild
       ? {}
       : {
-          input: { index: client('index.html'), app: client('main.tsx') },
+          // The operator console is built on its own (scripts/build-site.ts), started in place of
+          // the app on /admin: sharing no chunk with the app, it changes nothing of the site's.
+          input: (process.env.CONSOLE_BUILD
+            ? { console: client('console-main.tsx') }
+            : { index: client('index.html'), app: client('main.tsx') }) as Record<string, string>,
           preserveEntrySignatures: 'allow-extension' as const,
         },
   },
@@ -74,6 +81,27 @@ function appAfterFirstPaint(): Plugin {
         const urls = [...files].map((file) => `/${file}`).join(' ');
         return html.replace('<script type="module"', `$& fetchpriority="low" data-app="${urls}"`);
       },
+    },
+    // The console's entry and its imports, for the server to name on /admin's boot script
+    // (src/server/console/page-route.ts) in place of the app's.
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find(
+        (chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === client('console-main.tsx'),
+      );
+      if (entry?.type !== 'chunk') return;
+      const files = new Set<string>();
+      const visit = (file: string) => {
+        const chunk = bundle[file];
+        if (files.has(file) || chunk?.type !== 'chunk') return;
+        files.add(file);
+        chunk.imports.forEach(visit);
+      };
+      visit(entry.fileName);
+      this.emitFile({
+        type: 'asset',
+        fileName: CONSOLE_ENTRY_FILE,
+        source: [...files].map((file) => `/${file}`).join(' '),
+      });
     },
   };
 }

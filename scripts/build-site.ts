@@ -61,6 +61,22 @@ export async function buildSite(
         copyPublicDir: false,
       },
     });
+    // The operator console: a build of its own into the same folder (vite.config.ts), so that no
+    // chunk is shared with the site's app and the site's first load stays as it is.
+    process.env.CONSOLE_BUILD = '1';
+    try {
+      await build({
+        ...common,
+        build: {
+          outDir: clientOutDir,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          sourcemap: options.sourcemap ?? true,
+        },
+      });
+    } finally {
+      delete process.env.CONSOLE_BUILD;
+    }
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

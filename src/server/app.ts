@@ -12,7 +12,10 @@ import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
+import { adminPageRoute } from './console/page-route.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { noStore } from './http/no-store.ts';
 import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
 import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
@@ -86,6 +89,11 @@ export async function buildApp(
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
     await scope.register(walletRoutes);
+    // The operator console's API: never stored, refusals included.
+    await scope.register(async (admin) => {
+      admin.addHook('onRequest', noStore);
+      await admin.register(consoleRoutes);
+    });
   });
   const pages = await registerStaticClient(app, config.clientDistDir, {
     site,
@@ -93,6 +101,8 @@ export async function buildApp(
     now: clock.now(),
   });
   if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
+  const consolePage = pages && adminPageRoute(pages, config.clientDistDir!);
+  if (consolePage) await app.register(consolePage);
   return app;
 }
 

@@ -60,9 +60,11 @@ async function voteOn(meme: Locator, button: VoteButton, after: VoteState) {
 
 async function openGallery(page: Page) {
   await page.goto('/#gallery');
-  await expect(
-    gallery(page).getByRole('heading', { name: 'Community Meme Gallery' }),
-  ).toBeVisible();
+  // The gallery's code loads as the page comes near it: on a machine loaded by the whole suite
+  // that took over 10 s (CI), as in meme-page.spec.ts.
+  await expect(gallery(page).getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible({
+    timeout: 30_000,
+  });
 }
 
 function fakeMeme(id: number, title: string, category: Meme['category'] = 'success'): Meme {

@@ -101,7 +101,10 @@ async function watchReplay(page: Page, name: string, score: number) {
   await board.getByRole('button', { name: `Watch ${name}'s run` }).click();
   await replayChunk;
   const viewer = page.getByRole('dialog', { name: `Replay: ${name}` });
-  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}`) })).toBeVisible();
+  // Its code arrives now: over 10 s on a machine loaded by the whole suite.
+  await expect(viewer.getByRole('img', { name: new RegExp(`scoring ${score}`) })).toBeVisible({
+    timeout: 30_000,
+  });
   await viewer.getByLabel('Speed').selectOption('4');
   // Played to its end by the game's engine in the viewer: the same score as the round.
   await expect(viewer.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 30_000 });
@@ -343,6 +346,7 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   const s = result.coins === 1 ? '' : 's';
   await expect(toastWith(page, 'Coins Earned!')).toContainText(
     `${result.coins} coin${s} saved. Balance: ${result.coins}.`,
+    { timeout: 30_000 },
   );
 
   // The round reported its progress while it ran (once a second, then at game over).

@@ -36,6 +36,21 @@ function seedWalletChange(userId: number) {
   };
 }
 
+function seedLogEntry(operatorId: number) {
+  return {
+    operator_id: operatorId,
+    operator_name: 'Seed_Alice',
+    operator_address: '203.0.113.5',
+    kind: 'hide',
+    target_type: 'meme',
+    target_id: '7',
+    target_label: 'Seeded',
+    reason: 'spam',
+    details: '{}',
+    created_at: T0 + 16,
+  };
+}
+
 /** A seeded member's id, looked up by name, since ids are generated. */
 async function userId(db: SchemaAt, name: string): Promise<number> {
   const row = await db
@@ -678,6 +693,27 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         db.selectFrom('meme_decisions').where('meme_id', '=', 999_999),
         ['meme_title', 'decision', 'phash'],
         [seedDeletion],
+      );
+    },
+  },
+  '016-operator-console': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.updateTable('users').set({ role: 'moderator' }).where('id', '=', alice).execute();
+      await db.insertInto('operator_log').values(seedLogEntry(alice)).execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      expect(
+        await rows(db.selectFrom('users').select('role').where('username', '=', 'seed-bob')),
+      ).toEqual([{ role: 'member' }]);
+      expect(await rows(db.selectFrom('users').select('role').where('id', '=', alice))).toEqual([
+        { role: 'moderator' },
+      ]);
+      await expectKept(
+        db.selectFrom('operator_log').where('operator_id', '=', alice),
+        ['kind', 'target_id', 'reason', 'operator_address'],
+        [seedLogEntry(alice)],
       );
     },
   },

@@ -1,13 +1,13 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { LogOut, Settings } from 'lucide-react';
-import { authPaths } from '#shared/api/paths.ts';
-import { apiRequest } from '#client/lib/api-request.ts';
+import { logoutEndpoint } from '#shared/api/auth.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { setSessionUser } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
 
 async function logOut() {
   try {
-    await apiRequest('POST', authPaths.logout);
+    await callEndpoint(logoutEndpoint);
   } catch {
     toast({ title: 'Logout failed', description: 'Please try again.', variant: 'destructive' });
     return;

@@ -1,4 +1,4 @@
-import { Menu, ShoppingBag, X } from 'lucide-react';
+import { Menu, ShoppingBag, X } from '#client/ui/first-load-icons.tsx';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiError, apiGet, errorMessage, getQueryFn } from './api-client.ts';
-import { apiRequest, resetCsrfToken } from './api-request.ts';
-import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
+import { apiRequest, resetCsrfToken } from './api-call.ts';
+import { authPaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
+import { loginEndpoint, registerEndpoint } from '#shared/api/auth.ts';
+import { submitScoreEndpoint } from '#shared/api/game.ts';
 
 interface Call {
   url: string;
@@ -63,11 +65,12 @@ describe('apiRequest', () => {
     expect(calls.at(-1)!.headers['X-CSRF-Token']).toBe('tok');
   });
 
-  it.each([gamePaths.scores, authPaths.register, authPaths.login, `${authPaths.login}?next=1`])(
-    'sends no token to %s',
-    async (url) => {
-      const calls = fakeFetch({ [url]: [() => json({})] });
-      await apiRequest('POST', url, { a: 1 });
+  it.each([submitScoreEndpoint, registerEndpoint, loginEndpoint])(
+    'sends no token to an endpoint declared csrfExempt ($path)',
+    async (endpoint) => {
+      expect(endpoint.csrfExempt).toBe(true);
+      const calls = fakeFetch({ [endpoint.path]: [() => json({})] });
+      await apiRequest('POST', endpoint.path, { a: 1 }, { csrf: !endpoint.csrfExempt });
       expect(calls).toHaveLength(1);
       expect(calls[0]!.headers['X-CSRF-Token']).toBeUndefined();
     },
@@ -86,8 +89,8 @@ describe('apiRequest', () => {
     expect(calls[2]!.body).toBeUndefined();
   });
 
-  it.each(['{"message":"CSRF token invalid"}', 'Forbidden'])(
-    'on a 403 whose body says %s, refetches the token and retries once',
+  it.each(['{"message":"CSRF token invalid","code":"CSRF"}', '{"message":"x","code":"CSRF"}'])(
+    'on a 403 whose code is CSRF (%s), refetches the token and retries once',
     async (body) => {
       const calls = fakeFetch({
         [authPaths.csrfToken]: [tokenAnswer('old'), tokenAnswer('new')],
@@ -100,12 +103,16 @@ describe('apiRequest', () => {
     },
   );
 
-  it('does not retry a 403 about something else', async () => {
+  it.each([
+    '{"message":"Not yours"}',
+    '{"message":"Forbidden: cross-site request refused","code":"CROSS_SITE"}',
+    'CSRF',
+  ])('does not retry a 403 with another code or none (%s)', async (body) => {
     const calls = fakeFetch({
       [authPaths.csrfToken]: [tokenAnswer('t')],
-      '/api/a': [() => new Response('{"message":"Not yours"}', { status: 403 })],
+      '/api/a': [() => new Response(body, { status: 403 })],
     });
-    await expect(apiRequest('POST', '/api/a')).rejects.toThrow('403: {"message":"Not yours"}');
+    await expect(apiRequest('POST', '/api/a')).rejects.toThrow(`403: ${body}`);
     expect(calls.filter((c) => c.url === '/api/a')).toHaveLength(1);
   });
 
@@ -113,8 +120,8 @@ describe('apiRequest', () => {
     const calls = fakeFetch({
       [authPaths.csrfToken]: [tokenAnswer('a'), tokenAnswer('b')],
       '/api/a': [
-        () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
-        () => new Response('{"message":"CSRF token invalid"}', { status: 403 }),
+        () => new Response('{"message":"CSRF token invalid","code":"CSRF"}', { status: 403 }),
+        () => new Response('{"message":"CSRF token invalid","code":"CSRF"}', { status: 403 }),
       ],
     });
     await expect(apiRequest('POST', '/api/a')).rejects.toThrow('CSRF token validation failed');
@@ -124,7 +131,9 @@ describe('apiRequest', () => {
   it('fails with "CSRF token validation failed" when the fresh token cannot be fetched', async () => {
     fakeFetch({
       [authPaths.csrfToken]: [tokenAnswer('a'), () => new Response('down', { status: 500 })],
-      '/api/a': [() => new Response('CSRF token invalid', { status: 403 })],
+      '/api/a': [
+        () => new Response('{"message":"CSRF token invalid","code":"CSRF"}', { status: 403 }),
+      ],
     });
     await expect(apiRequest('POST', '/api/a')).rejects.toThrow('CSRF token validation failed');
   });
@@ -141,16 +150,27 @@ describe('apiRequest', () => {
     warn.mockRestore();
   });
 
-  it('raises "<status>: <body>" errors carrying the status and the server message', async () => {
-    fakeFetch({
-      [authPaths.login]: [() => json({ message: 'Invalid username or password' }, 401)],
-    });
-    const error = await apiRequest('POST', authPaths.login, {}).catch((e: unknown) => e);
+  it('raises "<status>: <body>" errors carrying the status, the code and the server message', async () => {
+    const body = { message: 'Invalid username or password', code: 'INVALID_CREDENTIALS' };
+    fakeFetch({ [authPaths.login]: [() => json(body, 401)] });
+    const error = await apiRequest('POST', authPaths.login, {}, { csrf: false }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe('401: {"message":"Invalid username or password"}');
+    expect((error as ApiError).message).toBe(`401: ${JSON.stringify(body)}`);
     expect((error as ApiError).status).toBe(401);
+    expect((error as ApiError).code).toBe('INVALID_CREDENTIALS');
     expect((error as ApiError).serverMessage).toBe('Invalid username or password');
     expect(errorMessage(error)).toBe('Invalid username or password');
+  });
+
+  it('reads the code and message of a JSON body, and a body that is not JSON as none', () => {
+    expect(new ApiError(409, '{"message":"m","code":7}', '').code).toBeUndefined();
+    const notJson = new ApiError(500, 'Internal Server Error', '');
+    expect([notJson.code, notJson.serverMessage]).toEqual([undefined, undefined]);
+    const nullBody = new ApiError(500, 'null', '');
+    expect([nullBody.code, nullBody.serverMessage]).toEqual([undefined, undefined]);
+    expect(new ApiError(422, '{"code":"NAME_TAKEN"}', '').code).toBe('NAME_TAKEN');
   });
 
   it("leaves a toast's own text to an answer without a message of the server's", async () => {

@@ -1,14 +1,21 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { ErrorCode } from '#shared/api/error-codes.ts';
 
 // Reads and the errors of every request. They are on the first load (the session check);
-// writes, which only parts that load later make, are in api-request.ts.
+// writes, which only parts that load later make, are in api-call.ts.
 
 /**
- * A non-OK answer. `message` keeps the spec's "<status>: <body or status text>"; `status` and
- * `serverMessage` (the JSON body's message) are what the UI shows.
+ * A non-OK answer. `message` keeps the spec's "<status>: <body or status text>"; `status`,
+ * `code` and `serverMessage` (the body's, `apiErrorSchema` in src/shared/api/errors.ts) are what
+ * the UI reads: the one place the client reads an error body. Checked by hand: this module is on
+ * the first load, which stays free of zod and of the list of codes (decisions 002, 024); the
+ * server sends only codes of ERROR_CODES.
  */
 export class ApiError extends Error {
+  declare readonly code?: ErrorCode;
+  declare readonly serverMessage?: string;
+
   constructor(
     readonly status: number,
     readonly bodyText: string,
@@ -16,16 +23,12 @@ export class ApiError extends Error {
   ) {
     super(`${status}: ${bodyText || statusText}`);
     this.name = 'ApiError';
-  }
-
-  get serverMessage(): string | undefined {
-    // Checked by hand: this module is on the first load, which stays free of zod.
     try {
-      const body: unknown = JSON.parse(this.bodyText);
-      const message = (body as { message?: unknown } | null)?.message;
-      return typeof message === 'string' ? message : undefined;
+      const { message, code } = JSON.parse(bodyText) as { message?: unknown; code?: unknown };
+      if (typeof message === 'string') (this as { serverMessage?: string }).serverMessage = message;
+      if (typeof code === 'string') (this as { code?: ErrorCode }).code = code as ErrorCode;
     } catch {
-      return undefined;
+      // Not JSON (or null): no message, no code.
     }
   }
 }

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from './store.ts';
 
 export type AuthMode = 'login' | 'register';
 
@@ -9,34 +9,21 @@ interface AuthDialogState {
   everOpened: boolean;
 }
 
-let state: AuthDialogState = { open: false, mode: 'login', everOpened: false };
-const listeners = new Set<() => void>();
-
-function set(next: AuthDialogState) {
-  state = next;
-  for (const listener of listeners) listener();
-}
+const dialog = createStore<AuthDialogState>({ open: false, mode: 'login', everOpened: false });
 
 /** Any feature may ask for the sign-in dialog (e.g. the gallery's "Login to Upload"). */
 export function openAuthDialog(mode: AuthMode): void {
-  set({ open: true, mode, everOpened: true });
+  dialog.set({ open: true, mode, everOpened: true });
 }
 
 export function setAuthDialogMode(mode: AuthMode): void {
-  set({ ...state, mode });
+  dialog.set({ ...dialog.get(), mode });
 }
 
 export function closeAuthDialog(): void {
-  set({ ...state, open: false });
+  dialog.set({ ...dialog.get(), open: false });
 }
 
 export function useAuthDialog(): AuthDialogState {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => state,
-    () => state,
-  );
+  return useStore(dialog);
 }

@@ -2,8 +2,8 @@
 
 import { queryOptions } from '@tanstack/react-query';
 import { gamePaths, shopPaths } from '#shared/api/paths.ts';
-import { userProfileSchema } from '#shared/api/shop.ts';
-import { apiGet } from './api-client.ts';
+import { profileEndpoint } from '#shared/api/shop.ts';
+import { callEndpoint } from './api-call.ts';
 
 /**
  * The leaderboard's queries, shared by the leaderboard (which reads them) and the game (which
@@ -26,5 +26,5 @@ export const userCharactersQueryKey = [shopPaths.characters] as const;
 /** The profile read, one definition for both readers so the cache holds one shape. */
 export const userProfileQuery = queryOptions({
   queryKey: userProfileQueryKey,
-  queryFn: () => apiGet(shopPaths.profile, userProfileSchema),
+  queryFn: () => callEndpoint(profileEndpoint),
 });

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { replayPageAddress } from '#shared/api/paths.ts';
+import { createStore } from '#client/lib/store.ts';
 
 // A replay has an address anyone can open: `/#replay-<entryId>`. A hash on `/` (not a route of
 // its own) because the server renders `/`; the viewer opens when the page loads with it and
@@ -15,14 +16,15 @@ export function entryIdFromHash(hash: string): number | null {
   return Number(digits);
 }
 
-// history.replaceState fires no hashchange; closing tells the subscribers itself.
-const listeners = new Set<() => void>();
+// The address bar is the value; history.replaceState fires no hashchange, so closing tells the
+// subscribers itself.
+const closed = createStore(null);
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
+  const unsubscribe = closed.subscribe(listener);
   window.addEventListener('hashchange', listener);
   return () => {
-    listeners.delete(listener);
+    unsubscribe();
     window.removeEventListener('hashchange', listener);
   };
 }
@@ -44,5 +46,5 @@ export function closeReplay(): void {
   if (currentEntryId() === null) return;
   const { pathname, search } = window.location;
   window.history.replaceState(window.history.state, '', `${pathname}${search}`);
-  for (const listener of listeners) listener();
+  closed.notify();
 }

@@ -1,6 +1,8 @@
 import { sitePaths } from '#shared/api/paths.ts';
 import { useSyncExternalStore } from 'react';
 import { clockOffsetMs, msUntilNextSecond, SECOND_MS } from '#shared/time.ts';
+import type { EndpointResponse } from '#shared/api/endpoint.ts';
+import type { serverTimeEndpoint } from '#shared/api/site.ts';
 
 /**
  * The page's one clock: the device's time corrected by the server's (a visitor whose clock is
@@ -16,14 +18,16 @@ export function serverNow(): number {
   return Date.now() + offsetMs;
 }
 
+type ServerTime = EndpointResponse<typeof serverTimeEndpoint>;
+
 async function fetchOffset(): Promise<number | undefined> {
   const sent = Date.now();
   // Not apiGet: a clock probe must skip every cache, needs no cookie, and fails silently.
   const res = await fetch(sitePaths.time, { cache: 'no-store', credentials: 'omit' });
   const received = Date.now();
   if (!res.ok) return undefined;
-  // Read by hand: this module is on the first load, which carries no zod (decision 002).
-  const body = (await res.json()) as { now?: unknown };
+  // Read by hand: this module is on the first load, which carries no zod (decisions 002, 024).
+  const body = (await res.json()) as Partial<Record<keyof ServerTime, unknown>>;
   return typeof body.now === 'number' && Number.isFinite(body.now)
     ? clockOffsetMs(sent, received, body.now)
     : undefined;

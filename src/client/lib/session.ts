@@ -1,7 +1,8 @@
 import { authPaths } from '#shared/api/paths.ts';
-import { useSyncExternalStore } from 'react';
 import type { MeResponse, User } from '#shared/api/auth.ts';
 import { readJson } from './api-client.ts';
+import { useSyncExternalStore } from 'react';
+import { createStore } from './store.ts';
 
 export interface Session {
   user: User | null;
@@ -12,11 +13,10 @@ export interface Session {
 // Who is signed in, in a store of its own rather than the query cache: the header needs it on
 // every first load, and the query client (a tenth of that load) comes with the parts that need it.
 const CHECKING: Session = { user: null, isAuthenticated: false, isLoading: true };
-let session: Session = CHECKING;
+const session = createStore<Session>(CHECKING);
 let firstCheckStarted = false;
 /** Bumped by every check and every change: an answer to an older check is dropped. */
 let generation = 0;
-const listeners = new Set<() => void>();
 const userChangeListeners = new Set<(before: User | null) => void>();
 
 // The session check runs on every first load, so it reads the answer without zod.
@@ -28,11 +28,10 @@ function userFrom(raw: MeResponse | null | undefined): User | null {
 }
 
 function setSession(user: User | null) {
-  const before = session.user;
+  const before = session.get().user;
   const same = user?.id === before?.id && user?.username === before?.username;
-  if (same && !session.isLoading) return;
-  session = { user, isAuthenticated: user !== null, isLoading: false };
-  for (const listener of listeners) listener();
+  if (same && !session.get().isLoading) return;
+  session.set({ user, isAuthenticated: user !== null, isLoading: false });
   if (!same) for (const listener of userChangeListeners) listener(before);
 }
 
@@ -46,7 +45,7 @@ export async function recheckSession(): Promise<void> {
   try {
     user = userFrom((await readJson(authPaths.me, 'returnNull')) as MeResponse | null);
   } catch {
-    user = session.user;
+    user = session.get().user;
   }
   if (asked === generation) setSession(user);
 }
@@ -60,13 +59,13 @@ export function onUserChange(listener: (before: User | null) => void): () => voi
   return () => userChangeListeners.delete(listener);
 }
 
+// Subscribing (after mount, never on the server) starts the first check.
 function subscribe(listener: () => void) {
-  listeners.add(listener);
   if (!firstCheckStarted) {
     firstCheckStarted = true;
     void recheckSession();
   }
-  return () => listeners.delete(listener);
+  return session.subscribe(listener);
 }
 
 /**
@@ -74,11 +73,7 @@ function subscribe(listener: () => void) {
  * visitor's face); the check starts when the first part that shows it comes alive.
  */
 export function useSession(): Session {
-  return useSyncExternalStore(
-    subscribe,
-    () => session,
-    () => CHECKING,
-  );
+  return useSyncExternalStore(subscribe, session.get, () => CHECKING);
 }
 
 /** After login (the answer's user), register, or logout (null). */

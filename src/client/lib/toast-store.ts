@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from './store.ts';
 
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 5000;
@@ -14,25 +14,19 @@ export interface ToastItem extends ToastInput {
   open: boolean;
 }
 
-let toasts: ToastItem[] = [];
+const toasts = createStore<ToastItem[]>([]);
 let nextId = 0;
-const listeners = new Set<() => void>();
 const removalTimers = new Map<string, ReturnType<typeof setTimeout>>();
-
-function emit(next: ToastItem[]) {
-  toasts = next;
-  for (const listener of listeners) listener();
-}
 
 /** Closes a toast; it leaves the list 5 s later so its exit can play. */
 export function dismissToast(id: string): void {
-  emit(toasts.map((t) => (t.id === id ? { ...t, open: false } : t)));
+  toasts.set(toasts.get().map((t) => (t.id === id ? { ...t, open: false } : t)));
   if (removalTimers.has(id)) return;
   removalTimers.set(
     id,
     setTimeout(() => {
       removalTimers.delete(id);
-      emit(toasts.filter((t) => t.id !== id));
+      toasts.set(toasts.get().filter((t) => t.id !== id));
     }, TOAST_REMOVE_DELAY_MS),
   );
 }
@@ -40,19 +34,14 @@ export function dismissToast(id: string): void {
 /** Shows a toast; only one is shown at a time, a new one replaces the older. */
 export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   const id = String(++nextId);
-  emit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  toasts.set([{ ...input, id, open: true }, ...toasts.get()].slice(0, TOAST_LIMIT));
   return { id, dismiss: () => dismissToast(id) };
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 export function getToasts(): ToastItem[] {
-  return toasts;
+  return toasts.get();
 }
 
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(subscribe, getToasts, getToasts);
+  return useStore(toasts);
 }

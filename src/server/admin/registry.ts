@@ -1,3 +1,4 @@
+import { consoleAdminCommands } from '../console/admin-commands.ts';
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
 import { prizeAdminCommands } from '../prize/admin-commands.ts';
@@ -29,6 +30,7 @@ export const adminCommands = merge(
   gameAdminCommands,
   prizeAdminCommands,
   memeAdminCommands,
+  consoleAdminCommands,
   { backup: backupCommand },
 );
 

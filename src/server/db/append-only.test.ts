@@ -125,7 +125,7 @@ describe.each(databaseKinds)('append-only records on %s', (kind) => {
     });
   } else {
     it('grants the app role reads and inserts only', async () => {
-      expect(await appendOnlyTables(db())).toEqual(['prize_events', 'wallet_changes']);
+      expect(await appendOnlyTables(db())).toEqual(['operator_log', 'prize_events', 'wallet_changes']);
       const { rows } = await sql<{ privilege_type: string; table_name: string }>`
       select table_name, privilege_type from information_schema.role_table_grants
       where grantee = current_user and table_name in ('prize_events', 'wallet_changes')

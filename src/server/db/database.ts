@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Role } from '#shared/api/admin.ts';
 
 /**
  * Every table, as Kysely sees it. Times are epoch milliseconds (bigint in PostgreSQL, parsed to
@@ -15,6 +16,8 @@ export interface UsersTable {
   coins: Generated<number>;
   selected_character_key: Generated<string>;
   created_at: number;
+  /** What the member may do in the operator console (migration 016). */
+  role: Generated<Role>;
 }
 
 export interface SessionsTable {
@@ -23,6 +26,10 @@ export interface SessionsTable {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+  /** The session's last passkey sign-in or console request after one (migration 016). */
+  passkey_at: number | null;
+  passkey_challenge: string | null;
+  passkey_challenge_expires_at: number | null;
 }
 
 export interface RateLimitsTable {
@@ -277,4 +284,82 @@ export interface Database {
   meme_reports: MemeReportsTable;
   meme_decisions: MemeDecisionsTable;
   meme_list_snapshots: MemeListSnapshotsTable;
+  passkeys: PasskeysTable;
+  operator_log: OperatorLogTable;
+  suspensions: SuspensionsTable;
+  appeals: AppealsTable;
+  replay_watches: ReplayWatchesTable;
+  run_disqualifications: RunDisqualificationsTable;
+}
+
+/** A member's WebAuthn credential (migration 016); keys and ids base64url. */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of AuthenticatorTransport names. */
+  transports: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** Append-only (db/append-only.ts): every operator decision, console or CLI (migration 016). */
+export interface OperatorLogTable {
+  id: Generated<number>;
+  /** Null for the CLI. */
+  operator_id: number | null;
+  operator_name: string;
+  /** The operator's address, or `cli`. */
+  operator_address: string;
+  kind: string;
+  target_type: string;
+  target_id: string;
+  target_label: string;
+  reason: string;
+  /** JSON object. */
+  details: string;
+  created_at: number;
+}
+
+export interface SuspensionsTable {
+  id: Generated<number>;
+  user_id: number;
+  reason: string;
+  starts_at: number;
+  /** Null: for good. */
+  ends_at: number | null;
+  operator_id: number | null;
+  lifted_at: number | null;
+  lifted_by: number | null;
+}
+
+export interface AppealsTable {
+  id: Generated<number>;
+  suspension_id: number;
+  user_id: number;
+  text: string;
+  created_at: number;
+  decision: 'upheld' | 'lifted' | null;
+  decision_note: string | null;
+  decided_at: number | null;
+  decided_by: number | null;
+  /** When the member was shown the decision (at their next sign-in). */
+  told_at: number | null;
+}
+
+export interface ReplayWatchesTable {
+  id: Generated<number>;
+  operator_id: number;
+  run_id: string;
+  watched_at: number;
+}
+
+export interface RunDisqualificationsTable {
+  run_id: string;
+  /** Public: the player and the board show it. */
+  reason: string;
+  operator_id: number | null;
+  created_at: number;
 }

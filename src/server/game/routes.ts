@@ -1,21 +1,16 @@
-import { gamePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  addCoinsBodySchema,
-  addCoinsResponseSchema,
-  gameRunResponseSchema,
-  leaderboardQuerySchema,
+  addCoinsEndpoint,
+  issueRunEndpoint,
+  leaderboardEndpoint,
   leaderboardResponseSchema,
-  progressBodySchema,
-  progressParamsSchema,
-  progressResponseSchema,
-  replayParamsSchema,
-  replayResponseSchema,
+  progressEndpoint,
+  replayEndpoint,
   runIdSchema,
+  submitScoreEndpoint,
   type LeaderboardEntry,
-  submitScoreBodySchema,
-  submitScoreResponseSchema,
 } from '#shared/api/game.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
 import { MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { weekStartUtc } from '#shared/time.ts';
@@ -74,18 +69,20 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 
   app.maintenance.add('game runs', (now) => pruneUnverifiedRuns(app.deps.db, now - RUN_TTL_MS));
 
-  app.post(
-    gamePaths.runs,
-    { preHandler: noStore, schema: { response: { 201: gameRunResponseSchema } } },
-    async (request, reply) =>
-      reply.code(201).send(await issueRun(app.deps, request.user, clientNetwork(request))),
+  endpointRoute(
+    app,
+    issueRunEndpoint,
+    async (request) => issueRun(app.deps, request.user, clientNetwork(request)),
+    { preHandler: noStore },
   );
 
   // A report's run, looked up and counted before its body is read (admitReport).
   const admitted = new WeakMap<FastifyRequest, ReportedRun>();
   const unknownRunReports = createMemoryRateLimiter(app.deps.clock);
-  app.post(
-    gamePaths.progress,
+  endpointRoute(
+    app,
+    progressEndpoint,
+    async (request) => reportProgress(app.deps, admitted.get(request)!, request.body),
     {
       onRequest: async (request) => {
         const { runId } = request.params as { runId: string };
@@ -104,36 +101,28 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
       },
       bodyLimit: PROGRESS_BODY_LIMIT,
       preHandler: noStore,
-      schema: {
-        params: progressParamsSchema,
-        body: progressBodySchema,
-        response: { 200: progressResponseSchema },
-      },
     },
-    async (request) => reportProgress(app.deps, admitted.get(request)!, request.body),
   );
 
-  app.post(
-    gamePaths.scores,
-    {
-      bodyLimit: RUN_BODY_LIMIT,
-      schema: { body: submitScoreBodySchema, response: { 201: submitScoreResponseSchema } },
-    },
-    async (request, reply) => {
+  endpointRoute(
+    app,
+    submitScoreEndpoint,
+    async (request) => {
       const entry = await submitScore(app.deps, request.user, request.body, clientNetwork(request));
       standings.clear();
-      return reply.code(201).send({ entry });
+      return { entry };
     },
+    { bodyLimit: RUN_BODY_LIMIT },
   );
 
-  app.post(
-    gamePaths.coins,
+  endpointRoute(
+    app,
+    addCoinsEndpoint,
+    async (request) => addCoins(app.deps, request.user, request.body),
     {
       onRequest: membersOnly(COINS_REQUIRE_MEMBER),
       bodyLimit: RUN_BODY_LIMIT,
-      schema: { body: addCoinsBodySchema, response: { 200: addCoinsResponseSchema } },
     },
-    async (request) => addCoins(app.deps, request.user, request.body),
   );
 };
 
@@ -148,28 +137,18 @@ export const standingsRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache 
       return { json: JSON.stringify(entries) };
     });
 
-  app.get(
-    gamePaths.leaderboard,
-    {
-      schema: { querystring: leaderboardQuerySchema, response: { 200: leaderboardResponseSchema } },
-    },
-    async (request, reply) => {
-      sharedReadHeaders(reply);
-      const { json } = await cachedStandings(request.query.limit);
-      // Checked against the schema when it was made; the JSON is sent as it is.
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(json as unknown as LeaderboardEntry[]);
-    },
-  );
+  endpointRoute(app, leaderboardEndpoint, async (request, reply) => {
+    sharedReadHeaders(reply);
+    const { json } = await cachedStandings(request.query.limit);
+    // Checked against the schema when it was made; the JSON is sent as it is.
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(json as unknown as LeaderboardEntry[]);
+  });
 
   // A finished, ranked run never changes; an operator may still remove its entry, so briefly.
-  app.get(
-    gamePaths.replay,
-    { schema: { params: replayParamsSchema, response: { 200: replayResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'public, max-age=60');
-      return entryReplay(app.deps, request.params.entryId);
-    },
-  );
+  endpointRoute(app, replayEndpoint, async (request, reply) => {
+    reply.header('cache-control', 'public, max-age=60');
+    return entryReplay(app.deps, request.params.entryId);
+  });
 };

@@ -8,6 +8,7 @@ import {
   type AdminContext,
 } from '../admin/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
+import { cliOperator } from '../console/operator-log.ts';
 import { decide, REPORTS_TO_HIDE, reportQueue, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
@@ -135,12 +136,18 @@ const DECISIONS: Record<Decision, { summary: string; done: string }> = {
 
 function decisionCommand(decision: Decision): MemeAdminCommand {
   const name = `memes:${decision}`;
+  const usage = `${name} <id> [--reason "text for the operator log"]`;
   return {
-    usage: `${name} <id>`,
+    usage,
     summary: DECISIONS[decision].summary,
     async run(ctx, args) {
-      const id = memeId(args, `${name} <id>`);
-      const result = await decide(ctx.db, id, decision, ctx.now());
+      const { values, positionals: rest } = parseOptions(args, ['reason']);
+      const id = memeId(rest, usage);
+      const reason = values.reason?.trim() || 'from the CLI, no reason given';
+      const result = await decide(ctx.db, id, decision, ctx.now(), {
+        operator: cliOperator(),
+        reason,
+      });
       if (!result) {
         ctx.print(`No meme #${id}.`);
         return 1;

@@ -5,6 +5,7 @@ import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { memberSince } from '../auth/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
+import { recordDecision, type Operator } from '../console/operator-log.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 
@@ -158,17 +159,24 @@ export interface DecisionResult {
   orphanKeys: string[];
 }
 
+/** Who decided and why, for the operator log. */
+export interface DecisionBy {
+  operator: Operator;
+  reason: string;
+}
+
 /**
- * The operator's decision on a meme, applied and recorded in one transaction: dismiss (the
- * reports were wrong: shown again), hide, unhide, or delete (votes and reports go with it; the
- * record keeps its id and title). Open reports are settled by the decision. Undefined when
- * there is no such meme.
+ * The operator's decision on a meme, applied and recorded in one transaction, with its row on
+ * the operator log: dismiss (the reports were wrong: shown again), hide, unhide, or delete
+ * (votes and reports go with it; the record keeps its id and title). Open reports are settled
+ * by the decision. Undefined when there is no such meme. The console and the CLI both call it.
  */
 export async function decide(
   db: Kysely<Database>,
   memeId: number,
   decision: Decision,
   now: number,
+  by: DecisionBy,
 ): Promise<DecisionResult | undefined> {
   return db.transaction().execute(async (trx) => {
     const meme = await trx
@@ -196,6 +204,19 @@ export async function decide(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await recordDecision(
+      trx,
+      by.operator,
+      {
+        kind: decision,
+        targetType: 'meme',
+        targetId: memeId,
+        targetLabel: meme.title,
+        reason: by.reason,
+        details: { decisionId, openReports: Number(n) },
+      },
+      now,
+    );
     await trx
       .updateTable('meme_reports')
       .set({ decision_id: decisionId })

@@ -1,15 +1,10 @@
-import { memePaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  createMemeBodySchema,
-  createMemeResponseSchema,
-  listMemesQuerySchema,
-  memeIdParamsSchema,
-  memeSchema,
-  memesListSchema,
+  createMemeEndpoint,
+  getMemeEndpoint,
+  listMemesEndpoint,
   type Meme,
-  reportBodySchema,
-  reportResponseSchema,
+  reportMemeEndpoint,
   voteEndpoint,
 } from '#shared/api/memes.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
@@ -39,45 +34,34 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
   };
 
-  app.get(
-    memePaths.list,
-    { schema: { querystring: listMemesQuerySchema, response: { 200: memesListSchema } } },
-    async (request, reply) => {
-      const voter = currentVoter(request);
-      // A caller who has voted gets their own votes in the answer: that one is theirs alone.
-      if (voter === null) sharedReadHeaders(reply).header('vary', 'cookie');
-      else reply.header('cache-control', 'private, no-cache');
-      const { json, nextCursor } = await listMemesJson(gallery, request.query, voter);
-      // Spec section 7: the body is the list itself; the next page's address is a Link (RFC 8288).
-      if (nextCursor !== null) {
-        reply.header('link', `<${nextPageLink(request.query, nextCursor)}>; rel="next"`);
-      }
-      // Already checked against memesListSchema when the page was made (see listMemesJson);
-      // the JSON is sent as it is.
-      return reply.type('application/json; charset=utf-8').send(json as unknown as Meme[]);
-    },
-  );
+  endpointRoute(app, listMemesEndpoint, async (request, reply) => {
+    const voter = currentVoter(request);
+    // A caller who has voted gets their own votes in the answer: that one is theirs alone.
+    if (voter === null) sharedReadHeaders(reply).header('vary', 'cookie');
+    else reply.header('cache-control', 'private, no-cache');
+    const { json, nextCursor } = await listMemesJson(gallery, request.query, voter);
+    // Spec section 7: the body is the list itself; the next page's address is a Link (RFC 8288).
+    if (nextCursor !== null) {
+      reply.header('link', `<${nextPageLink(request.query, nextCursor)}>; rel="next"`);
+    }
+    // Already checked against memesListSchema when the page was made (see listMemesJson);
+    // the JSON is sent as it is.
+    return reply.type('application/json; charset=utf-8').send(json as unknown as Meme[]);
+  });
 
-  app.get(
-    memePaths.one,
-    { schema: { params: memeIdParamsSchema, response: { 200: memeSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'private, no-cache');
-      return getMeme(app.deps, request.params.id, currentVoter(request));
-    },
-  );
+  endpointRoute(app, getMemeEndpoint, async (request, reply) => {
+    reply.header('cache-control', 'private, no-cache');
+    return getMeme(app.deps, request.params.id, currentVoter(request));
+  });
 
-  app.post(
-    memePaths.create,
-    {
-      onRequest: membersOnly(CREATE_REQUIRES_MEMBER),
-      schema: { body: createMemeBodySchema, response: { 201: createMemeResponseSchema } },
-    },
-    async (request, reply) => {
+  endpointRoute(
+    app,
+    createMemeEndpoint,
+    async (request) => {
       if (!request.user) throw unauthorized(CREATE_REQUIRES_MEMBER);
-      const meme = await createMeme(gallery, request.user, request.body);
-      return reply.code(201).send({ meme });
+      return { meme: await createMeme(gallery, request.user, request.body) };
     },
+    { onRequest: membersOnly(CREATE_REQUIRES_MEMBER) },
   );
 
   endpointRoute(app, voteEndpoint, async (request, reply) =>
@@ -89,36 +73,26 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.post(
-    memePaths.report,
-    {
-      schema: {
-        params: memeIdParamsSchema,
-        body: reportBodySchema,
-        response: { 200: reportResponseSchema },
-      },
-    },
-    async (request) => {
-      // Per subscriber (/48): one person walking their prefix would be many reporters (018).
-      await enforceRateLimit(
-        app.deps.rateLimiter,
-        `report:net:${clientNetwork(request, 'subscriber')}`,
-        GALLERY_LIMITS.reportPerIp,
-        'Too many reports. Please try again later.',
-      );
-      // One report per member, or per network for a visitor; the threshold counts networks.
-      const network = networkIdentity(request);
-      const { hidden } = await fileReport(app.deps.db, {
-        memeId: request.params.id,
-        reporter: request.user ? memberVoter(request.user.id) : network,
-        reporterIdentity: network,
-        memberId: request.user?.id ?? null,
-        reason: request.body.reason,
-        now: app.deps.clock.now(),
-      });
-      // A report that hides the meme takes it off this node's lists at once.
-      if (hidden) gallery.cache.clear();
-      return { message: 'Thanks, the moderators will take a look.' };
-    },
-  );
+  endpointRoute(app, reportMemeEndpoint, async (request) => {
+    // Per subscriber (/48): one person walking their prefix would be many reporters (018).
+    await enforceRateLimit(
+      app.deps.rateLimiter,
+      `report:net:${clientNetwork(request, 'subscriber')}`,
+      GALLERY_LIMITS.reportPerIp,
+      'Too many reports. Please try again later.',
+    );
+    // One report per member, or per network for a visitor; the threshold counts networks.
+    const network = networkIdentity(request);
+    const { hidden } = await fileReport(app.deps.db, {
+      memeId: request.params.id,
+      reporter: request.user ? memberVoter(request.user.id) : network,
+      reporterIdentity: network,
+      memberId: request.user?.id ?? null,
+      reason: request.body.reason,
+      now: app.deps.clock.now(),
+    });
+    // A report that hides the meme takes it off this node's lists at once.
+    if (hidden) gallery.cache.clear();
+    return { message: 'Thanks, the moderators will take a look.' };
+  });
 };

@@ -1,27 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { CSRF_EXEMPT_PATHS, objectPaths } from '#shared/api/paths.ts';
 import { cookieName, isSecureRequest } from './sessions.ts';
 
 export const CSRF_COOKIE = 'csrf';
 const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
-
-/**
- * Mutating routes that take no token, named by the route they are registered as (method and
- * pattern), never by the request's URL: the router decodes and normalises the URL before it
- * matches (`/%61pi/auth/logout` is `/api/auth/logout` to it), so a check on the raw text would
- * see a different path from the one that runs.
- * - login, register and game scores: the spec's client sends no token; the origin check still
- *   guards them.
- * - the local store's upload URL (`PUT /api/uploads/<signed token>`): the spec's client PUTs the
- *   file there with plain fetch, as it would to a presigned S3 URL. The URL's signature is the
- *   credential: one key, one member's upload row, expiring.
- */
-const EXEMPT_ROUTES = new Set([
-  ...CSRF_EXEMPT_PATHS.map((path) => `POST ${path}`),
-  `PUT ${objectPaths.localUploadPrefix}*`,
-]);
 
 /**
  * The token is bound to the csrf cookie (a random id per browser, the visitor's id for this
@@ -70,11 +53,17 @@ export function isMutating(method: string): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
 }
 
-/** Runs inside a session scope, after routing: every mutating route there needs the token. */
+/**
+ * Runs inside a session scope, after routing: every mutating route there needs the token, but
+ * for an endpoint declared `csrfExempt` (src/shared/api: login, register and game scores, which
+ * the spec's client sends without one, and the local store's signed upload address). Read from
+ * the route the router matched, never from the request's URL: the router decodes and normalises
+ * the URL first (`/%61pi/auth/logout` is `/api/auth/logout` to it). The origin check still
+ * guards an exempt write.
+ */
 export function assertCsrf(request: FastifyRequest): void {
   if (!isMutating(request.method)) return;
   if (request.routeOptions.config.endpoint?.csrfExempt) return;
-  if (EXEMPT_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) return;
   const cookieValue = request.cookies[cookieName(request, CSRF_COOKIE)];
   const header = request.headers['x-csrf-token'];
   if (!cookieValue || typeof header !== 'string' || header === '') {

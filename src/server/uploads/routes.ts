@@ -1,13 +1,9 @@
-import { memePaths, objectPaths } from '#shared/api/paths.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
-import { z } from 'zod';
-import {
-  memeImageBodySchema,
-  memeImageResponseSchema,
-  uploadTargetResponseSchema,
-} from '#shared/api/memes.ts';
+import { memeImageEndpoint, uploadTargetEndpoint } from '#shared/api/memes.ts';
+import { localUploadEndpoint } from '#shared/api/uploads.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
 import { notFound, unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { type LocalDiskStore } from '../storage/local-disk.ts';
@@ -43,26 +39,20 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.maintenance.add('uploads', (now) => pruneUploads(ctx, now));
 
-  app.post(
-    memePaths.uploadTarget,
-    { schema: { response: { 200: uploadTargetResponseSchema } } },
-    async (request, reply) => {
-      if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
-      reply.header('cache-control', 'no-store');
-      return issueUploadTarget(ctx, request.user);
-    },
-  );
+  endpointRoute(app, uploadTargetEndpoint, async (request, reply) => {
+    if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
+    reply.header('cache-control', 'no-store');
+    return issueUploadTarget(ctx, request.user);
+  });
 
-  app.put(
-    memePaths.memeImages,
-    {
-      onRequest: membersOnly(UPLOAD_REQUIRED),
-      schema: { body: memeImageBodySchema, response: { 200: memeImageResponseSchema } },
-    },
+  endpointRoute(
+    app,
+    memeImageEndpoint,
     async (request) => {
       if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
       return processUpload(ctx, request.user, request.body.imageUrl);
     },
+    { onRequest: membersOnly(UPLOAD_REQUIRED) },
   );
 
   if (store.kind === 'local') await app.register(localUploadRoute(ctx, store as LocalDiskStore));
@@ -102,25 +92,15 @@ function localUploadRoute(ctx: UploadContext, store: LocalDiskStore): FastifyPlu
   return async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    scope.withTypeProvider<ZodTypeProvider>().put(
-      // A wildcard, not `:token`: the token is longer than the router's parameter limit.
-      `${objectPaths.localUploadPrefix}*`,
-      {
-        schema: {
-          params: z.object({ '*': z.string().max(1024, 'Invalid upload URL') }),
-          response: { 200: z.object({ size: z.number().int() }) },
-        },
-      },
-      async (request) => {
-        const length = Number(request.headers['content-length']);
-        return receiveLocalUpload(
-          ctx,
-          store,
-          request.params['*'],
-          request.raw,
-          Number.isFinite(length) ? length : undefined,
-        );
-      },
-    );
+    endpointRoute(scope, localUploadEndpoint, async (request) => {
+      const length = Number(request.headers['content-length']);
+      return receiveLocalUpload(
+        ctx,
+        store,
+        request.params['*'],
+        request.raw,
+        Number.isFinite(length) ? length : undefined,
+      );
+    });
   };
 }

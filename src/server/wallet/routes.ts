@@ -1,11 +1,7 @@
-import { walletPaths } from '#shared/api/paths.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  linkWalletBodySchema,
-  walletChallengeSchema,
-  walletResponseSchema,
-} from '#shared/api/wallet.ts';
+import { linkWalletEndpoint, walletChallengeEndpoint, walletEndpoint } from '#shared/api/wallet.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
@@ -26,42 +22,24 @@ function siteIdentity(request: FastifyRequest): SiteIdentity {
 /** A member's proven Solana wallet (Sign In With Solana); session scope. membersOnly answers a
  * visitor 401 first, so each handler has its member (`request.user!`). */
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    walletPaths.wallet,
-    {
-      onRequest: membersOnly(LOGIN_FIRST),
-      preHandler: noStore,
-      schema: { response: { 200: walletResponseSchema } },
-    },
-    async (request) => memberWallet(app.deps, request.user!),
+  const membersOnlyHere = membersOnly(LOGIN_FIRST);
+
+  endpointRoute(app, walletEndpoint, async (request) => memberWallet(app.deps, request.user!), {
+    onRequest: membersOnlyHere,
+    preHandler: noStore,
+  });
+
+  endpointRoute(
+    app,
+    walletChallengeEndpoint,
+    async (request) =>
+      issueChallenge(app.deps, request.user!, siteIdentity(request), clientNetwork(request)),
+    { onRequest: membersOnlyHere, preHandler: noStore },
   );
 
-  app.post(
-    walletPaths.challenge,
-    {
-      onRequest: membersOnly(LOGIN_FIRST),
-      preHandler: noStore,
-      schema: { response: { 201: walletChallengeSchema } },
-    },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await issueChallenge(
-            app.deps,
-            request.user!,
-            siteIdentity(request),
-            clientNetwork(request),
-          ),
-        ),
-  );
-
-  app.post(
-    walletPaths.link,
-    {
-      onRequest: membersOnly(LOGIN_FIRST),
-      schema: { body: linkWalletBodySchema, response: { 200: walletResponseSchema } },
-    },
+  endpointRoute(
+    app,
+    linkWalletEndpoint,
     async (request) =>
       linkWallet(
         app.deps,
@@ -70,5 +48,6 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
         siteIdentity(request),
         clientNetwork(request),
       ),
+    { onRequest: membersOnlyHere },
   );
 };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { authPaths } from './paths.ts';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
@@ -67,3 +69,64 @@ export const logoutResponseSchema = z.object({ ok: z.literal(true) });
 
 export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
 export type CsrfTokenResponse = z.infer<typeof csrfTokenResponseSchema>;
+
+export const csrfTokenEndpoint = defineEndpoint({
+  method: 'GET',
+  path: authPaths.csrfToken,
+  id: 'getCsrfToken',
+  summary: 'A token for the X-CSRF-Token header of every write (bound to the csrf cookie)',
+  tag: 'auth',
+  access: 'visitor',
+  response: csrfTokenResponseSchema,
+  errors: {},
+});
+
+/** The session check on every first load (client/lib/session.ts reads it without zod). */
+export const meEndpoint = defineEndpoint({
+  method: 'GET',
+  path: authPaths.me,
+  id: 'getCurrentUser',
+  summary: 'The signed-in member, or null for a visitor',
+  tag: 'auth',
+  access: 'visitor',
+  response: meResponseSchema,
+  errors: {},
+});
+
+export const registerEndpoint = defineEndpoint({
+  method: 'POST',
+  path: authPaths.register,
+  id: 'register',
+  summary: 'Create an account and sign in to it',
+  tag: 'auth',
+  access: 'visitor',
+  csrfExempt: true,
+  body: registerBodySchema,
+  status: 201,
+  response: authResponseSchema,
+  errors: { 403: ['CROSS_SITE'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
+});
+
+export const loginEndpoint = defineEndpoint({
+  method: 'POST',
+  path: authPaths.login,
+  id: 'login',
+  summary: 'Sign in with a username and password',
+  tag: 'auth',
+  access: 'visitor',
+  csrfExempt: true,
+  body: loginBodySchema,
+  response: authResponseSchema,
+  errors: { 401: ['INVALID_CREDENTIALS'], 403: ['CROSS_SITE'], 429: ['RATE_LIMITED'] },
+});
+
+export const logoutEndpoint = defineEndpoint({
+  method: 'POST',
+  path: authPaths.logout,
+  id: 'logout',
+  summary: 'End the session',
+  tag: 'auth',
+  access: 'visitor',
+  response: logoutResponseSchema,
+  errors: { 403: WRITE_REFUSALS },
+});

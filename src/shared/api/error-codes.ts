@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'UNAVAILABLE',
+  /** The image pipeline is full on this node (uploads). */
+  'BUSY',
   // Sessions, CSRF and origin.
   'CSRF',
   'CROSS_SITE',
@@ -35,9 +37,14 @@ export const ERROR_CODES = [
   'UPLOAD_MISSING',
   'UPLOAD_SLOTS_USED',
   'UPLOAD_USED',
+  // The image pipeline's refusals (uploads/image-processing.ts), lower case on the wire.
+  'unsupported_image',
+  'image_too_large',
+  'corrupt_image',
   // Shop and coins.
   'ALREADY_CREDITED',
   'ALREADY_OWNED',
+  'BAD_AMOUNT',
   'COINS_ALREADY_SAVED',
   'COINS_MISMATCH',
   'NOT_ENOUGH_COINS',
@@ -60,6 +67,8 @@ export const ERROR_CODES = [
   'RUN_SILENT',
   'RUN_UNKNOWN',
   'RUN_USED',
+  /** A visitor's score under a member's name. */
+  'NAME_TAKEN',
   'SCORE_MISMATCH',
   'RUN_TOO_MANY_JUMPS',
   'RUNS_OPEN',
@@ -77,6 +86,16 @@ export const ERROR_CODES = [
   'PRIZE_PAYMENT_PENDING',
   'WRONG_ADDRESS',
   'WRONG_DOMAIN',
+  // The operator console (docs/decisions/022-operator-console.md).
+  'NOT_OPERATOR',
+  'ADMIN_ONLY',
+  'PASSKEY_REQUIRED',
+  'PASSKEY_HOST',
+  'PASSKEY_INVALID',
+  'SUSPENDED',
+  'APPEAL_EXISTS',
+  'REPLAY_NOT_WATCHED',
+  'RUN_DISQUALIFIED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,6 +3,8 @@ import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import type { ErrorCode } from './error-codes.ts';
 
 /** Filled paths of the two game routes with a parameter. */
 export const progressPath = (runId: string) => pathTo(gamePaths.progress, { runId });
@@ -192,3 +194,130 @@ export const replayResponseSchema = z.object({
   signs: z.array(z.object({ key: z.string(), label: z.string() })),
 });
 export type ReplayResponse = z.infer<typeof replayResponseSchema>;
+
+/** A run's refusals once it is named: unknown, expired, refused earlier (its stored code). */
+const RUN_REFUSALS = [
+  'RUN_UNKNOWN',
+  'RUN_EXPIRED',
+  'RUN_REFUSED',
+  'RUN_AHEAD',
+  'RUN_BEHIND',
+  'RUN_SILENT',
+  'RUN_TOO_MANY_JUMPS',
+  'RUN_INCONSISTENT',
+  'RUN_NOT_PACED',
+  'RUN_INVALID',
+] as const satisfies readonly ErrorCode[];
+
+export const issueRunEndpoint = defineEndpoint({
+  method: 'POST',
+  path: gamePaths.runs,
+  id: 'startGameRun',
+  summary: "Start a round: the run's id, its seed and when it starts (docs/decisions/012)",
+  tag: 'game',
+  access: 'visitor',
+  status: 201,
+  response: gameRunResponseSchema,
+  errors: { 403: WRITE_REFUSALS, 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
+});
+
+export const progressEndpoint = defineEndpoint({
+  method: 'POST',
+  path: gamePaths.progress,
+  id: 'reportGameProgress',
+  summary: "A running round's progress: the step reached and the jumps since the last report",
+  tag: 'game',
+  access: 'visitor',
+  params: progressParamsSchema,
+  body: progressBodySchema,
+  response: progressResponseSchema,
+  errors: {
+    403: [...WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    409: ['RUN_BUSY'],
+    413: ['PAYLOAD_TOO_LARGE'],
+    422: [...RUN_REFUSALS, 'RUN_USED'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+/** The spec's client sends a score without a CSRF token (the origin check still holds). */
+export const submitScoreEndpoint = defineEndpoint({
+  method: 'POST',
+  path: gamePaths.scores,
+  id: 'submitScore',
+  summary: "Submit a finished run's jumps; the server replays them and ranks the score",
+  tag: 'game',
+  access: 'visitor',
+  csrfExempt: true,
+  body: submitScoreBodySchema,
+  status: 201,
+  response: submitScoreResponseSchema,
+  errors: {
+    403: ['CROSS_SITE', 'RUN_NOT_YOURS'],
+    413: ['PAYLOAD_TOO_LARGE'],
+    422: [...RUN_REFUSALS, 'RUN_USED', 'RUN_MISMATCH', 'SCORE_MISMATCH', 'NAME_TAKEN'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const addCoinsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: gamePaths.coins,
+  id: 'saveGameCoins',
+  summary: "Credit a member's run's coins to their balance, once per run",
+  tag: 'game',
+  access: 'member',
+  body: addCoinsBodySchema,
+  response: addCoinsResponseSchema,
+  errors: {
+    401: ['UNAUTHORIZED'],
+    403: [...WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    409: ['ALREADY_CREDITED'],
+    413: ['PAYLOAD_TOO_LARGE'],
+    422: [
+      ...RUN_REFUSALS,
+      'RUN_MISMATCH',
+      'RUN_NOT_VERIFIED',
+      'COINS_ALREADY_SAVED',
+      'COINS_MISMATCH',
+      'RUN_OVERLAPS',
+    ],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const leaderboardEndpoint = defineEndpoint({
+  method: 'GET',
+  path: gamePaths.leaderboard,
+  id: 'getLeaderboard',
+  summary: "This week's standings, best score first",
+  tag: 'game',
+  access: 'public',
+  query: leaderboardQuerySchema,
+  response: leaderboardResponseSchema,
+  errors: {},
+});
+
+export const replayEndpoint = defineEndpoint({
+  method: 'GET',
+  path: gamePaths.replay,
+  id: 'getReplay',
+  summary: "A leaderboard entry's run, to watch again: its seed, jumps and statistics",
+  tag: 'game',
+  access: 'public',
+  params: replayParamsSchema,
+  response: replayResponseSchema,
+  errors: { 404: ['ENTRY_UNKNOWN'] },
+});
+
+/** Read by the landing page's Recent Winners through the query client's default (no zod). */
+export const winnersEndpoint = defineEndpoint({
+  method: 'GET',
+  path: gamePaths.winners,
+  id: 'listGiveawayWinners',
+  summary: "Every paid week's winner, newest first",
+  tag: 'prize',
+  access: 'public',
+  response: giveawayWinnersResponseSchema,
+  errors: {},
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
 import { memePaths } from './paths.ts';
 
 /** Spec section 5: one file of at most 5 MB. */
@@ -174,5 +174,104 @@ export const voteEndpoint = defineEndpoint({
     403: ['CSRF', 'CROSS_SITE'],
     404: ['NOT_FOUND'],
     429: ['RATE_LIMITED'],
+  },
+});
+
+/**
+ * A page of the gallery. The next page's whole address comes in the `Link` header; the client
+ * reads it (gallery-api.ts), so it fetches pages by address with this endpoint's response schema.
+ */
+export const listMemesEndpoint = defineEndpoint({
+  method: 'GET',
+  path: memePaths.list,
+  id: 'listMemes',
+  summary: 'A page of the gallery; the next page\'s address is in the Link header (rel="next")',
+  tag: 'gallery',
+  access: 'visitor',
+  query: listMemesQuerySchema,
+  response: memesListSchema,
+  errors: { 400: ['CURSOR_EXPIRED'] },
+});
+
+export const getMemeEndpoint = defineEndpoint({
+  method: 'GET',
+  path: memePaths.one,
+  id: 'getMeme',
+  summary: "One meme, with the caller's vote",
+  tag: 'gallery',
+  access: 'visitor',
+  params: memeIdParamsSchema,
+  response: memeSchema,
+  errors: { 404: ['NOT_FOUND'] },
+});
+
+export const createMemeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: memePaths.create,
+  id: 'createMeme',
+  summary: 'Post a meme: a title, a category and an image processed by PUT /api/meme-images',
+  tag: 'gallery',
+  access: 'member',
+  body: createMemeBodySchema,
+  status: 201,
+  response: createMemeResponseSchema,
+  errors: {
+    400: ['IMAGE_NOT_AVAILABLE'],
+    401: ['UNAUTHORIZED'],
+    403: WRITE_REFUSALS,
+    429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
+  },
+});
+
+export const reportMemeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: memePaths.report,
+  id: 'reportMeme',
+  summary: 'Report a meme to the moderators; enough reports hide it until they decide',
+  tag: 'gallery',
+  access: 'visitor',
+  params: memeIdParamsSchema,
+  body: reportBodySchema,
+  response: reportResponseSchema,
+  errors: {
+    403: WRITE_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['ALREADY_REPORTED'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+/** Step one of an upload: where to PUT the file (a presigned S3 URL or the local store's). */
+export const uploadTargetEndpoint = defineEndpoint({
+  method: 'POST',
+  path: memePaths.uploadTarget,
+  id: 'createUploadTarget',
+  summary: 'An address to PUT one image file to (expires after 15 minutes)',
+  tag: 'uploads',
+  access: 'member',
+  response: uploadTargetResponseSchema,
+  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+});
+
+/** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
+export const memeImageEndpoint = defineEndpoint({
+  method: 'PUT',
+  path: memePaths.memeImages,
+  id: 'processMemeImage',
+  summary: 'Process an uploaded file into a display image; answers its objectPath',
+  tag: 'uploads',
+  access: 'member',
+  body: memeImageBodySchema,
+  response: memeImageResponseSchema,
+  errors: {
+    400: ['BAD_UPLOAD_URL', 'UPLOAD_MISSING', 'UPLOAD_EXPIRED', 'corrupt_image'],
+    401: ['UNAUTHORIZED'],
+    403: WRITE_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],
+    413: ['TOO_LARGE', 'image_too_large'],
+    415: ['unsupported_image'],
+    429: ['RATE_LIMITED'],
+    503: ['BUSY'],
   },
 });

@@ -59,16 +59,6 @@ export const objectPaths = {
   localUploadPrefix: '/api/uploads/',
 } as const;
 
-/**
- * Writes the spec's client sends without a CSRF token (still guarded by the origin check).
- * The client leaves the token off these, the server does not ask for it.
- */
-export const CSRF_EXEMPT_PATHS: readonly string[] = [
-  authPaths.login,
-  authPaths.register,
-  gamePaths.scores,
-];
-
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
   : P extends `${string}:${infer Name}`

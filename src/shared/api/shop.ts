@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { characterKeys } from '#shared/characters.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { shopPaths } from './paths.ts';
 
 export const characterKeySchema = z.enum(characterKeys);
 
@@ -34,3 +36,59 @@ export type PurchaseResponse = z.infer<typeof purchaseResponseSchema>;
 
 export const selectResponseSchema = userProfileSchema;
 export type SelectResponse = z.infer<typeof selectResponseSchema>;
+
+export const profileEndpoint = defineEndpoint({
+  method: 'GET',
+  path: shopPaths.profile,
+  id: 'getUserProfile',
+  summary: "The signed-in member's coins and selected character",
+  tag: 'shop',
+  access: 'member',
+  response: userProfileSchema,
+  errors: { 401: ['UNAUTHORIZED'] },
+});
+
+export const ownedCharactersEndpoint = defineEndpoint({
+  method: 'GET',
+  path: shopPaths.characters,
+  id: 'listOwnedCharacters',
+  summary: 'The characters the signed-in member owns',
+  tag: 'shop',
+  access: 'member',
+  response: ownedCharactersSchema,
+  errors: { 401: ['UNAUTHORIZED'] },
+});
+
+export const purchaseEndpoint = defineEndpoint({
+  method: 'POST',
+  path: shopPaths.purchase,
+  id: 'purchaseCharacter',
+  summary: 'Buy a character with coins; answers the new profile and collection',
+  tag: 'shop',
+  access: 'member',
+  params: characterParamsSchema,
+  response: purchaseResponseSchema,
+  errors: {
+    400: ['NOT_ENOUGH_COINS'],
+    401: ['UNAUTHORIZED'],
+    403: WRITE_REFUSALS,
+    404: ['UNKNOWN_CHARACTER'],
+    409: ['ALREADY_OWNED'],
+  },
+});
+
+export const selectEndpoint = defineEndpoint({
+  method: 'POST',
+  path: shopPaths.select,
+  id: 'selectCharacter',
+  summary: 'Play as an owned character; answers the new profile',
+  tag: 'shop',
+  access: 'member',
+  params: characterParamsSchema,
+  response: selectResponseSchema,
+  errors: {
+    401: ['UNAUTHORIZED'],
+    403: [...WRITE_REFUSALS, 'NOT_OWNED'],
+    404: ['UNKNOWN_CHARACTER'],
+  },
+});

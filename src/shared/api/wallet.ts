@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from './auth.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { walletPaths } from './paths.ts';
 
 /** Base58 of 32 bytes: how Solana writes a public key. */
 export const solanaAddressSchema = z
@@ -53,3 +55,53 @@ export const walletResponseSchema = z.object({
   wallet: linkedWalletSchema.nullable(),
 });
 export type WalletResponse = z.infer<typeof walletResponseSchema>;
+
+export const walletEndpoint = defineEndpoint({
+  method: 'GET',
+  path: walletPaths.wallet,
+  id: 'getWallet',
+  summary: "The signed-in member's linked Solana wallet (null until linked)",
+  tag: 'wallet',
+  access: 'member',
+  response: walletResponseSchema,
+  errors: { 401: ['UNAUTHORIZED'] },
+});
+
+export const walletChallengeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: walletPaths.challenge,
+  id: 'createWalletChallenge',
+  summary: 'The fields of a Sign In With Solana message to sign, with a fresh single-use nonce',
+  tag: 'wallet',
+  access: 'member',
+  status: 201,
+  response: walletChallengeSchema,
+  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+});
+
+export const linkWalletEndpoint = defineEndpoint({
+  method: 'POST',
+  path: walletPaths.link,
+  id: 'linkWallet',
+  summary: "Link (or replace) the member's wallet with a signed challenge and their password",
+  tag: 'wallet',
+  access: 'member',
+  body: linkWalletBodySchema,
+  response: walletResponseSchema,
+  errors: {
+    400: [
+      'BAD_SIGNATURE',
+      'BAD_ADDRESS',
+      'NOT_SIWS',
+      'WRONG_ADDRESS',
+      'WRONG_DOMAIN',
+      'UNKNOWN_NONCE',
+      'NONCE_EXPIRED',
+      'ALTERED_MESSAGE',
+    ],
+    401: ['UNAUTHORIZED'],
+    403: [...WRITE_REFUSALS, 'WRONG_PASSWORD'],
+    409: ['NONCE_USED', 'WALLET_TAKEN', 'PRIZE_PAYMENT_PENDING'],
+    429: ['RATE_LIMITED'],
+  },
+});

@@ -1,12 +1,12 @@
-import { authPaths } from '#shared/api/paths.ts';
 import { useMutation } from '@tanstack/react-query';
 import {
-  authResponseSchema,
+  loginEndpoint,
+  registerEndpoint,
   type LoginBody,
   type RegisterBody,
   type User,
 } from '#shared/api/auth.ts';
-import { apiJson } from '#client/lib/api-request.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { recheckSession, setSessionUser } from '#client/lib/session.ts';
 
 /** The answer's user becomes the session at once, then the session is re-checked. */
@@ -17,15 +17,14 @@ function signedIn({ user }: { user: User }) {
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: LoginBody) => apiJson('POST', authPaths.login, authResponseSchema, body),
+    mutationFn: (body: LoginBody) => callEndpoint(loginEndpoint, { body }),
     onSuccess: signedIn,
   });
 }
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterBody) =>
-      apiJson('POST', authPaths.register, authResponseSchema, body),
+    mutationFn: (body: RegisterBody) => callEndpoint(registerEndpoint, { body }),
     onSuccess: signedIn,
   });
 }

@@ -1,4 +1,4 @@
-import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { memePaths } from '#shared/api/paths.ts';
 import {
   useInfiniteQuery,
   useMutation,
@@ -7,14 +7,15 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
+import { ZodError } from 'zod';
 import {
-  createMemeResponseSchema,
-  memeImageResponseSchema,
-  memeSchema,
-  memesListSchema,
+  createMemeEndpoint,
+  getMemeEndpoint,
+  listMemesEndpoint,
+  memeImageEndpoint,
   nextLink,
-  reportResponseSchema,
-  uploadTargetResponseSchema,
+  reportMemeEndpoint,
+  uploadTargetEndpoint,
   voteEndpoint,
   type CreateMemeBody,
   type Meme,
@@ -24,9 +25,8 @@ import {
   type VoteType,
 } from '#shared/api/memes.ts';
 import type { CategoryFilter } from '#shared/categories.ts';
-import { ApiError, apiGet, apiGetWithHeaders } from '#client/lib/api-client.ts';
-import { apiJson, apiRequest } from '#client/lib/api-request.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
+import { ApiError, apiGetWithHeaders } from '#client/lib/api-client.ts';
+import { callEndpoint, endpointUrl } from '#client/lib/api-call.ts';
 
 /** Every gallery list shares this root, so one invalidation refreshes them all. */
 export const memesQueryRoot = [memePaths.list] as const;
@@ -43,15 +43,17 @@ export interface MemesPage {
 
 /** The first page's address; later pages' come from the server. */
 export function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
-  const params = new URLSearchParams();
-  if (category !== 'all') params.set('category', category);
-  if (sort !== 'new') params.set('sort', sort);
-  const query = params.toString();
-  return query ? `${memePaths.list}?${query}` : memePaths.list;
+  return endpointUrl(listMemesEndpoint, {
+    query: {
+      ...(category !== 'all' && { category }),
+      ...(sort !== 'new' && { sort }),
+    },
+  });
 }
 
+/** A page by its address (the first page's, or a Link header's), read as listMemesEndpoint's. */
 export async function fetchMemesPage(url: string): Promise<MemesPage> {
-  const { data, headers } = await apiGetWithHeaders(url, memesListSchema);
+  const { data, headers } = await apiGetWithHeaders(url, listMemesEndpoint.response);
   return { memes: data, next: nextLink(headers.get('link')) };
 }
 
@@ -71,7 +73,7 @@ export const memeQueryKey = (id: number, viewer: number | null) =>
 export function useMeme(id: number, viewer: number | null) {
   return useQuery({
     queryKey: memeQueryKey(id, viewer),
-    queryFn: () => apiGet(pathTo(memePaths.one, { id }), memeSchema),
+    queryFn: () => callEndpoint(getMemeEndpoint, { params: { id } }),
     // A hidden or deleted meme is a 404: asking again will not change that.
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
@@ -80,7 +82,7 @@ export function useMeme(id: number, viewer: number | null) {
 export function useReport() {
   return useMutation({
     mutationFn: ({ memeId, reason }: { memeId: number; reason: ReportReason }) =>
-      apiJson('POST', pathTo(memePaths.report, { id: memeId }), reportResponseSchema, { reason }),
+      callEndpoint(reportMemeEndpoint, { params: { id: memeId }, body: { reason } }),
   });
 }
 
@@ -114,22 +116,26 @@ export function useVote() {
 export function useCreateMeme() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateMemeBody) =>
-      apiJson('POST', memePaths.create, createMemeResponseSchema, body),
+    mutationFn: (body: CreateMemeBody) => callEndpoint(createMemeEndpoint, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: memesQueryRoot }),
   });
 }
 
 export async function requestUploadURL(): Promise<string> {
-  return (await apiJson('POST', memePaths.uploadTarget, uploadTargetResponseSchema)).uploadURL;
+  return (await callEndpoint(uploadTargetEndpoint)).uploadURL;
 }
 
 /** Spec section 5: the answer must carry objectPath. */
 export const NO_OBJECT_PATH = 'No object path returned from server';
 
 export async function processUploadedImage(uploadURL: string): Promise<string> {
-  const res = await apiRequest('PUT', memePaths.memeImages, { imageUrl: uploadURL });
-  const parsed = memeImageResponseSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success || !parsed.data.objectPath) throw new Error(NO_OBJECT_PATH);
-  return parsed.data.objectPath;
+  const { objectPath } = await callEndpoint(memeImageEndpoint, {
+    body: { imageUrl: uploadURL },
+  }).catch((error: unknown) => {
+    // An answer that is not JSON, or JSON without an objectPath.
+    if (error instanceof SyntaxError || error instanceof ZodError) throw new Error(NO_OBJECT_PATH);
+    throw error;
+  });
+  if (!objectPath) throw new Error(NO_OBJECT_PATH);
+  return objectPath;
 }

@@ -30,16 +30,6 @@ export interface EndOfRoundDeps {
   onCoinsSaved(): void;
 }
 
-function errorCode(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  try {
-    const code: unknown = (JSON.parse(error.bodyText) as { code?: unknown } | null)?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The name a score goes under: the username, else the name kept in the browser, else ask; trimmed
  * (end-of-round.test.ts; the visitor's name prompt in tests/e2e/game.spec.ts).
@@ -96,7 +86,8 @@ export async function handleFinishedRound(
       deps.toast({ title: 'Score Submitted!', description: `${name} scored ${summary.score}.` });
       deps.onScoreSubmitted();
     } catch (error) {
-      if (!deps.username && errorCode(error) === 'NAME_TAKEN') deps.forgetName();
+      if (!deps.username && error instanceof ApiError && error.code === 'NAME_TAKEN')
+        deps.forgetName();
       deps.toast({
         title: SCORE_SUBMIT_FAILED,
         description: errorMessage(error),

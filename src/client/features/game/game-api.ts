@@ -1,11 +1,9 @@
-import { gamePaths } from '#shared/api/paths.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import {
-  addCoinsResponseSchema,
-  gameRunResponseSchema,
-  progressPath,
-  progressResponseSchema,
-  submitScoreResponseSchema,
+  addCoinsEndpoint,
+  issueRunEndpoint,
+  progressEndpoint,
+  submitScoreEndpoint,
   type AddCoinsBody,
   type AddCoinsResponse,
   type GameRunResponse,
@@ -15,23 +13,23 @@ import {
   type SubmitScoreResponse,
 } from '#shared/api/game.ts';
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
-import { apiJson } from '#client/lib/api-request.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { userProfileQuery } from '#client/lib/query-keys.ts';
 
 export function requestRun(): Promise<GameRunResponse> {
-  return apiJson('POST', gamePaths.runs, gameRunResponseSchema);
+  return callEndpoint(issueRunEndpoint);
 }
 
 export function reportProgress(runId: string, body: ProgressBody): Promise<ProgressResponse> {
-  return apiJson('POST', progressPath(runId), progressResponseSchema, body);
+  return callEndpoint(progressEndpoint, { params: { runId }, body });
 }
 
 export function submitScore(body: SubmitScoreBody): Promise<SubmitScoreResponse> {
-  return apiJson('POST', gamePaths.scores, submitScoreResponseSchema, body);
+  return callEndpoint(submitScoreEndpoint, { body });
 }
 
 export function addCoins(body: AddCoinsBody): Promise<AddCoinsResponse> {
-  return apiJson('POST', gamePaths.coins, addCoinsResponseSchema, body);
+  return callEndpoint(addCoinsEndpoint, { body });
 }
 
 /**

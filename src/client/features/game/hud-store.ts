@@ -1,5 +1,6 @@
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { useSyncExternalStore } from 'react';
+import { createStore, type Store } from '#client/lib/store.ts';
 import type { CountdownLabel, GamePhase, GameSession } from './game-session.ts';
 
 /** What the stats and tiles show; a new object only when something visible changed. */
@@ -20,12 +21,11 @@ export interface HudSnapshot {
 const POSITION_REFRESH_MS = 100;
 
 export class HudStore {
-  private snapshot: HudSnapshot;
+  private readonly store: Store<HudSnapshot>;
   private lastPositionAt = -Infinity;
-  private readonly listeners = new Set<() => void>();
 
   constructor(session: GameSession, highScore: number) {
-    this.snapshot = HudStore.read(session, highScore);
+    this.store = createStore(HudStore.read(session, highScore));
   }
 
   private static read(session: GameSession, highScore: number): HudSnapshot {
@@ -44,8 +44,8 @@ export class HudStore {
   }
 
   /** Called after every frame; allocates nothing unless something visible changed. */
-  sync(session: GameSession, nowMs: number, highScore = this.snapshot.highScore): void {
-    const prev = this.snapshot;
+  sync(session: GameSession, nowMs: number, highScore = this.store.get().highScore): void {
+    const prev = this.store.get();
     const state = session.state;
     const discreteChanged =
       session.phase !== prev.phase ||
@@ -60,20 +60,15 @@ export class HudStore {
       (nowMs - this.lastPositionAt >= POSITION_REFRESH_MS || session.phase !== 'running');
     if (!discreteChanged && !positionDue) return;
     this.lastPositionAt = nowMs;
-    this.snapshot = HudStore.read(session, highScore);
-    for (const listener of this.listeners) listener();
+    this.store.set(HudStore.read(session, highScore));
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly getSnapshot = (): HudSnapshot => this.snapshot;
+  readonly getSnapshot = (): HudSnapshot => this.store.get();
+  readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
 }
 
-export function useHud(store: HudStore): HudSnapshot {
-  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+export function useHud(hud: HudStore): HudSnapshot {
+  return useSyncExternalStore(hud.subscribe, hud.getSnapshot, hud.getSnapshot);
 }
 
 /** Flight time as m:ss. */

@@ -1,4 +1,4 @@
-import { ArrowDown, Rocket, ShoppingCart } from 'lucide-react';
+import { ArrowDown, Rocket, ShoppingCart } from '#client/ui/first-load-icons.tsx';
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { brandAssets, isPreLaunch } from '#shared/site.ts';

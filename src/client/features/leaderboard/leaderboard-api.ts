@@ -1,7 +1,6 @@
-import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
-import { leaderboardResponseSchema, type LeaderboardEntry } from '#shared/api/game.ts';
-import { apiGet } from '#client/lib/api-client.ts';
+import { leaderboardEndpoint, type LeaderboardEntry } from '#shared/api/game.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { leaderboardQueryKey } from '#client/lib/query-keys.ts';
 
 /** Spec section 9: leaderboard reads are retried twice, one second apart. */
@@ -9,7 +8,7 @@ export const LEADERBOARD_RETRIES = 2;
 export const LEADERBOARD_RETRY_DELAY_MS = 1000;
 
 export function fetchLeaderboard(limit: number): Promise<LeaderboardEntry[]> {
-  return apiGet(`${gamePaths.leaderboard}?limit=${limit}`, leaderboardResponseSchema);
+  return callEndpoint(leaderboardEndpoint, { query: { limit } });
 }
 
 export function useLeaderboard(limit: number, enabled = true) {

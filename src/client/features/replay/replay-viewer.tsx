@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Pause, Play, SkipBack, SkipForward } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { replayPath, replayResponseSchema, type ReplayResponse } from '#shared/api/game.ts';
+import { replayEndpoint, type ReplayResponse } from '#shared/api/game.ts';
 import { DEFAULT_CHARACTER_KEY, isCharacterKey } from '#shared/characters.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
-import { apiGet } from '#client/lib/api-client.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { Button } from '#client/ui/button.tsx';
 import { GameRenderer } from '#client/lib/game-renderer.ts';
 import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playback.ts';
@@ -12,7 +12,7 @@ import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playba
 // Loaded only when a replay's address is opened (replay-dialog.tsx, a dynamic import).
 
 function fetchReplay(entryId: number): Promise<ReplayResponse> {
-  return apiGet(replayPath(entryId), replayResponseSchema);
+  return callEndpoint(replayEndpoint, { params: { entryId } });
 }
 
 /** A leaderboard entry's public replay (seed, jumps, character, figures). */

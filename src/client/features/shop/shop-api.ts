@@ -1,16 +1,15 @@
-import { pathTo, shopPaths } from '#shared/api/paths.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  ownedCharactersSchema,
-  purchaseResponseSchema,
-  selectResponseSchema,
+  ownedCharactersEndpoint,
+  purchaseEndpoint,
+  selectEndpoint,
   type OwnedCharacter,
   type PurchaseResponse,
   type UserProfile,
 } from '#shared/api/shop.ts';
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
-import { apiGet, ApiError, errorMessage } from '#client/lib/api-client.ts';
-import { apiJson } from '#client/lib/api-request.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
+import { ApiError, errorMessage } from '#client/lib/api-client.ts';
 import {
   userCharactersQueryKey,
   userProfileQuery,
@@ -26,7 +25,7 @@ export function useUserProfile(enabled: boolean) {
 export function useOwnedCharacters(enabled: boolean) {
   return useQuery<OwnedCharacter[]>({
     queryKey: userCharactersQueryKey,
-    queryFn: () => apiGet(shopPaths.characters, ownedCharactersSchema),
+    queryFn: () => callEndpoint(ownedCharactersEndpoint),
     enabled,
   });
 }
@@ -61,8 +60,7 @@ function tellWriteFailed(error: Error, action: 'purchase' | 'select'): boolean {
 export function usePurchaseCharacter() {
   const queryClient = useQueryClient();
   return useMutation<PurchaseResponse, Error, CharacterKey>({
-    mutationFn: (key) =>
-      apiJson('POST', pathTo(shopPaths.purchase, { key }), purchaseResponseSchema),
+    mutationFn: (key) => callEndpoint(purchaseEndpoint, { params: { key } }),
     onSuccess: (answer, key) => {
       // The answer is the new state: the balance and the cards change without another request.
       queryClient.setQueryData(userProfileQueryKey, answer.profile);
@@ -84,7 +82,7 @@ export function usePurchaseCharacter() {
 export function useSelectCharacter() {
   const queryClient = useQueryClient();
   return useMutation<UserProfile, Error, CharacterKey>({
-    mutationFn: (key) => apiJson('POST', pathTo(shopPaths.select, { key }), selectResponseSchema),
+    mutationFn: (key) => callEndpoint(selectEndpoint, { params: { key } }),
     onSuccess: (profile, key) => {
       queryClient.setQueryData(userProfileQueryKey, profile);
       toast({

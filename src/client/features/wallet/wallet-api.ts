@@ -1,12 +1,12 @@
 import { walletPaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
-import { walletResponseSchema, type WalletResponse } from '#shared/api/wallet.ts';
-import { apiGet } from '#client/lib/api-client.ts';
+import { walletEndpoint, type WalletResponse } from '#shared/api/wallet.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 
 export const walletQueryKey = [walletPaths.wallet] as const;
 
 function fetchWallet(): Promise<WalletResponse> {
-  return apiGet(walletPaths.wallet, walletResponseSchema);
+  return callEndpoint(walletEndpoint);
 }
 
 /** The member's proven wallet (null until linked). */

@@ -1,4 +1,3 @@
-import { walletPaths } from '#shared/api/paths.ts';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -11,16 +10,16 @@ import { getWallets } from '@wallet-standard/app';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import type { Wallet } from '@wallet-standard/base';
 import {
+  linkWalletEndpoint,
   signedWalletMessageSchema,
-  walletChallengeSchema,
-  walletResponseSchema,
+  walletChallengeEndpoint,
   type LinkWalletBody,
   type SignedWalletMessage,
   type WalletChallenge,
 } from '#shared/api/wallet.ts';
 import { shortAddress, signInMessageText } from '#shared/siws.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
-import { apiJson } from '#client/lib/api-request.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
@@ -110,9 +109,9 @@ export default function WalletLinkDialog({
   async function link(wallet: Wallet) {
     setBusy(wallet.name);
     try {
-      const challenge = await apiJson('POST', walletPaths.challenge, walletChallengeSchema);
+      const challenge = await callEndpoint(walletChallengeEndpoint);
       const body: LinkWalletBody = { ...(await signChallenge(wallet, challenge)), password };
-      const linked = await apiJson('POST', walletPaths.link, walletResponseSchema, body);
+      const linked = await callEndpoint(linkWalletEndpoint, { body });
       setPassword('');
       queryClient.setQueryData(walletQueryKey, linked);
       toast({

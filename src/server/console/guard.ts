@@ -1,0 +1,79 @@
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { PASSKEY_STEP_UP_MS, type OperatorRole, type Role } from '#shared/api/admin.ts';
+import { HttpError, unauthorized } from '../http-error.ts';
+import type { Operator } from './operator-log.ts';
+
+/** Console requests write the session's passkey time at most this often (the sliding step-up). */
+const SLIDE_EVERY_MS = 30 * 1000;
+
+const RANK: Record<Role, number> = { member: 0, moderator: 1, admin: 2 };
+
+/** The operator a console request acts as, set by operatorOnly. */
+export interface ConsoleOperator extends Operator {
+  id: number;
+  role: OperatorRole;
+  passkeyFresh: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operator?: ConsoleOperator;
+  }
+}
+
+export const NOT_OPERATOR = 'The console is for moderators and admins.';
+
+/**
+ * The console's guard, as a route's onRequest hook after the session scope's look-up: a visitor
+ * gets 401, a member without `role` (read from the database on every request, so a demotion
+ * takes effect on the next request) 403, and without `passkey: false` a session with no passkey
+ * sign-in in the last PASSKEY_STEP_UP_MS 403 PASSKEY_REQUIRED. Each passing request slides that
+ * window on. Sets request.operator.
+ */
+export function operatorOnly(
+  role: OperatorRole,
+  options: { passkey?: boolean } = {},
+): onRequestHookHandler {
+  const needsPasskey = options.passkey ?? true;
+  return async (request) => {
+    const user = request.user;
+    if (!user || !request.sessionIdHash) throw unauthorized('Please sign in first.');
+    const { db, clock } = request.server.deps;
+    const now = clock.now();
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['users.id', 'users.username', 'users.role', 'sessions.passkey_at'])
+      .where('sessions.id_hash', '=', request.sessionIdHash)
+      .executeTakeFirst();
+    if (!row) throw unauthorized('Please sign in first.');
+    if (row.role === 'member') throw new HttpError(403, NOT_OPERATOR, 'NOT_OPERATOR');
+    if (RANK[row.role] < RANK[role]) {
+      throw new HttpError(403, 'Only an admin may do this.', 'ADMIN_ONLY');
+    }
+    const passkeyFresh = row.passkey_at !== null && now - row.passkey_at <= PASSKEY_STEP_UP_MS;
+    if (needsPasskey && !passkeyFresh) {
+      throw new HttpError(403, 'Sign in with your passkey to use the console.', 'PASSKEY_REQUIRED');
+    }
+    if (passkeyFresh && now - row.passkey_at! >= SLIDE_EVERY_MS) {
+      await db
+        .updateTable('sessions')
+        .set({ passkey_at: now })
+        .where('id_hash', '=', request.sessionIdHash)
+        .execute();
+    }
+    request.operator = {
+      id: row.id,
+      name: row.username,
+      address: request.ip,
+      role: row.role,
+      passkeyFresh,
+    };
+  };
+}
+
+/** The request's operator; only in a route behind operatorOnly. */
+export function operatorOf(request: FastifyRequest): ConsoleOperator {
+  if (!request.operator) throw new Error('operatorOf outside operatorOnly');
+  return request.operator;
+}

@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import { MEME_DECISIONS, type QueueEntry } from '#shared/api/admin.ts';
+import type { Database } from '../db/database.ts';
+import { objectPathForKey } from '../uploads/object-paths.ts';
+
+type MemeDecision = (typeof MEME_DECISIONS)[number];
+
+/**
+ * The report queue: memes with open reports (status `open`), or the latest decisions that
+ * settled reports (`resolved`), each with the meme, its uploader, the count and the reasons.
+ */
+export async function reportQueue(
+  db: Kysely<Database>,
+  options: { status: 'open' | 'resolved'; sort: 'newest' | 'most'; limit: number },
+): Promise<QueueEntry[]> {
+  return options.status === 'open' ? openQueue(db, options) : resolvedQueue(db, options.limit);
+}
+
+async function openQueue(
+  db: Kysely<Database>,
+  options: { sort: 'newest' | 'most'; limit: number },
+): Promise<QueueEntry[]> {
+  const rows = await db
+    .selectFrom('meme_reports')
+    .innerJoin('memes', 'memes.id', 'meme_reports.meme_id')
+    .leftJoin('users', 'users.id', 'memes.user_id')
+    .select([
+      'memes.id',
+      'memes.title',
+      'memes.hidden',
+      'memes.image_key',
+      'memes.thumbnail_key',
+      'users.username',
+      'meme_reports.reason',
+      'meme_reports.created_at',
+    ])
+    .where('meme_reports.decision_id', 'is', null)
+    .execute();
+  const byMeme = new Map<number, QueueEntry>();
+  for (const row of rows) {
+    let entry = byMeme.get(row.id);
+    if (!entry) {
+      entry = {
+        meme: {
+          id: row.id,
+          title: row.title,
+          imageUrl: objectPathForKey(row.image_key),
+          thumbnailUrl: objectPathForKey(row.thumbnail_key),
+          hidden: row.hidden === 1,
+          deleted: false,
+          uploader: row.username,
+        },
+        reports: 0,
+        reasons: {},
+        firstReportAt: row.created_at,
+        lastReportAt: row.created_at,
+        decision: null,
+      };
+      byMeme.set(row.id, entry);
+    }
+    entry.reports++;
+    entry.reasons[row.reason] = (entry.reasons[row.reason] ?? 0) + 1;
+    entry.firstReportAt = Math.min(entry.firstReportAt, row.created_at);
+    entry.lastReportAt = Math.max(entry.lastReportAt, row.created_at);
+  }
+  const order =
+    options.sort === 'most'
+      ? (a: QueueEntry, b: QueueEntry) => b.reports - a.reports || a.firstReportAt - b.firstReportAt
+      : (a: QueueEntry, b: QueueEntry) => b.lastReportAt - a.lastReportAt;
+  return [...byMeme.values()].sort(order).slice(0, options.limit);
+}
+
+async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<QueueEntry[]> {
+  const decisions = await db
+    .selectFrom('meme_decisions')
+    .leftJoin('memes', 'memes.id', 'meme_decisions.meme_id')
+    .leftJoin('users', 'users.id', 'memes.user_id')
+    .select([
+      'meme_decisions.id',
+      'meme_decisions.meme_id',
+      'meme_decisions.meme_title',
+      'meme_decisions.decision',
+      'meme_decisions.open_reports',
+      'meme_decisions.decided_at',
+      'memes.hidden',
+      'memes.image_key',
+      'memes.thumbnail_key',
+      'users.username',
+    ])
+    .where('meme_decisions.open_reports', '>', 0)
+    .orderBy('meme_decisions.id', 'desc')
+    .limit(limit)
+    .execute();
+  const entries: QueueEntry[] = [];
+  for (const d of decisions) {
+    const reports = await db
+      .selectFrom('meme_reports')
+      .select(['reason', 'created_at'])
+      .where('decision_id', '=', d.id)
+      .execute();
+    // The log row the decision wrote (same meme, kind and time).
+    const logged = await db
+      .selectFrom('operator_log')
+      .select(['operator_name', 'reason'])
+      .where('target_type', '=', 'meme')
+      .where('target_id', '=', String(d.meme_id))
+      .where('kind', '=', d.decision)
+      .where('created_at', '=', d.decided_at)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    const reasons: Record<string, number> = {};
+    for (const r of reports) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
+    const times = reports.map((r) => r.created_at);
+    const deleted = d.image_key === null;
+    entries.push({
+      meme: {
+        id: d.meme_id,
+        title: d.meme_title,
+        imageUrl: deleted ? null : objectPathForKey(d.image_key!),
+        thumbnailUrl: deleted ? null : objectPathForKey(d.thumbnail_key!),
+        hidden: d.hidden === 1,
+        deleted,
+        uploader: d.username,
+      },
+      reports: d.open_reports,
+      reasons,
+      firstReportAt: times.length ? Math.min(...times) : d.decided_at,
+      lastReportAt: times.length ? Math.max(...times) : d.decided_at,
+      decision: {
+        kind: d.decision as MemeDecision,
+        decidedAt: d.decided_at,
+        operator: logged?.operator_name ?? null,
+        reason: logged?.reason ?? null,
+      },
+    });
+  }
+  return entries;
+}
+
+/** How many reports wait for a decision. */
+export async function openReportCount(db: Kysely<Database>): Promise<number> {
+  const { n } = await db
+    .selectFrom('meme_reports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('decision_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

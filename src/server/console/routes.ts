@@ -1,0 +1,201 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import {
+  authenticationEndpoint,
+  authenticationOptionsEndpoint,
+  listPasskeysEndpoint,
+  logEndpoint,
+  memeDecisionEndpoint,
+  operatorMeEndpoint,
+  registrationEndpoint,
+  registrationOptionsEndpoint,
+  removePasskeyEndpoint,
+  reportsEndpoint,
+} from '#shared/api/admin.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
+import { notFound } from '../http-error.ts';
+import { decide } from '../memes/moderation.ts';
+import { clientNetwork } from '../http/client-network.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
+import { operatorOf, operatorOnly } from './guard.ts';
+import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
+import { openReportCount, reportQueue } from './queue.ts';
+import {
+  authenticate,
+  authenticationOptions,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  removePasskey,
+} from './passkeys.ts';
+
+/** The console's writes, per network: far above an operator's pace, far below a script's. */
+export const CONSOLE_WRITES = { limit: 60, windowMs: 60 * 1000 };
+
+/** Counts a console write against the caller's network, after the guard, before the body. */
+export const consoleWriteLimit: onRequestHookHandler = async (request) => {
+  await enforceRateLimit(
+    request.server.deps.rateLimiter,
+    `console:write:net:${clientNetwork(request)}`,
+    CONSOLE_WRITES,
+    'Too many console actions. Please slow down.',
+  );
+};
+
+/** Guards for a console write: the role (and passkey), then the network's write limit. */
+export const consoleWrite = (...guards: onRequestHookHandler[]) => ({
+  onRequest: [...guards, consoleWriteLimit],
+});
+
+/** The console's own routes: who is operating, their passkeys, the log. In the session scope. */
+export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  const moderatorBeforePasskey = operatorOnly('moderator', { passkey: false });
+  const moderator = operatorOnly('moderator');
+
+  endpointRoute(
+    app,
+    operatorMeEndpoint,
+    async (request) => {
+      const operator = operatorOf(request);
+      const { rp, problem } = relyingParty(request);
+      return {
+        username: operator.name,
+        role: operator.role,
+        passkeys: (await listPasskeys(app.deps, operator.id)).length,
+        passkeyFresh: operator.passkeyFresh,
+        rpId: rp?.id ?? null,
+        hostProblem: problem,
+      };
+    },
+    { onRequest: moderatorBeforePasskey },
+  );
+
+  endpointRoute(
+    app,
+    registrationOptionsEndpoint,
+    async (request) =>
+      (await registrationOptions(request, operatorOf(request), request.body.password)) as never,
+    consoleWrite(moderatorBeforePasskey),
+  );
+
+  endpointRoute(
+    app,
+    registrationEndpoint,
+    async (request) => {
+      const operator = operatorOf(request);
+      const passkey = await registerPasskey(request, operator, request.body.response);
+      await recordDecision(
+        app.deps.db,
+        operator,
+        {
+          kind: 'passkey-add',
+          targetType: 'member',
+          targetId: operator.id,
+          targetLabel: operator.name,
+          reason: 'added in the console',
+          details: { passkey: passkey.id },
+        },
+        app.deps.clock.now(),
+      );
+      return { passkey };
+    },
+    consoleWrite(moderatorBeforePasskey),
+  );
+
+  endpointRoute(
+    app,
+    authenticationOptionsEndpoint,
+    async (request) => (await authenticationOptions(request, operatorOf(request))) as never,
+    consoleWrite(moderatorBeforePasskey),
+  );
+
+  endpointRoute(
+    app,
+    authenticationEndpoint,
+    async (request) => {
+      await authenticate(request, operatorOf(request), request.body.response);
+      return { ok: true as const };
+    },
+    consoleWrite(moderatorBeforePasskey),
+  );
+
+  endpointRoute(
+    app,
+    listPasskeysEndpoint,
+    async (request) => ({ passkeys: await listPasskeys(app.deps, operatorOf(request).id) }),
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    removePasskeyEndpoint,
+    async (request) => {
+      const operator = operatorOf(request);
+      await removePasskey(app.deps, operator.id, request.params.id);
+      await recordDecision(
+        app.deps.db,
+        operator,
+        {
+          kind: 'passkey-remove',
+          targetType: 'member',
+          targetId: operator.id,
+          targetLabel: operator.name,
+          reason: 'removed in the console',
+          details: { passkey: request.params.id },
+        },
+        app.deps.clock.now(),
+      );
+      return { ok: true as const };
+    },
+    consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    logEndpoint,
+    async (request) => {
+      const { operator, kind, from, to, before, limit } = request.query;
+      const [entries, kinds] = await Promise.all([
+        listDecisions(app.deps.db, { operator, kind, from, to, before, limit }),
+        decisionKinds(app.deps.db),
+      ]);
+      return { entries, kinds };
+    },
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    reportsEndpoint,
+    async (request) => {
+      const [entries, openReports] = await Promise.all([
+        reportQueue(app.deps.db, request.query),
+        openReportCount(app.deps.db),
+      ]);
+      return { entries, appeals: [], openReports };
+    },
+    { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    memeDecisionEndpoint,
+    async (request) => {
+      const { deps } = app;
+      const result = await decide(
+        deps.db,
+        request.params.id,
+        request.body.decision,
+        deps.clock.now(),
+        {
+          operator: operatorOf(request),
+          reason: request.body.reason,
+        },
+      );
+      if (!result) throw notFound('No such meme.');
+      for (const key of result.orphanKeys) await deps.objectStore!.deleteObject(key);
+      return { decisionId: result.decisionId, settledReports: result.settledReports };
+    },
+    consoleWrite(moderator),
+  );
+}

@@ -1,0 +1,310 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+/**
+ * The operator console's API (docs/decisions/022-operator-console.md). Every route needs a role;
+ * all but the passkey sign-in steps also need a passkey sign-in made in this session within
+ * PASSKEY_STEP_UP_MS (`PASSKEY_REQUIRED` otherwise).
+ */
+export const adminPaths = {
+  me: '/api/admin/me',
+  registrationOptions: '/api/admin/passkeys/registration-options',
+  registration: '/api/admin/passkeys/registration',
+  authenticationOptions: '/api/admin/passkeys/authentication-options',
+  authentication: '/api/admin/passkeys/authentication',
+  passkeys: '/api/admin/passkeys',
+  passkey: '/api/admin/passkeys/:id',
+  log: '/api/admin/log',
+  reports: '/api/admin/reports',
+  memeDecision: '/api/admin/memes/:id/decision',
+  members: '/api/admin/members',
+  member: '/api/admin/members/:username',
+  suspend: '/api/admin/members/:username/suspension',
+  lift: '/api/admin/members/:username/suspension/lift',
+  endSessions: '/api/admin/members/:username/sessions/end',
+  appealDecision: '/api/admin/appeals/:id/decision',
+  prizeWeek: '/api/admin/prize-week',
+  replayWatched: '/api/admin/prize-week/runs/:runId/watched',
+  approve: '/api/admin/prize-week/runs/:runId/approve',
+  disqualify: '/api/admin/prize-week/runs/:runId/disqualify',
+  overview: '/api/admin/overview',
+} as const;
+
+/** The console's page. */
+export const ADMIN_PAGE = '/admin';
+
+export const ROLES = ['member', 'moderator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export type OperatorRole = Exclude<Role, 'member'>;
+
+/** A passkey sign-in counts this long after the session's last console request (sliding). */
+export const PASSKEY_STEP_UP_MS = 15 * 60 * 1000;
+
+const OPERATOR_REFUSALS = {
+  401: ['UNAUTHORIZED'],
+  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
+} as const;
+
+/** WebAuthn options and responses travel as the JSON @simplewebauthn defines; checked there. */
+const webAuthnJson = z.record(z.string(), z.unknown());
+
+export const passkeySchema = z.object({
+  id: z.number().int(),
+  createdAt: z.number(),
+  lastUsedAt: z.number().nullable(),
+  transports: z.array(z.string()),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+export const operatorMeSchema = z.object({
+  username: z.string(),
+  role: z.enum(ROLES),
+  passkeys: z.number().int(),
+  /** Whether this session's passkey sign-in is recent enough for the console. */
+  passkeyFresh: z.boolean(),
+  /** The relying party (the site's host); null when the console is opened at an IP address. */
+  rpId: z.string().nullable(),
+  /** Why passkeys cannot work where the console was opened, naming the host to use. */
+  hostProblem: z.string().nullable(),
+});
+export type OperatorMe = z.infer<typeof operatorMeSchema>;
+
+export const operatorMeEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.me,
+  id: 'operatorMe',
+  summary: "The operator's role, passkeys and whether the session's passkey sign-in is fresh",
+  tag: 'console',
+  access: 'operator',
+  response: operatorMeSchema,
+  errors: { 401: ['UNAUTHORIZED'], 403: ['NOT_OPERATOR'] },
+});
+
+export const passwordBodySchema = z.object({ password: z.string().min(1).max(128) });
+
+export const registrationOptionsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.registrationOptions,
+  id: 'passkeyRegistrationOptions',
+  summary: 'WebAuthn options to add a passkey; needs the password again',
+  tag: 'console',
+  access: 'operator',
+  body: passwordBodySchema,
+  response: webAuthnJson,
+  errors: {
+    400: ['PASSKEY_HOST'],
+    401: ['UNAUTHORIZED'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'WRONG_PASSWORD'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const registrationEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.registration,
+  id: 'passkeyRegistration',
+  summary: "Adds the passkey the browser made; counts as this session's passkey sign-in",
+  tag: 'console',
+  access: 'operator',
+  body: z.object({ response: webAuthnJson }),
+  status: 201,
+  response: z.object({ passkey: passkeySchema }),
+  errors: {
+    400: ['PASSKEY_HOST', 'PASSKEY_INVALID'],
+    401: ['UNAUTHORIZED'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const authenticationOptionsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.authenticationOptions,
+  id: 'passkeyAuthenticationOptions',
+  summary: "WebAuthn options to sign in with one of the operator's passkeys",
+  tag: 'console',
+  access: 'operator',
+  response: webAuthnJson,
+  errors: {
+    400: ['PASSKEY_HOST'],
+    401: ['UNAUTHORIZED'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    404: ['NOT_FOUND'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const authenticationEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.authentication,
+  id: 'passkeyAuthentication',
+  summary: "Checks the passkey sign-in; the session's console access lasts 15 min from each use",
+  tag: 'console',
+  access: 'operator',
+  body: z.object({ response: webAuthnJson }),
+  response: z.object({ ok: z.literal(true) }),
+  errors: {
+    400: ['PASSKEY_HOST', 'PASSKEY_INVALID'],
+    401: ['UNAUTHORIZED'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const listPasskeysEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.passkeys,
+  id: 'listPasskeys',
+  summary: "The operator's passkeys",
+  tag: 'console',
+  access: 'operator',
+  response: z.object({ passkeys: z.array(passkeySchema) }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const idParamsSchema = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
+});
+
+export const removePasskeyEndpoint = defineEndpoint({
+  method: 'DELETE',
+  path: adminPaths.passkey,
+  id: 'removePasskey',
+  summary: "Removes one of the operator's passkeys",
+  tag: 'console',
+  access: 'operator',
+  params: idParamsSchema,
+  response: z.object({ ok: z.literal(true) }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const logEntrySchema = z.object({
+  id: z.number().int(),
+  operatorId: z.number().int().nullable(),
+  operatorName: z.string(),
+  operatorAddress: z.string(),
+  kind: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  targetLabel: z.string(),
+  reason: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.number(),
+});
+export type LogEntry = z.infer<typeof logEntrySchema>;
+
+export const logQuerySchema = z.object({
+  operator: z.string().max(64).optional(),
+  kind: z.string().max(64).optional(),
+  /** Epoch ms, inclusive. */
+  from: z.coerce.number().int().nonnegative().optional(),
+  /** Epoch ms, exclusive. */
+  to: z.coerce.number().int().nonnegative().optional(),
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const logEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.log,
+  id: 'operatorLog',
+  summary: 'The operator log, newest first, filtered by operator, kind and date',
+  tag: 'console',
+  access: 'operator',
+  query: logQuerySchema,
+  response: z.object({ entries: z.array(logEntrySchema), kinds: z.array(z.string()) }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const MEME_DECISIONS = ['hide', 'unhide', 'delete', 'dismiss'] as const;
+
+/** A reason the log keeps: every console decision gives one. */
+export const reasonSchema = z
+  .string({ error: 'Give a reason' })
+  .trim()
+  .min(3, 'Give a reason (at least 3 characters)')
+  .max(500, 'Keep the reason under 500 characters');
+
+export const reportsQuerySchema = z.object({
+  status: z.enum(['open', 'resolved']).default('open'),
+  sort: z.enum(['newest', 'most']).default('most'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const queueMemeSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  /** Null once deleted. */
+  imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  hidden: z.boolean(),
+  deleted: z.boolean(),
+  uploader: z.string().nullable(),
+});
+
+export const queueEntrySchema = z.object({
+  meme: queueMemeSchema,
+  reports: z.number().int(),
+  reasons: z.record(z.string(), z.number().int()),
+  firstReportAt: z.number(),
+  lastReportAt: z.number(),
+  /** For resolved entries: the decision that settled the reports. */
+  decision: z
+    .object({
+      kind: z.enum(MEME_DECISIONS),
+      decidedAt: z.number(),
+      operator: z.string().nullable(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type QueueEntry = z.infer<typeof queueEntrySchema>;
+
+export const appealEntrySchema = z.object({
+  id: z.number().int(),
+  member: z.string(),
+  text: z.string(),
+  createdAt: z.number(),
+  suspension: z.object({
+    id: z.number().int(),
+    reason: z.string(),
+    endsAt: z.number().nullable(),
+    liftedAt: z.number().nullable(),
+  }),
+  decision: z.enum(['upheld', 'lifted']).nullable(),
+  decidedAt: z.number().nullable(),
+});
+export type AppealEntry = z.infer<typeof appealEntrySchema>;
+
+export const reportsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.reports,
+  id: 'reportQueue',
+  summary: 'Reported memes (open or resolved) with counts and reasons, and appeals waiting',
+  tag: 'console',
+  access: 'operator',
+  query: reportsQuerySchema,
+  response: z.object({
+    entries: z.array(queueEntrySchema),
+    appeals: z.array(appealEntrySchema),
+    openReports: z.number().int(),
+  }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const memeDecisionEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.memeDecision,
+  id: 'decideOnMeme',
+  summary: 'Hide, unhide, delete or dismiss the reports of a meme, with a reason for the log',
+  tag: 'console',
+  access: 'operator',
+  params: idParamsSchema,
+  body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
+  response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});

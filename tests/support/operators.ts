@@ -1,0 +1,52 @@
+import type { Role } from '#shared/api/admin.ts';
+import { adminPaths } from '#shared/api/admin.ts';
+import { cliOperator } from '#server/console/operator-log.ts';
+import { setRole } from '#server/console/roles.ts';
+import type { TestApp } from './test-app.ts';
+import { uniqueName } from './test-app.ts';
+import { TestClient } from './test-client.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
+
+export const PASSWORD = 'password123';
+
+export interface Operator {
+  client: TestClient;
+  user: { id: number; username: string };
+  authenticator: SoftAuthenticator;
+}
+
+/** A member with `role`, signed in; with `passkey`, a passkey added (and so signed in with it). */
+export async function operator(
+  t: TestApp,
+  role: Role,
+  options: { passkey?: boolean; ip?: string } = {},
+): Promise<Operator> {
+  const client = TestClient.inject(t.app, options.ip);
+  const user = await client.register(uniqueName(role.slice(0, 3)), PASSWORD);
+  if (role !== 'member') await setRole(t.app.deps.db, cliOperator(), user, role, t.clock.now());
+  const authenticator = new SoftAuthenticator(t.config.publicOrigin ?? 'http://localhost:80');
+  if (options.passkey) await addPasskey(client, authenticator);
+  return { client, user, authenticator };
+}
+
+/** Adds a passkey through the console's API, as the console page does. */
+export async function addPasskey(client: TestClient, authenticator: SoftAuthenticator) {
+  const options = await client.request('POST', adminPaths.registrationOptions, {
+    body: { password: PASSWORD },
+  });
+  if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);
+  const res = await client.request('POST', adminPaths.registration, {
+    body: { response: authenticator.register(options.json()) },
+  });
+  if (res.statusCode !== 201) throw new Error(`registration: ${res.statusCode} ${res.body}`);
+  return res.json<{ passkey: { id: number } }>().passkey;
+}
+
+/** Signs in with the passkey again, as the console asks after 15 idle minutes. */
+export async function passkeySignIn(client: TestClient, authenticator: SoftAuthenticator) {
+  const options = await client.request('POST', adminPaths.authenticationOptions);
+  if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);
+  return client.request('POST', adminPaths.authentication, {
+    body: { response: authenticator.authenticate(options.json()) },
+  });
+}
