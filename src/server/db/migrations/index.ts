@@ -13,6 +13,7 @@ import * as m012 from './012-name-skeletons.ts';
 import * as m013 from './013-run-jumps.ts';
 import * as m014 from './014-append-only-and-wallet-changes.ts';
 import * as m015 from './015-reporters-and-visitor-votes.ts';
+import * as m017 from './017-payments-on-chain.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '013-run-jumps': m013,
   '014-append-only-and-wallet-changes': m014,
   '015-reporters-and-visitor-votes': m015,
+  '017-payments-on-chain': m017,
 };
