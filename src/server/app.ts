@@ -24,6 +24,8 @@ import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { burnReadRoutes } from './burns/routes.ts';
+import { finishPendingPayments, paymentContext } from './prize/payments.ts';
 import { prizeRoutes } from './prize/routes.ts';
 import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
@@ -63,6 +65,9 @@ export async function buildApp(
   app.maintenance.add('rate limits', (now) =>
     pruneRateLimits(app.deps.db, now - RATE_LIMIT_KEEP_MS),
   );
+  // A prepared prize payment is looked for again until it is paid or expires (a restart included).
+  const payments = paymentContext(config, { db: app.deps.db, site, now: () => clock.now() });
+  app.maintenance.add('prize payments', () => finishPendingPayments(payments));
   await app.register(securityHeaders, { config });
   await app.register(health);
   await app.register(openApi);
@@ -76,6 +81,7 @@ export async function buildApp(
     await scope.register(standingsRoutes, { standings });
     await scope.register(objectRoutes);
     await scope.register(prizeRoutes, { site });
+    await scope.register(burnReadRoutes, { site });
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {

@@ -1,3 +1,4 @@
+import { burnAdminCommands } from '../burns/admin-commands.ts';
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
 import { prizeAdminCommands } from '../prize/admin-commands.ts';
@@ -28,6 +29,7 @@ export const adminCommands = merge(
   shopAdminCommands,
   gameAdminCommands,
   prizeAdminCommands,
+  burnAdminCommands,
   memeAdminCommands,
   { backup: backupCommand },
 );
