@@ -120,13 +120,20 @@ export interface TestMint {
 export async function createTestMint(
   chain: TestChain,
   owner: KeyPairSigner,
-  options: { program?: Address; decimals?: number; supply?: bigint; balance?: bigint } = {},
+  options: {
+    program?: Address;
+    decimals?: number;
+    supply?: bigint;
+    balance?: bigint;
+    /** The mint's address (a site's contract address chosen before the app starts). */
+    mint?: Address;
+  } = {},
 ): Promise<TestMint> {
   const program = options.program ?? TOKEN_PROGRAM_ADDRESS;
   const decimals = options.decimals ?? 6;
   const supply = options.supply ?? 1_000_000_000n * 10n ** BigInt(decimals);
   const balance = options.balance ?? supply;
-  const mint = await freshAddress();
+  const mint = options.mint ?? (await freshAddress());
   const account = await freshAddress();
   const mintData = getMintEncoder().encode({
     mintAuthority: null,
