@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { adminPageRoute } from './console/page-route.ts';
+import { operatorOnly } from './console/guard.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { refuseSuspended } from './console/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -29,6 +30,9 @@ import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { burnAdminRoutes, burnReadRoutes } from './burns/routes.ts';
+import { finishPendingPayments, paymentContext } from './prize/payments.ts';
+import { prizePaymentRoutes } from './prize/payment-routes.ts';
 import { prizeRoutes } from './prize/routes.ts';
 import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
@@ -68,6 +72,9 @@ export async function buildApp(
   app.maintenance.add('rate limits', (now) =>
     pruneRateLimits(app.deps.db, now - RATE_LIMIT_KEEP_MS),
   );
+  // A prepared prize payment is looked for again until it is paid or expires (a restart included).
+  const payments = paymentContext(config, { db: app.deps.db, site, now: () => clock.now() });
+  app.maintenance.add('prize payments', () => finishPendingPayments(payments));
   await app.register(securityHeaders, { config });
   await app.register(health);
   await app.register(openApi);
@@ -86,6 +93,7 @@ export async function buildApp(
     await scope.register(objectRoutes);
     await scope.register(prizeRoutes, { site });
     await scope.register(liveRoutes);
+    await scope.register(burnReadRoutes, { site });
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
@@ -102,6 +110,10 @@ export async function buildApp(
     await scope.register(async (admin) => {
       admin.addHook('onRequest', noStore);
       await admin.register(consoleRoutes);
+      // Payments and burns verified on chain (decision 023): admins with a fresh passkey.
+      const guard = operatorOnly('admin');
+      await admin.register(prizePaymentRoutes, { site, guard });
+      await admin.register(burnAdminRoutes, { site, guard });
     });
   });
   const pages = await registerStaticClient(app, config.clientDistDir, {

@@ -53,6 +53,22 @@ const envSchema = z.object({
       .optional(),
   ),
   SITE_CONFIG: optionalString,
+  SOLANA_RPC_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\//, 'must start with https:// or http://')
+      .optional(),
+  ),
+  SOLANA_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  PRIZE_TREASURY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[1-9A-HJ-NP-Za-km-z]{32,44}(\s*,\s*[1-9A-HJ-NP-Za-km-z]{32,44})*$/,
+        'must be Solana addresses separated by commas',
+      )
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CLIENT_DIST_DIR: optionalString,
 });
@@ -91,6 +107,12 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   redisUrl: string | undefined;
   siteConfigFile: string | undefined;
+  /**
+   * The Solana RPC that payments and burns are verified through (chain/rpc.ts); without a URL
+   * nothing is recorded as paid or burned. `treasury`: the payers a prize may come from (any
+   * when empty).
+   */
+  solana: { rpcUrl: string | undefined; timeoutMs: number; treasury: string[] };
   logLevel: string;
   /** Where the built client lives; undefined serves no static files (API-only tests). */
   clientDistDir: string | undefined;
@@ -195,6 +217,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     trustProxy,
     redisUrl: e.REDIS_URL,
     siteConfigFile: e.SITE_CONFIG,
+    solana: {
+      rpcUrl: e.SOLANA_RPC_URL,
+      timeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
+      treasury: e.PRIZE_TREASURY ? e.PRIZE_TREASURY.split(',').map((a) => a.trim()) : [],
+    },
     logLevel: e.LOG_LEVEL,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? 'dist/client'),
   };

@@ -717,4 +717,49 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '017-payments-on-chain': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.insertInto('prize_events').values(seedPendingPayment(alice)).execute();
+      await db.insertInto('token_burns').values(seedBurn).execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await expectKept(
+        db.selectFrom('prize_events').where('week_id', '=', '2026-W04'),
+        ['step', 'reference', 'memo', 'lamports', 'wallet_address'],
+        [seedPendingPayment(alice)],
+      );
+      await expectKept(
+        db.selectFrom('token_burns'),
+        ['signature', 'slot', 'amount', 'decimals', 'block_time'],
+        [seedBurn],
+      );
+    },
+  },
+};
+
+const seedPendingPayment = (userId: number) => ({
+  week_id: '2026-W04',
+  step: 'pending' as const,
+  user_id: userId,
+  player_name: 'Seed_Alice',
+  wallet_address: SEED_WALLET,
+  prize: '1 SOL',
+  reference: 'RefSeed1111111111111111111111111111111111111',
+  memo: 'Daily Grind prize 2026-W04',
+  lamports: 1_000_000_000,
+  created_at: T0 + 20,
+});
+
+const seedBurn = {
+  signature: '5eedBurn'.padEnd(88, '1'),
+  slot: 123_456,
+  block_time: T0 + 21,
+  mint: SEED_WALLET,
+  token_program: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+  amount: '18446744073709551615',
+  decimals: 6,
+  authority: SEED_WALLET,
+  recorded_at: T0 + 22,
 };

@@ -1,4 +1,5 @@
 import { consoleAdminCommands } from '../console/admin-commands.ts';
+import { burnAdminCommands } from '../burns/admin-commands.ts';
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
 import { prizeAdminCommands } from '../prize/admin-commands.ts';
@@ -29,6 +30,7 @@ export const adminCommands = merge(
   shopAdminCommands,
   gameAdminCommands,
   prizeAdminCommands,
+  burnAdminCommands,
   memeAdminCommands,
   consoleAdminCommands,
   { backup: backupCommand },

@@ -215,7 +215,8 @@ export interface UserWalletsTable {
   linked_at: number;
 }
 
-export type PrizeStep = 'reviewed' | 'approved' | 'paid';
+/** `pending` and `expired`: a payment prepared with its reference, and one that never landed. */
+export type PrizeStep = 'reviewed' | 'approved' | 'pending' | 'expired' | 'paid';
 
 /** Append-only (db/append-only.ts): no row is ever updated, deleted or replaced. */
 export interface PrizeEventsTable {
@@ -231,6 +232,30 @@ export interface PrizeEventsTable {
   tx_signature: string | null;
   tx_url: string | null;
   created_at: number;
+  /** A payment's reference key (pending, paid), memo and amount in lamports (migration 017). */
+  reference: string | null;
+  memo: string | null;
+  lamports: number | null;
+  /** A verified payment's slot and block time (epoch ms). */
+  slot: number | null;
+  block_time: number | null;
+  /** Why a pending payment expired. */
+  reason: string | null;
+}
+
+/** Append-only: each token burn verified on chain (migration 017). */
+export interface TokenBurnsTable {
+  id: Generated<number>;
+  signature: string;
+  slot: number;
+  block_time: number;
+  mint: string;
+  token_program: string;
+  /** Base units as a decimal string (a u64). */
+  amount: string;
+  decimals: number;
+  authority: string;
+  recorded_at: number;
 }
 
 /** Append-only (db/append-only.ts): each wallet a member proved, with its proof (migration 014). */
@@ -275,6 +300,7 @@ export interface Database {
   user_wallets: UserWalletsTable;
   prize_events: PrizeEventsTable;
   wallet_changes: WalletChangesTable;
+  token_burns: TokenBurnsTable;
   coin_ledger: CoinLedgerTable;
   owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;

@@ -10,6 +10,9 @@ import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
+import { TestChain } from '#test-support/test-chain.ts';
+import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts';
+import { afterAll, beforeAll } from 'vitest';
 import type { AdminContext } from '../admin/command.ts';
 import { runAdmin } from '../admin/registry.ts';
 import { createDatabase } from '../db/create-database.ts';
@@ -21,12 +24,32 @@ import {
   insertScore,
   recordVerification,
 } from '../game/repository.ts';
-import { paidWeeks } from './repository.ts';
+import { paidWeeks, weekEvents } from './repository.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on %s', (kind) => {
   const t = suiteApp(kind);
   const db = () => t.app.deps.db;
+  // Payments are verified on chain: real transfers in LiteSVM behind the test RPC.
+  const chain = new TestChain(() => t.clock.now());
+  beforeAll(() => chain.start());
+  afterAll(() => chain.stop());
+
+  /** Prepares the week's payment and sends it on chain as the console would; its signature. */
+  async function payOnChain(week: string): Promise<string> {
+    const prepared = await admin('prize:prepare', '--week', week);
+    expect(prepared.code, prepared.text).toBe(0);
+    const pending = (await weekEvents(db(), week)).findLast((e) => e.step === 'pending')!;
+    const payer = await fundedSigner(chain);
+    return chain.send(
+      await prizeTransfer(chain, payer, {
+        to: pending.wallet_address!,
+        lamports: BigInt(pending.lamports!),
+        reference: pending.reference!,
+        memo: pending.memo!,
+      }),
+    );
+  }
 
   /** One command line, the way the CLI runs it; its exit code and what it printed. */
   async function admin(...argv: string[]) {
@@ -37,7 +60,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       { out: (l) => out.push(l), err: (l) => err.push(l) },
       async (print) => {
         const ctx: AdminContext = {
-          config: t.config,
+          config: { ...t.config, solana: { rpcUrl: chain.url, timeoutMs: 2000, treasury: [] } },
           site: defaultSite,
           db: db(),
           objectStore: t.app.deps.objectStore!,
@@ -213,15 +236,28 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     });
     expect(r.text).not.toMatch(/approve (the run )?again/);
 
+    // A signature the chain does not know is refused; the real payment is verified.
     r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/no payment is prepared for 2026-W47/),
+    });
+    const paidWith = await payOnChain('2026-W47');
+    r = await admin('prize:paid', '--week', '2026-W47', '--tx', signature);
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/knows no transaction/) });
+    r = await admin('prize:paid', '--week', '2026-W47', '--tx', paidWith);
     expect(r.code, r.text).toBe(0);
     expect(r.text).toContain(`paid to ${alice.username} (${firstWallet.address})`);
-    expect(r.text).not.toMatch(/Problem/);
     r = await admin('prize:paid', '--week', '2026-W47', '--tx', fakeTransactionSignature());
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/2026-W47 is already paid/) });
     r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/already paid/) });
-    expect((await events()).map((e) => e.step)).toEqual(['reviewed', 'approved', 'paid']);
+    expect((await events()).map((e) => e.step)).toEqual([
+      'reviewed',
+      'approved',
+      'pending',
+      'paid',
+    ]);
     // Paid: the wallet is hers to change again.
     await linkWallet(aliceClient, secondWallet);
 
@@ -233,8 +269,13 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
         playerName: alice.username,
         prize: '1 SOL',
         wallet: firstWallet.address,
-        txUrl: `https://solscan.io/tx/${signature}`,
+        txUrl: `https://solscan.io/tx/${paidWith}`,
         paidAt: new Date(t.clock.now()).toISOString(),
+        verified: true,
+        signature: paidWith,
+        slot: expect.stringMatching(/^\d+$/),
+        amount: '1000000000',
+        recipient: firstWallet.address,
       },
     ]);
   });
@@ -264,10 +305,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     t.clock.advance(WEEK_MS);
     expect((await admin('prize:review', '--week', '2026-W48')).code).toBe(0);
     expect((await admin('prize:approve', '--week', '2026-W48', `--run=${run.runId}`)).code).toBe(0);
+    const paidWith = await payOnChain('2026-W48');
     const results = await Promise.all(
-      [1, 2, 3].map(() =>
-        admin('prize:paid', '--week', '2026-W48', '--tx', fakeTransactionSignature()),
-      ),
+      [1, 2, 3].map(() => admin('prize:paid', '--week', '2026-W48', '--tx', paidWith)),
     );
     expect(results.map((x) => x.code).sort()).toEqual([0, 1, 1]);
     const paid = await paidWeeks(db(), 10);

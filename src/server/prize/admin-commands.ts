@@ -2,7 +2,6 @@ import { base58 } from '@scure/base';
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
-import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
   limitOption,
@@ -23,7 +22,7 @@ import {
   weekStandings,
   type StandingRow,
 } from '../game/repository.ts';
-import { isUniqueViolation } from '../shop/ledger.ts';
+import { HttpError } from '../http-error.ts';
 import { findWallet, findWallets, lockWallet } from '../wallet/repository.ts';
 import type { PrizeStep } from '../db/database.ts';
 import {
@@ -32,6 +31,12 @@ import {
   type NewPrizeEvent,
   type PrizeEventRow,
 } from './repository.ts';
+import {
+  paymentContext,
+  preparePayment,
+  recordPaymentBySignature,
+  type PaymentContext,
+} from './payments.ts';
 
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
@@ -287,10 +292,40 @@ export function isTransactionSignature(value: string): boolean {
   }
 }
 
+/** The payment service over the CLI's context (the same as the console's). */
+function cliPayments(ctx: AdminContext): PaymentContext {
+  return paymentContext(ctx.config, { db: ctx.db, site: ctx.site, now: ctx.now });
+}
+
+/** A service refusal as the CLI prints it; anything else is a bug and is thrown. */
+function refusedBy(ctx: AdminContext, error: unknown): number {
+  if (error instanceof HttpError) return refuse(ctx, error.message.replace(/^Refused: /, ''));
+  throw error;
+}
+
+export const prizePrepareCommand: AdminCommand = {
+  usage: 'prize:prepare --week 2026-W47',
+  summary:
+    "Prepares the approved week's payment: the amount, the wallet, and the reference key and memo the transfer must carry (the console does this itself).",
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['week']);
+    const week = requiredWeek(values);
+    try {
+      const p = await preparePayment(cliPayments(ctx), week.id);
+      ctx.print(
+        `Pay ${p.prize} (${p.lamports} lamports) to ${p.recipient} (${p.playerName}) in one transaction that carries the reference key ${p.reference} as a read-only account of the transfer and the memo "${p.memo}". Then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+      );
+      return 0;
+    } catch (error) {
+      return refusedBy(ctx, error);
+    }
+  },
+};
+
 export const prizePaidCommand: AdminCommand = {
   usage: 'prize:paid --week 2026-W47 --tx SIGNATURE',
   summary:
-    "Records the week's payment (the transaction signature) to the approved wallet; Recent Winners lists it.",
+    "Records the week's payment once the transaction is verified on chain at finalized: the prepared reference and memo, the prize to the approved wallet, the payer in PRIZE_TREASURY when set.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'tx']);
     const week = requiredWeek(values);
@@ -298,43 +333,15 @@ export const prizePaidCommand: AdminCommand = {
     if (!isTransactionSignature(tx)) {
       throw new UsageError('--tx must be a transaction signature (base58 of 64 bytes)');
     }
-
-    const events = await weekEvents(ctx.db, week.id);
-    if (paidStep(events)) return refuse(ctx, `${week.id} is already paid`);
-    const approval = lastApproval(events);
-    if (!approval || approval.user_id === null || approval.wallet_address === null) {
-      return refuse(ctx, `no run is approved for ${week.id} (prize:review, then prize:approve)`);
-    }
-    // The approval named the wallet to pay, so the payment is recorded against it. A member
-    // cannot change wallets while it is open (wallet/service.ts); one that differs anyway (the
-    // account deleted, or the row changed outside the app) is the operator's to look into, and
-    // never a reason to approve and pay again.
-    const wallet = await findWallet(ctx.db, approval.user_id);
-    const mismatch = wallet?.address !== approval.wallet_address;
-    const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
     try {
-      await recordStep(ctx, week, 'paid', approval, {
-        wallet_address: approval.wallet_address,
-        prize,
-        tx_signature: tx,
-        created_at: ctx.now(),
-      });
-    } catch (error) {
-      // Another operator recorded this week or this transaction meanwhile.
-      if (isUniqueViolation(error)) {
-        return refuse(ctx, `${week.id} or this transaction is already recorded`);
-      }
-      throw error;
-    }
-    ctx.print(
-      `Recorded: ${prize} paid to ${approval.player_name} (${approval.wallet_address}) for ${week.id}, transaction ${tx}. Recent Winners lists it.`,
-    );
-    if (mismatch) {
+      const paid = await recordPaymentBySignature(cliPayments(ctx), week.id, tx);
       ctx.print(
-        `Problem: ${approval.player_name}'s proven wallet is ${wallet ? wallet.address : 'gone'}, not the approved ${approval.wallet_address}. Check on the explorer that ${shortAddress(tx)} paid ${approval.wallet_address}, and find out how the wallet changed; do not pay again.`,
+        `Verified and recorded: ${paid.prize} paid to ${paid.playerName} (${paid.recipient}) for ${week.id}, transaction ${tx}, slot ${paid.slot}, ${paid.blockTime}. Recent Winners lists it.`,
       );
+      return 0;
+    } catch (error) {
+      return refusedBy(ctx, error);
     }
-    return 0;
   },
 };
 
@@ -342,5 +349,6 @@ export const prizePaidCommand: AdminCommand = {
 export const prizeAdminCommands: Record<string, AdminCommand> = {
   'prize:review': prizeReviewCommand,
   'prize:approve': prizeApproveCommand,
+  'prize:prepare': prizePrepareCommand,
   'prize:paid': prizePaidCommand,
 };

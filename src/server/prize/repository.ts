@@ -31,12 +31,20 @@ export async function weekEvents(db: Db, weekId: string): Promise<PrizeEventRow[
     .execute();
 }
 
-/** The paid weeks, newest payment first. */
-export async function paidWeeks(db: Db, limit: number): Promise<PrizeEventRow[]> {
+/**
+ * The paid weeks, newest payment first. `verifiedOnly`: those verified on chain (a slot), which
+ * is all the site shows; payments recorded before migration 017 were taken on trust.
+ */
+export async function paidWeeks(
+  db: Db,
+  limit: number,
+  verifiedOnly = false,
+): Promise<PrizeEventRow[]> {
   return db
     .selectFrom('prize_events')
     .selectAll()
     .where('step', '=', 'paid')
+    .$if(verifiedOnly, (q) => q.where('slot', 'is not', null))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

@@ -8,16 +8,21 @@ import { paidWeeks } from './repository.ts';
 export const prizeRoutes: FastifyPluginAsyncZod<{ site: SiteConfig }> = async (app, { site }) => {
   endpointRoute(app, winnersEndpoint, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
-    const rows = await paidWeeks(app.deps.db, WINNERS_LIMIT);
+    // Only payments verified on chain are shown (docs/decisions/023-prize-paid-on-chain.md).
+    const rows = await paidWeeks(app.deps.db, WINNERS_LIMIT, true);
     return rows.map((row): GiveawayWinner => ({
       id: row.id,
       week: row.week_id,
       playerName: row.player_name,
       prize: row.prize ?? site.weeklyChallenge.prize,
       wallet: row.wallet_address,
-      // Payments recorded before signatures kept the explorer URL the operator gave.
-      txUrl: row.tx_signature ? explorerTxUrl(site, row.tx_signature) : row.tx_url!,
-      paidAt: new Date(row.created_at).toISOString(),
+      txUrl: explorerTxUrl(site, row.tx_signature!),
+      paidAt: new Date(row.block_time ?? row.created_at).toISOString(),
+      verified: true,
+      signature: row.tx_signature!,
+      slot: String(row.slot),
+      amount: String(row.lamports),
+      recipient: row.wallet_address!,
     }));
   });
 };

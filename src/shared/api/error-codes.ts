@@ -98,6 +98,26 @@ export const ERROR_CODES = [
   'RUN_DISQUALIFIED',
   // The live event stream (docs/decisions/021).
   'TOO_MANY_STREAMS',
+  // Payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md).
+  'CHAIN_NOT_CONFIGURED',
+  'CHAIN_UNAVAILABLE',
+  'NO_CONTRACT_ADDRESS',
+  'NO_PENDING_PAYMENT',
+  'PRIZE_ALREADY_PAID',
+  'PRIZE_NOT_APPROVED',
+  'PRIZE_NOT_SOL',
+  'TX_ALREADY_RECORDED',
+  'TX_FAILED',
+  'TX_NOT_A_BURN',
+  'TX_NOT_FINALIZED',
+  'TX_NOT_FOUND',
+  'TX_NO_BLOCK_TIME',
+  'TX_NO_MEMO',
+  'TX_NO_REFERENCE',
+  'TX_SHORT_AMOUNT',
+  'TX_WRONG_MINT',
+  'TX_WRONG_PAYER',
+  'TX_WRONG_RECIPIENT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

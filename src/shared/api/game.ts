@@ -129,6 +129,16 @@ export const giveawayWinnerSchema = z.object({
   /** Public proof of payment (a blockchain explorer link). */
   txUrl: z.url(),
   paidAt: z.iso.datetime(),
+  /**
+   * What the site verified at finalized (docs/decisions/023-prize-paid-on-chain.md), so anyone
+   * can check it again against any RPC: the transaction, its slot, the lamports the recipient
+   * received and the recipient.
+   */
+  verified: z.literal(true),
+  signature: z.string(),
+  slot: z.string(),
+  amount: z.string(),
+  recipient: z.string(),
 });
 export type GiveawayWinner = z.infer<typeof giveawayWinnerSchema>;
 

@@ -14,6 +14,7 @@ import * as m013 from './013-run-jumps.ts';
 import * as m014 from './014-append-only-and-wallet-changes.ts';
 import * as m015 from './015-reporters-and-visitor-votes.ts';
 import * as m016 from './016-operator-console.ts';
+import * as m017 from './017-payments-on-chain.ts';
 import * as m018 from './018-live-events.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '014-append-only-and-wallet-changes': m014,
   '015-reporters-and-visitor-votes': m015,
   '016-operator-console': m016,
+  '017-payments-on-chain': m017,
   '018-live-events': m018,
 };

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import { burnsEndpoint, recordBurnEndpoint } from '#shared/api/chain.ts';
+import type { SiteConfig } from '#shared/site.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
+import { chainRpcFor } from '../prize/payments.ts';
+import { listBurns, recordBurn } from './service.ts';
+
+/** The burn panel's read: public, verified burns only. */
+export const burnReadRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (app, { site }) => {
+  endpointRoute(app, burnsEndpoint, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return listBurns(app.deps.db, site);
+  });
+};
+
+/**
+ * The console's burn recording, behind the console's guard (`guard`, its operator check, runs
+ * as the route's onRequest hook); registered by the console in its scope.
+ */
+export const burnAdminRoutes: FastifyPluginAsync<{
+  site: SiteConfig;
+  guard: onRequestHookHandler;
+}> = async (app, { site, guard }) => {
+  const rpc = chainRpcFor(app.deps.config);
+  endpointRoute(
+    app,
+    recordBurnEndpoint,
+    async (request) =>
+      recordBurn(
+        { db: app.deps.db, site, rpc, now: () => app.deps.clock.now() },
+        request.body.signature,
+      ),
+    { onRequest: guard },
+  );
+};

@@ -1,0 +1,285 @@
+import { base58 } from '@scure/base';
+
+/**
+ * The rules that decide whether a finalized transaction is the prize payment or a burn of the
+ * site's mint (docs/decisions/023-prize-paid-on-chain.md). Pure: they read a transaction as the
+ * RPC returned it (chain/rpc.ts turns it into a ChainTransaction) and answer a verdict with the
+ * reason an operator reads. Instructions are decoded here from their bytes, not taken from an
+ * RPC's parsed labels.
+ */
+
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+/** The memo program, and its first version, which wallets still use. */
+export const MEMO_PROGRAMS = [
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+];
+
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+export interface ChainInstruction {
+  programId: string;
+  accounts: string[];
+  data: Uint8Array;
+}
+
+export interface ChainTokenBalance {
+  accountIndex: number;
+  mint: string;
+  amount: bigint;
+  decimals: number;
+}
+
+/** A transaction as read at `finalized`, whatever encoding the RPC used. */
+export interface ChainTransaction {
+  signature: string;
+  slot: bigint;
+  /** Seconds since the epoch, as the chain reports it; null when the node does not know. */
+  blockTime: number | null;
+  /** The transaction's error, null when it succeeded. */
+  err: unknown;
+  /** Static keys, then the keys loaded from lookup tables (writable, then read-only). */
+  accountKeys: string[];
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: ChainTokenBalance[];
+  postTokenBalances: ChainTokenBalance[];
+  /** Top-level instructions (a burn or transfer inside another program's call is not counted). */
+  instructions: ChainInstruction[];
+}
+
+export type Refusal =
+  | 'TX_FAILED'
+  | 'TX_NO_BLOCK_TIME'
+  | 'TX_NO_REFERENCE'
+  | 'TX_NO_MEMO'
+  | 'TX_WRONG_RECIPIENT'
+  | 'TX_SHORT_AMOUNT'
+  | 'TX_WRONG_PAYER'
+  | 'TX_NOT_A_BURN'
+  | 'TX_WRONG_MINT';
+
+export type Verdict<T> = { ok: true; value: T } | { ok: false; code: Refusal; reason: string };
+
+const refuse = (code: Refusal, reason: string): { ok: false; code: Refusal; reason: string } => ({
+  ok: false,
+  code,
+  reason,
+});
+
+export interface ExpectedPayment {
+  recipient: string;
+  lamports: bigint;
+  reference: string;
+  memo: string;
+  /** PRIZE_TREASURY: when not empty, the fee payer must be one of these. */
+  treasury: readonly string[];
+}
+
+export interface VerifiedPayment {
+  signature: string;
+  slot: bigint;
+  blockTime: number;
+  payer: string;
+  recipient: string;
+  /** What the recipient's balance rose by. */
+  received: bigint;
+}
+
+/** The memo texts of a transaction's memo instructions. */
+function memos(tx: ChainTransaction): string[] {
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  return tx.instructions
+    .filter((i) => MEMO_PROGRAMS.includes(i.programId))
+    .map((i) => decoder.decode(i.data));
+}
+
+/** "1 SOL", "0.5 SOL" -> lamports; undefined for a prize that is not an amount of SOL. */
+export function prizeLamports(prize: string): bigint | undefined {
+  const match = /^\s*(\d{1,9})(?:\.(\d{1,9}))?\s*SOL\s*$/i.exec(prize);
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').padEnd(9, '0');
+  return BigInt(match[1]!) * LAMPORTS_PER_SOL + BigInt(fraction);
+}
+
+export function formatLamports(lamports: bigint): string {
+  const whole = lamports / LAMPORTS_PER_SOL;
+  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${whole}${fraction ? `.${fraction}` : ''} SOL`;
+}
+
+/** The memo that names a week's prize: "Daily Grind prize 2026-W47". */
+export function prizeMemo(brand: string, weekId: string): string {
+  return `${brand} prize ${weekId}`;
+}
+
+/**
+ * A prize payment, as Solana Pay's validateTransfer checks a SOL transfer: the transaction
+ * succeeded, carries the reference key and the memo, the recipient's balance rose by at least
+ * the prize, and the fee payer is in the treasury when one is set.
+ */
+export function verifyPayment(
+  tx: ChainTransaction,
+  expected: ExpectedPayment,
+): Verdict<VerifiedPayment> {
+  if (tx.err !== null) {
+    return refuse(
+      'TX_FAILED',
+      `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`,
+    );
+  }
+  if (!tx.accountKeys.includes(expected.reference)) {
+    return refuse(
+      'TX_NO_REFERENCE',
+      `transaction ${tx.signature} does not carry the payment's reference key ${expected.reference}`,
+    );
+  }
+  if (!memos(tx).includes(expected.memo)) {
+    return refuse('TX_NO_MEMO', `transaction ${tx.signature} has no memo "${expected.memo}"`);
+  }
+  const index = tx.accountKeys.indexOf(expected.recipient);
+  if (index < 0) {
+    return refuse(
+      'TX_WRONG_RECIPIENT',
+      `transaction ${tx.signature} does not pay the approved wallet ${expected.recipient}`,
+    );
+  }
+  const received = (tx.postBalances[index] ?? 0n) - (tx.preBalances[index] ?? 0n);
+  if (received < expected.lamports) {
+    return refuse(
+      received <= 0n ? 'TX_WRONG_RECIPIENT' : 'TX_SHORT_AMOUNT',
+      received <= 0n
+        ? `transaction ${tx.signature} moved no SOL to the approved wallet ${expected.recipient}`
+        : `transaction ${tx.signature} paid ${formatLamports(received)} to ${expected.recipient}, less than the prize of ${formatLamports(expected.lamports)}`,
+    );
+  }
+  const payer = tx.accountKeys[0]!;
+  if (expected.treasury.length > 0 && !expected.treasury.includes(payer)) {
+    return refuse(
+      'TX_WRONG_PAYER',
+      `transaction ${tx.signature} was paid by ${payer}, which is not in PRIZE_TREASURY`,
+    );
+  }
+  if (tx.blockTime === null) {
+    return refuse(
+      'TX_NO_BLOCK_TIME',
+      `the RPC gave no block time for ${tx.signature}; try again later`,
+    );
+  }
+  return {
+    ok: true,
+    value: {
+      signature: tx.signature,
+      slot: tx.slot,
+      blockTime: tx.blockTime,
+      payer,
+      recipient: expected.recipient,
+      received,
+    },
+  };
+}
+
+export interface VerifiedBurn {
+  signature: string;
+  slot: bigint;
+  blockTime: number;
+  mint: string;
+  tokenProgram: string;
+  amount: bigint;
+  decimals: number;
+  authority: string;
+}
+
+const BURN = 8;
+const BURN_CHECKED = 15;
+
+function readU64(data: Uint8Array, offset: number): bigint {
+  return new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(offset, true);
+}
+
+/**
+ * A burn of the site's mint: a finalized, successful transaction whose top-level instructions
+ * include SPL Token or Token-2022 `burn` or `burnChecked` of `mint`; several such instructions
+ * add up. The amount is read from the instructions, the decimals from burnChecked or the
+ * token balances the transaction reports.
+ */
+export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<VerifiedBurn> {
+  if (tx.err !== null) {
+    return refuse(
+      'TX_FAILED',
+      `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`,
+    );
+  }
+  const burns = tx.instructions.flatMap((i) => {
+    if (i.programId !== TOKEN_PROGRAM && i.programId !== TOKEN_2022_PROGRAM) return [];
+    const kind = i.data[0];
+    if (kind === BURN && i.data.length >= 9) {
+      return [{ i, amount: readU64(i.data, 1), decimals: undefined as number | undefined }];
+    }
+    if (kind === BURN_CHECKED && i.data.length >= 10) {
+      return [{ i, amount: readU64(i.data, 1), decimals: i.data[9] }];
+    }
+    return [];
+  });
+  if (burns.length === 0) {
+    return refuse('TX_NOT_A_BURN', `transaction ${tx.signature} burns no tokens`);
+  }
+  const ofMint = burns.filter((b) => b.i.accounts[1] === mint);
+  if (ofMint.length === 0) {
+    return refuse(
+      'TX_WRONG_MINT',
+      `transaction ${tx.signature} burns another token (${burns[0]!.i.accounts[1]}), not the site's mint ${mint}`,
+    );
+  }
+  if (tx.blockTime === null) {
+    return refuse(
+      'TX_NO_BLOCK_TIME',
+      `the RPC gave no block time for ${tx.signature}; try again later`,
+    );
+  }
+  const first = ofMint[0]!;
+  const decimals =
+    first.decimals ??
+    [...tx.preTokenBalances, ...tx.postTokenBalances].find((b) => b.mint === mint)?.decimals;
+  if (decimals === undefined) {
+    return refuse('TX_NOT_A_BURN', `transaction ${tx.signature} does not say the mint's decimals`);
+  }
+  return {
+    ok: true,
+    value: {
+      signature: tx.signature,
+      slot: tx.slot,
+      blockTime: tx.blockTime,
+      mint,
+      tokenProgram: first.i.programId,
+      amount: ofMint.reduce((sum, b) => sum + b.amount, 0n),
+      decimals,
+      authority: first.i.accounts[2] ?? '',
+    },
+  };
+}
+
+function describeError(err: unknown): string {
+  return JSON.stringify(err, (_key, value: unknown) =>
+    typeof value === 'bigint' ? Number(value) : value,
+  );
+}
+
+/** Base58 of 64 bytes, a transaction signature's form. */
+export function isSignature(value: string): boolean {
+  try {
+    return base58.decode(value).length === 64;
+  } catch {
+    return false;
+  }
+}
+
+export function isAddress(value: string): boolean {
+  try {
+    return base58.decode(value).length === 32;
+  } catch {
+    return false;
+  }
+}

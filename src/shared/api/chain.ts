@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { COMMON_ERRORS, defineEndpoint } from './endpoint.ts';
+import { weekIdSchema } from './game.ts';
+
+/** Routes of payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md). */
+export const chainPaths = {
+  payment: '/api/admin/prize/:week/payment',
+  confirmPayment: '/api/admin/prize/:week/payment/confirm',
+  recordBurn: '/api/admin/burns',
+  burns: '/api/burns',
+} as const;
+
+const signatureSchema = z
+  .string({ error: 'signature is required' })
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'signature must be a transaction signature (base58)');
+
+export const weekParamsSchema = z.object({ week: weekIdSchema });
+
+/**
+ * Where a week's payment stands: `approved` (nothing prepared), `pending` (prepared: the
+ * transfer must carry `reference` and `memo`), `expired` (it never landed; prepare again),
+ * `paid` (verified at finalized).
+ */
+export const paymentStatusSchema = z.object({
+  week: weekIdSchema,
+  state: z.enum(['approved', 'pending', 'expired', 'paid']),
+  recipient: z.string(),
+  playerName: z.string(),
+  prize: z.string(),
+  /** The prize in lamports, a decimal string (u64). */
+  lamports: z.string(),
+  reference: z.string().nullable(),
+  memo: z.string().nullable(),
+  /** What the server last saw: a refusal's reason, why it expired, or what it waits for. */
+  detail: z.string().nullable(),
+  signature: z.string().nullable(),
+  slot: z.string().nullable(),
+  blockTime: z.iso.datetime().nullable(),
+  explorerUrl: z.url().nullable(),
+});
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
+const PAYMENT_ERRORS = {
+  ...COMMON_ERRORS,
+  401: ['UNAUTHORIZED'],
+  403: ['CSRF', 'CROSS_SITE'],
+  404: ['NOT_FOUND'],
+  409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_NOT_SOL', 'NO_PENDING_PAYMENT'],
+  503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE'],
+} as const;
+
+export const preparePaymentEndpoint = defineEndpoint({
+  method: 'POST',
+  path: chainPaths.payment,
+  id: 'preparePrizePayment',
+  summary:
+    "Prepares the week's payment: a fresh reference key and the memo the transfer must carry (the open one while it is pending)",
+  tag: 'console',
+  access: 'operator',
+  params: weekParamsSchema,
+  response: paymentStatusSchema,
+  errors: PAYMENT_ERRORS,
+});
+
+export const paymentStatusEndpoint = defineEndpoint({
+  method: 'GET',
+  path: chainPaths.payment,
+  id: 'prizePaymentStatus',
+  summary: "Where the week's payment stands",
+  tag: 'console',
+  access: 'operator',
+  params: weekParamsSchema,
+  response: paymentStatusSchema,
+  errors: PAYMENT_ERRORS,
+});
+
+export const confirmPaymentBodySchema = z.object({
+  /** The signature the wallet answered; the server still finds the payment by its reference. */
+  signature: signatureSchema.optional(),
+});
+
+export const confirmPaymentEndpoint = defineEndpoint({
+  method: 'POST',
+  path: chainPaths.confirmPayment,
+  id: 'confirmPrizePayment',
+  summary:
+    'Looks for the pending payment on chain by its reference and records the week paid once it is verified at finalized',
+  tag: 'console',
+  access: 'operator',
+  params: weekParamsSchema,
+  body: confirmPaymentBodySchema,
+  response: paymentStatusSchema,
+  errors: {
+    ...PAYMENT_ERRORS,
+    409: [...PAYMENT_ERRORS[409], 'TX_ALREADY_RECORDED'],
+    422: [
+      'TX_FAILED',
+      'TX_NO_REFERENCE',
+      'TX_NO_MEMO',
+      'TX_WRONG_RECIPIENT',
+      'TX_SHORT_AMOUNT',
+      'TX_WRONG_PAYER',
+      'TX_NO_BLOCK_TIME',
+    ],
+  },
+});
+
+export const burnSchema = z.object({
+  signature: z.string(),
+  slot: z.string(),
+  /** Base units (a decimal string) and the mint's decimals. */
+  amount: z.string(),
+  decimals: z.number().int(),
+  mint: z.string(),
+  burnedAt: z.iso.datetime(),
+  explorerUrl: z.url(),
+});
+export type Burn = z.infer<typeof burnSchema>;
+
+export const burnsResponseSchema = z.object({
+  /** Newest first. */
+  burns: z.array(burnSchema),
+  /** Base units, decimal strings; null before the first verified burn. */
+  totalBurned: z.string().nullable(),
+  decimals: z.number().int().nullable(),
+});
+export type BurnsResponse = z.infer<typeof burnsResponseSchema>;
+
+export const burnsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: chainPaths.burns,
+  id: 'listBurns',
+  summary: "The site's token burns, each verified on chain (signature, slot, amount, time)",
+  tag: 'giveaway',
+  access: 'public',
+  response: burnsResponseSchema,
+  errors: COMMON_ERRORS,
+});
+
+export const recordBurnEndpoint = defineEndpoint({
+  method: 'POST',
+  path: chainPaths.recordBurn,
+  id: 'recordBurn',
+  summary: "Records a burn by its signature once verified as a finalized burn of the site's mint",
+  tag: 'console',
+  access: 'operator',
+  body: z.object({ signature: signatureSchema }),
+  status: 201,
+  response: burnSchema,
+  errors: {
+    ...COMMON_ERRORS,
+    401: ['UNAUTHORIZED'],
+    403: ['CSRF', 'CROSS_SITE'],
+    409: ['TX_ALREADY_RECORDED', 'TX_NOT_FINALIZED', 'NO_CONTRACT_ADDRESS'],
+    404: ['TX_NOT_FOUND'],
+    422: ['TX_FAILED', 'TX_NOT_A_BURN', 'TX_WRONG_MINT', 'TX_NO_BLOCK_TIME'],
+    503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE'],
+  },
+});
