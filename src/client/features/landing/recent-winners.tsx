@@ -1,8 +1,9 @@
 import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, Trophy } from 'lucide-react';
-import { giveawayWinnersResponseSchema } from '#shared/api/game.ts';
+import { winnersEndpoint } from '#shared/api/game.ts';
 import { shortAddress } from '#shared/siws.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { useLiveEvent } from '#client/lib/use-live-event.ts';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,13 +12,13 @@ export const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';
 
 /**
- * Loaded on demand (it parses with the shared zod schema, which the first load goes without).
+ * Loaded on demand (it reads through its endpoint, with zod, which the first load goes without).
  * A failed load reads like an empty list: the section is an invitation either way.
  */
 function RecentWinners() {
   const winners = useQuery({
     queryKey: [gamePaths.winners],
-    select: (data: unknown) => giveawayWinnersResponseSchema.parse(data),
+    queryFn: () => callEndpoint(winnersEndpoint),
   });
   const queryClient = useQueryClient();
   // A prize recorded as paid (on the Sunday livestream): the list is read again in place.
