@@ -96,6 +96,7 @@ export const ERROR_CODES = [
   'APPEAL_EXISTS',
   'REPLAY_NOT_WATCHED',
   'RUN_DISQUALIFIED',
+  'PRIZE_REFUSED',
   // The live event stream (docs/decisions/021).
   'TOO_MANY_STREAMS',
 ] as const;
