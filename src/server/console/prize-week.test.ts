@@ -72,7 +72,8 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
     const week = await admin.client.request('GET', adminPaths.prizeWeek);
     expect(week.statusCode, week.body).toBe(200);
-    const entry = week.json<{ entries: { runId: string; payable: boolean; watched: boolean }[] }>()
+    const entry = week
+      .json<{ entries: { runId: string; payable: boolean; watched: boolean }[] }>()
       .entries.find((e) => e.runId === run.runId);
     expect(entry).toMatchObject({ payable: true, watched: false });
 
