@@ -11,6 +11,7 @@ import { consoleKeys, errorText, useConsoleQuery } from '#client/features/consol
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
+import { cn } from '#client/ui/cn.ts';
 
 const ReplayViewer = lazy(() => import('#client/features/replay/replay-viewer.tsx'));
 
@@ -72,7 +73,7 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
           {entry.score} points · level {entry.level} · {entry.tasks} tasks · {entry.powerUps}{' '}
           power-ups · {minutes(entry.gameTime)}
         </span>
-        <span className={entry.payable ? 'text-emerald-400' : 'text-amber-400'}>
+        <span className={cn('break-all', entry.payable ? 'text-emerald-400' : 'text-amber-400')}>
           {entry.payable ? `payable: ${entry.wallet}` : `not payable: ${entry.why}`}
         </span>
       </div>
@@ -161,7 +162,7 @@ export default function PrizeWeekPage() {
       )}
       {data.approved && (
         <div className="rounded-xl border border-emerald-700 bg-emerald-950/40 p-3">
-          <p>
+          <p className="break-all">
             Approved: {data.approved.playerName} (run {data.approved.runId}), wallet{' '}
             {data.approved.wallet}.{data.paid ? ' Paid.' : ''}
           </p>
