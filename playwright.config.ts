@@ -3,9 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
+import { freePort } from './tests/support/node-process.ts';
 
-// Evaluated first in the runner, whose environment the workers inherit: one server, one fresh data folder.
-process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+// Evaluated first in the runner, whose environment the workers inherit: one server, one fresh
+// data folder. The port is the kernel's pick, as startNode takes one (a random one could fall
+// in the ephemeral range and be taken by an outgoing connection before the server listens).
+process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'grind-e2e-'));
 const port = Number(process.env.E2E_PORT);
 
@@ -26,7 +29,12 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
     {
+      // A journey runs on the phone too when its title carries @phone: it checks layout (what
+      // fits, shows or hides at 390 px, where a section lands), touch, or the whole page
+      // (accessibility, hydration). The others check behaviour the width does not change, once
+      // (docs/decisions/025-startup-lifecycle-and-suite.md).
       name: 'phone',
+      grep: /@phone/,
       use: {
         ...devices['Pixel 7'],
         browserName: 'chromium',

@@ -10,6 +10,8 @@ export default defineConfig({
     ],
     // API suites create their own databases; a few workers keep the 2-core machine responsive.
     pool: 'forks',
+    // One migrated database per engine per run, which each test app copies (decision 025).
+    globalSetup: ['tests/support/template-databases.ts'],
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -1,4 +1,4 @@
-/** The meme categories of spec section 3, in the order the filter buttons show them. */
+/** The meme categories, in the order the filter buttons show them (tests/e2e/gallery.spec.ts). */
 export const MEME_CATEGORIES = [
   { value: 'office-life', label: 'Office Life' },
   { value: 'work-from-home', label: 'Work From Home' },

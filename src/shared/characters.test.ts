@@ -8,7 +8,7 @@ import {
   isCharacterKey,
 } from './characters.ts';
 
-// Spec section 3, in shop order: key, name, price.
+// The catalogue the shop sells, in shop order: key, name, price.
 const expected: ReadonlyArray<readonly [string, string, number]> = [
   ['default', 'Office Worker', 0],
   ['hardhat', 'Construction Worker', 50],

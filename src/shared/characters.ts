@@ -1,4 +1,4 @@
-// The character catalogue (spec section 3): what the shop sells, what the server charges and
+// The character catalogue (checked by characters.test.ts): what the shop sells, what the server charges and
 // what the game and the shop preview draw. Pure data shared by server and client.
 
 /** Keys in shop order; a tuple so it can feed `z.enum(characterKeys)`. */

@@ -28,7 +28,9 @@ async function seriousViolations(page: Page) {
     }));
 }
 
-test('the home page has no serious or critical accessibility violations', async ({ page }) => {
+test('the home page has no serious or critical accessibility violations @phone', async ({
+  page,
+}) => {
   await page.goto('/');
   for (const id of ['gallery', 'game']) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
@@ -40,7 +42,7 @@ test('the home page has no serious or critical accessibility violations', async 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the shop has no serious or critical accessibility violations, signed out or in', async ({
+test('the shop has no serious or critical accessibility violations, signed out or in @phone', async ({
   page,
 }) => {
   await page.goto('/shop');

@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { isPhone, signUp, signUpViaApi, toastWith, uniqueUsername } from './support.ts';
 
-test('sign up shows each validation message, then welcomes the new member', async ({ page }) => {
+test('sign up shows each validation message, then welcomes the new member @phone', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   const dialog = page.getByRole('dialog');
@@ -141,7 +143,7 @@ function settledTop(page: Page, id: string): Promise<number> {
   }, id);
 }
 
-test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them', async ({
+test('below lg a menu repeats the sections and closes after a choice; above it the bar shows them @phone', async ({
   page,
 }) => {
   await page.goto('/');
@@ -186,7 +188,9 @@ test('an unknown path shows the 404 page with a way home', async ({ page }) => {
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeHidden();
 });
 
-test('the longest username fits the header, on the home page and in the shop', async ({ page }) => {
+test('the longest username fits the header, on the home page and in the shop @phone', async ({
+  page,
+}) => {
   const name = `${uniqueUsername('W')}${'W'.repeat(32)}`.slice(0, 32);
   await page.goto('/');
   await signUpViaApi(page, name);

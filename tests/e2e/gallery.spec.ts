@@ -92,7 +92,7 @@ test('a visitor browses and is sent to the login dialog to upload', async ({ pag
   ).toBeVisible();
 });
 
-test('a member uploads a meme, sees its card, filters, votes and shares it', async ({
+test('a member uploads a meme, sees its card, filters, votes and shares it @phone', async ({
   page,
   context,
 }, testInfo) => {
@@ -245,7 +245,7 @@ test('loading shows six skeletons; empty states name the filter; more pages load
       return route.fulfill({ json: [fakeMeme(74, 'From page two')] });
     }
     const first = Array.from({ length: 24 }, (_, i) => fakeMeme(99 - i, `Page one #${i + 1}`));
-    // Spec section 7: the list itself; the next page's address in a Link header (RFC 8288).
+    // The list contract (src/shared/api/memes.ts): the list itself; the next page's address in a Link header (RFC 8288).
     return route.fulfill({ json: first, headers: { link: '</api/memes?cursor=75>; rel="next"' } });
   });
   await openGallery(page);
@@ -268,7 +268,7 @@ test('loading shows six skeletons; empty states name the filter; more pages load
   await expect(gallery(page).getByText('Be the first to upload a meme!')).toBeVisible();
 });
 
-test("every card shows its image in the same 4:3 box, whatever the image's shape", async ({
+test("every card shows its image in the same 4:3 box, whatever the image's shape @phone", async ({
   page,
 }) => {
   const shapes = [

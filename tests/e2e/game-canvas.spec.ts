@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Spec section 2: the game's canvas is 700x400 CSS px wherever the viewport allows it; narrower
+// The game's canvas (src/shared/game/constants.ts) is 700x400 CSS px wherever the viewport allows it; narrower
 // screens scale it down at 7:4. Its backing store is the CSS size times devicePixelRatio, so the
 // picture is sharp on high-density screens and no larger than needed elsewhere.
 

@@ -228,7 +228,7 @@ test('a visitor who skips the name prompt submits nothing', async ({ page }) => 
   await expect(toastWith(page, 'Score Submitted!')).toHaveCount(0);
 });
 
-test('the playfield keeps its 7:4 shape and fits the screen', async ({ page }) => {
+test('the playfield keeps its 7:4 shape and fits the screen @phone', async ({ page }) => {
   const section = await openGame(page);
   const canvas = section.locator('canvas');
   const box = (await canvas.boundingBox())!;
@@ -260,7 +260,7 @@ function roundWithCoins(seed: number): { inputs: number[]; result: ValidRun } {
 // The server paces the round against its own clock (progress reports each second), so the page's
 // clock is kept near real time: the test waits when it is ahead, and runs the frames between two
 // jumps at once when a slow machine leaves it behind.
-test('a member earns coins by playing a paced round, and anyone can watch its replay', async ({
+test('a member earns coins by playing a paced round, and anyone can watch its replay @phone', async ({
   page,
 }) => {
   const name = uniqueUsername('earner');

@@ -107,7 +107,7 @@ test('the sections come in the spec order with their anchors', async ({ page }) 
   expect(ids).toEqual(LANDING_SECTION_IDS);
 });
 
-test('hero: title, ticker, description, launch countdown in Sydney time, and the two buttons', async ({
+test('hero: title, ticker, description, launch countdown in Sydney time, and the two buttons @phone', async ({
   page,
 }) => {
   await page.goto('/');
@@ -384,7 +384,7 @@ test('"Share with Friends" copies the page address where there is no share sheet
   expect(await clipboard(page)).toBe(page.url());
 });
 
-test('the gallery and the game load only as they come near, and take their places', async ({
+test('the gallery and the game load only as they come near, and take their places @phone', async ({
   page,
 }) => {
   const chunks: string[] = [];
@@ -417,7 +417,7 @@ test('the gallery and the game load only as they come near, and take their place
   expect(chunks).toEqual(expect.arrayContaining(['game-section', 'leaderboard-panel']));
 });
 
-test('a /#game link lands on the game once it has loaded', async ({ page }) => {
+test('a /#game link lands on the game once it has loaded @phone', async ({ page }) => {
   const game = await openSection(page, 'game');
   await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible();
   await expect(game.locator('canvas')).toBeVisible();
@@ -430,7 +430,7 @@ test('a /#game link lands on the game once it has loaded', async ({ page }) => {
   expect(await game.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(-8);
 });
 
-test('once the visitor presses, the page no longer moves back to the address section', async ({
+test('once the visitor presses, the page no longer moves back to the address section @phone', async ({
   page,
 }) => {
   // The gallery's code arrives when the test lets it; its arrival starts a few seconds in which
@@ -478,7 +478,7 @@ test('once the visitor presses, the page no longer moves back to the address sec
   expect(await top()).toBeLessThan(-150);
 });
 
-test('a visitor who scrolls while the app is on its way keeps their place when it starts', async ({
+test('a visitor who scrolls while the app is on its way keeps their place when it starts @phone', async ({
   page,
 }) => {
   // The app's code arrives when the test lets it: until then the page is the server's HTML.
@@ -563,7 +563,7 @@ test.describe('giveaway, for a visitor in Tokyo', () => {
   });
 });
 
-test('footer: quick links scroll, socials open in a new tab, the short address copies in full', async ({
+test('footer: quick links scroll, socials open in a new tab, the short address copies in full @phone', async ({
   page,
 }) => {
   await page.goto('/');
@@ -590,7 +590,7 @@ test('footer: quick links scroll, socials open in a new tab, the short address c
   await expect(page).toHaveURL(/\/#tokenomics$/);
 });
 
-test('from the shop, the footer\'s "Game" link goes home to the game', async ({ page }) => {
+test('from the shop, the footer\'s "Game" link goes home to the game @phone', async ({ page }) => {
   await page.goto('/shop');
   await page.locator('footer#contact').getByRole('link', { name: 'Game' }).click();
   await expect(page).toHaveURL(/\/#game$/);
@@ -598,7 +598,7 @@ test('from the shop, the footer\'s "Game" link goes home to the game', async ({ 
   await expect.poll(() => inViewport(section(page, 'game'))).toBe(true);
 });
 
-test('back from the shop by the "Game" link, the page lands on the game though the visitor had scrolled away from it', async ({
+test('back from the shop by the "Game" link, the page lands on the game though the visitor had scrolled away from it @phone', async ({
   page,
 }) => {
   const game = await openSection(page, 'game');
@@ -695,7 +695,7 @@ test('the keyboard reaches the hero buttons with a visible focus ring', async ({
   await expect.poll(() => inViewport(section(page, 'tokenomics'))).toBe(true);
 });
 
-test('the header buttons scroll to their sections (through the menu on a phone)', async ({
+test('the header buttons scroll to their sections (through the menu on a phone) @phone', async ({
   page,
 }) => {
   await page.goto('/');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,8 +8,9 @@ import { insertRun, insertScore, recordVerification } from '#server/game/reposit
 import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { authPaths, walletPaths } from '#shared/api/paths.ts';
+import { runAdminCli } from '#test-support/admin-cli.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
-import { freePort, REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { freePort, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
 import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
 import { toastWith, uniqueUsername } from './support';
@@ -104,19 +104,8 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
 });
 
 /** One operator command, as `npm run admin --` runs it against this server's data folder. */
-function admin(...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/admin/main.ts', ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: 'test' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
-  });
+function admin(...args: string[]) {
+  return runAdminCli({ DATA_DIR: dataDir, NODE_ENV: 'test' }, ...args);
 }
 
 test('Recent Winners shows a week the operator reviewed, approved and paid', async ({ page }) => {
@@ -156,12 +145,12 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
 
   const week = isoWeekId(lastWeek);
   const review = await admin('prize:review');
-  expect(review.output).toContain(`yes: wallet ${wallet.address}`);
+  expect(review.stdout).toContain(`yes: wallet ${wallet.address}`);
   expect(review.code).toBe(0);
   expect((await admin('prize:approve', '--week', week, `--run=${runId}`)).code).toBe(0);
   const signature = fakeTransactionSignature();
   const paid = await admin('prize:paid', '--week', week, '--tx', signature);
-  expect(paid.code, paid.output).toBe(0);
+  expect(paid.code, paid.stdout + paid.stderr).toBe(0);
 
   await page.goto(`${node.origin}/`);
   const giveaway = page.locator('section#giveaway');

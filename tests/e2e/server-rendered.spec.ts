@@ -92,7 +92,7 @@ test('a plain HTTP GET of / has every landing text, and no script but the page b
   expect(scripts.filter((attrs) => !/type="(module|application\/json)"/.test(attrs))).toEqual([]);
 });
 
-test('the page is painted before the app is fetched, and a click before the app is carried out', async ({
+test('the page is painted before the app is fetched, and a click before the app is carried out @phone', async ({
   page,
 }) => {
   // The app's code arrives only when the test lets it: a slow network, made certain.
@@ -142,7 +142,7 @@ function consoleProblems(page: Page): string[] {
 }
 
 for (const path of ['/', '/shop', '/no-such-page']) {
-  test(`${path} is taken over without a hydration error or warning`, async ({ page }) => {
+  test(`${path} is taken over without a hydration error or warning @phone`, async ({ page }) => {
     await page.route('https://dexscreener.com/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>chart</title>' }),
     );

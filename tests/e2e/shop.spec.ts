@@ -1,37 +1,20 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpViaApi, toastWith, uniqueUsername } from './support.ts';
 import { authPaths, shopPaths, pathTo } from '#shared/api/paths.ts';
-
-const ADMIN = path.resolve(import.meta.dirname, '../../src/server/admin/main.ts');
+import { runAdminCli } from '#test-support/admin-cli.ts';
 
 /** Grants coins the way an operator does: the admin CLI against the E2E server's data folder. */
-function grantCoins(username: string, amount: number): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR };
-  delete env.DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        ADMIN,
-        'coins:grant',
-        username,
-        String(amount),
-        '--reason',
-        'E2E shop test',
-      ],
-      { env },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`coins:grant failed (${error.code}): ${stderr}`));
-        else if (!stdout.startsWith(`Granted ${amount} coins to ${username}`))
-          reject(new Error(stdout));
-        else resolve();
-      },
-    );
-  });
+async function grantCoins(username: string, amount: number): Promise<void> {
+  const { code, stdout, stderr } = await runAdminCli(
+    { DATA_DIR: process.env.E2E_DATA_DIR },
+    'coins:grant',
+    username,
+    String(amount),
+    '--reason',
+    'E2E shop test',
+  );
+  if (code !== 0) throw new Error(`coins:grant failed (${code}): ${stderr}`);
+  if (!stdout.startsWith(`Granted ${amount} coins to ${username}`)) throw new Error(stdout);
 }
 
 /** A mutating call from the page's own cookie jar, as another tab of the same member would make. */

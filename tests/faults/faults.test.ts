@@ -47,6 +47,7 @@ import {
 import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 /** No request may go unanswered longer than this (pool wait 5 s + statement 10 s, decision 015). */
 const STATED_TIMEOUT_MS = 15_000;
@@ -69,7 +70,6 @@ if (!pgBin || !redisBin) {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const think = (min: number, max: number) => sleep(min + Math.random() * (max - min));
 const tag = randomBytes(3).toString('hex');
 let ipCounter = 0;

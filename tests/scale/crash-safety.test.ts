@@ -28,6 +28,7 @@ import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const kinds = adminUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -42,7 +43,6 @@ const VISITORS = 30;
 const paid = characters.filter((c) => c.price > 0);
 const ALL_PRICES = paid.reduce((sum, c) => sum + c.price, 0);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const think = (min: number, max: number) => sleep(min + Math.random() * (max - min));
 const tag = randomBytes(3).toString('hex');
 let ipCounter = 0;

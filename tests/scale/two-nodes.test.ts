@@ -19,6 +19,7 @@ import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.t
 import { TestClient } from '#test-support/test-client.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createS3Store } from '#server/storage/s3.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -32,7 +33,6 @@ if (!adminUrl) {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tag = randomBytes(3).toString('hex');
 let counter = 0;
 const name = (prefix: string) => `${prefix}_${tag}_${++counter}`;

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { nextLink, type Meme } from '#shared/api/memes.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import type { TestClient } from './test-client.ts';
+import type { Database } from '#server/db/database.ts';
 import { insertMeme } from '#server/memes/repository.ts';
 import { VISITOR_COOKIE, verifyVisitorCookie, visitorVoter } from '#server/memes/voter.ts';
 import { memePaths } from '#shared/api/paths.ts';
@@ -134,4 +136,21 @@ export function visitorVoterOf(client: TestClient, secret: string): string | nul
     if (id) return visitorVoter(id);
   }
   return null;
+}
+
+/**
+ * Hides or shows a meme straight in the database, behind the app's back (as another node's or
+ * the operator's change lands); false when there is no such meme.
+ */
+export async function setMemeHidden(
+  db: Kysely<Database>,
+  id: number,
+  hidden: boolean,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('memes')
+    .set({ hidden: hidden ? 1 : 0 })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -3,6 +3,7 @@ import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
+import { sleep } from './sleep.ts';
 
 export interface HonestRun {
   runId: string;
@@ -81,7 +82,7 @@ export async function sendProgressReports(
   let index = 0;
   for (const report of progressReports(run)) {
     const wait = issuedAt + report.atMs - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await sleep(wait);
     const status = await post(report.body, index++);
     if (status !== 200) throw new Error(`progress report ${index} of ${run.runId}: ${status}`);
   }

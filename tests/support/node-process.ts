@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { sleep } from './sleep.ts';
 
 /** The repository root, where `src/server/main.ts` is run from (as `npm start` does). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,6 +31,16 @@ const SERVER_VARIABLES = [
   'LOG_LEVEL',
   'CLIENT_DIST_DIR',
 ];
+
+/**
+ * A child's environment: the caller's, less every server variable, plus `vars`. A developer's
+ * own REDIS_URL or DATABASE_URL never reaches a test's node or CLI.
+ */
+export function serverEnv(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of SERVER_VARIABLES) delete env[name];
+  return Object.assign(env, vars);
+}
 
 /** A port nobody listens on right now (the kernel's pick, released at once). */
 export function freePort(): Promise<number> {
@@ -73,18 +84,19 @@ export interface StartNodeOptions {
   readyPath?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Starts one server node exactly as production does (`node --import tsx src/server/main.ts`)
  * and resolves once `/readyz` answers 200, i.e. migrations ran and the database and object
  * store are reachable. The one way tests and benchmarks start a server process and wait for it.
  */
 export async function startNode(options: StartNodeOptions): Promise<NodeProcess> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of SERVER_VARIABLES) delete env[name];
   const port = options.env.PORT ? Number(options.env.PORT) : await freePort();
-  Object.assign(env, { HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, options.env, { PORT: String(port) });
+  const env = serverEnv({
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...options.env,
+    PORT: String(port),
+  });
   const keep = options.keepOutput ?? 64 * 1024;
   let output = '';
   const script = options.script ?? 'src/server/main.ts';

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './node-process.ts';
+import { sleep } from './sleep.ts';
 
 /**
  * A PostgreSQL cluster and a Redis server of a test's own, on free loopback ports, that the
@@ -11,7 +12,6 @@ import { freePort } from './node-process.ts';
  */
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Debian's PostgreSQL binaries (initdb, pg_ctl), newest version first; null when absent. */
 export function postgresBinDir(): string | null {

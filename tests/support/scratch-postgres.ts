@@ -20,19 +20,21 @@ async function asAdmin(adminUrl: string, statements: string[]): Promise<void> {
 }
 
 /**
- * A fresh, empty database on the server `adminUrl` points at (e.g. TEST_DATABASE_URL), with an
- * app role of its own: role names are global to the server, so each database's carries the
+ * A fresh database (empty, or a copy of `template`) on the server `adminUrl` points at (e.g.
+ * TEST_DATABASE_URL), with an app role of its own: role names are global to the server, so each database's carries the
  * database's random name, and parallel test files never share one.
  */
 export async function createScratchPostgres(
   adminUrl: string,
   prefix = 'grind_scale',
+  /** A database to copy (`CREATE DATABASE ... TEMPLATE`) instead of starting empty. */
+  { template }: { template?: string } = {},
 ): Promise<ScratchPostgres> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const role = `${name}_app`;
   const password = randomBytes(12).toString('hex');
   await asAdmin(adminUrl, [
-    `CREATE DATABASE ${name}`,
+    template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
     `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`,
   ]);
   const migrationUrl = new URL(adminUrl);

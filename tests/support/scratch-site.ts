@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.ts';
 import { newSessionSecret, scratchDir, startScratchS3, type ScratchS3 } from './scratch.ts';
+import { sleep } from './sleep.ts';
 
 /** The server variables of one node of a scratch site (see node-process.ts). */
 export type NodeEnv = Record<string, string | undefined> & {
@@ -59,7 +60,7 @@ export async function startScratchSite(options: {
       if (database) {
         // pg's pool.end() resolves before its sockets close; dropping WITH FORCE at once would
         // kill them mid-goodbye.
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sleep(200);
         await database.drop();
       }
       await s3?.close();

@@ -4,6 +4,7 @@ import { buildApp, type BuildOptions } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { createTestDatabase, type DatabaseKind } from './test-database.ts';
+import { sleep } from './sleep.ts';
 
 export class TestClock implements Clock {
   constructor(private current = Date.UTC(2026, 10, 18, 12, 0, 0)) {}
@@ -33,7 +34,7 @@ export async function createTestApp(
   /** pino options for a test that reads the request log; silent otherwise. */
   logger: BuildOptions['logger'] = false,
 ): Promise<TestApp> {
-  const testDb = await createTestDatabase(kind);
+  const testDb = await createTestDatabase(kind, { migrated: true });
   const config: AppConfig = {
     ...loadConfig({
       NODE_ENV: 'test',
@@ -59,7 +60,7 @@ export async function createTestApp(
       await app.close();
       // pg's pool.end() resolves before its sockets have closed; dropping the database at once
       // (WITH FORCE) would kill them mid-goodbye and the pool, having no error listener, throws.
-      if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 200));
+      if (kind === 'postgres') await sleep(200);
       await testDb.drop();
     },
   };

@@ -1,6 +1,7 @@
 // Measuring: autocannon against one or more origins, every answer's status and latency kept, so
 // slices of one measurement can be merged and summed up as one.
 import autocannon from 'autocannon';
+import { sleep } from '#test-support/sleep.ts';
 
 export interface Target {
   /** Node origins; connections are spread over them in turn. */
@@ -140,7 +141,7 @@ export async function settle(urls: string[]): Promise<void> {
         () => undefined,
       );
       quick = performance.now() - started < 10 ? quick + 1 : 0;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 }

@@ -12,6 +12,7 @@ import {
   type HonestRun,
 } from '#test-support/honest-run.ts';
 import { count, emptyStats, record, type Stats } from './measure.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 /** A second of play (one report, at game over) keeps the pool quick to play. */
 const POOL_RUN_STEPS = 60;
@@ -119,7 +120,7 @@ export async function playPool(
 ): Promise<ScoreToSend[]> {
   const ready: ScoreToSend[] = [];
   const rounds = Array.from({ length: count }, async (_, n) => {
-    await new Promise((resolve) => setTimeout(resolve, (n * 1000) / perSecond));
+    await sleep((n * 1000) / perSecond);
     const played = await playRound(origins[n % origins.length]!, visitor, POOL_RUN_STEPS, stats);
     if (played) {
       const body = JSON.stringify(scoreBody(played.run, `player_${n % 3000}`));

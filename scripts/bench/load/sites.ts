@@ -114,7 +114,7 @@ export async function startSite(
       .getSetCookie()
       .map((c) => c.split(';', 1)[0]!)
       .find((c) => c.startsWith('sid='))!;
-    // Spec section 7: the body is the page of memes itself (commits before issue 22 answered
+    // The body is the page of memes itself (src/shared/api/memes.ts) (commits before issue 22 answered
     // `{ memes, nextCursor }`; read both, so such a commit can be the baseline).
     type MemeIds = { id: number }[];
     const page = (await (await fetch(`${origins[0]}${memePaths.list}`)).json()) as

@@ -33,7 +33,7 @@ async function refusedForCsrf(res: Response): Promise<boolean> {
 }
 
 /**
- * A write as the server's rules want it (spec section 7): credentials, a JSON body, the CSRF
+ * A write as the server's rules want it (src/server/security/csrf.ts): credentials, a JSON body, the CSRF
  * token unless `csrf: false` (the endpoint's `csrfExempt`), one retry with a fresh token when
  * the server says the token was stale. Callers go through `callEndpoint` (below).
  */

@@ -52,7 +52,7 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /**
- * The one place the client reads from the server (spec section 7): GET with credentials, JSON
+ * The one place the client reads from the server: GET with credentials, JSON
  * back, unchecked; a non-OK answer throws ApiError, a 401 gives null when `on401` says so.
  * Callers use `apiGet` (answer checked against the contract), the query client's default query
  * function, or, on the first load, this with their own check (the session, decision 002).

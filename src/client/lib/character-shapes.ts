@@ -1,5 +1,5 @@
-// The skins as data: each part a character can wear (spec section 3's catalogue names the
-// parts in `#shared/characters.ts`) is a list of shapes on a 100x100 grid centred on the
+// The skins as data: each part a character can wear (the catalogue in `#shared/characters.ts`
+// names the parts) is a list of shapes on a 100x100 grid centred on the
 // origin, head near the top. Colours written `$name` come from the character's appearance;
 // `characterShapes` puts the parts together in drawing order and fills those colours in.
 

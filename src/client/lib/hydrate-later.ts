@@ -1,4 +1,12 @@
-import { createElement, lazy, useEffect, useSyncExternalStore, type ComponentType } from 'react';
+import {
+  createElement,
+  lazy,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type RefObject,
+} from 'react';
 import { holdClicks } from './held-clicks.ts';
 
 /** How far ahead of the viewport deferred content starts loading: about a phone screen. */
@@ -9,24 +17,55 @@ export function isHashTarget(id: string): boolean {
   return window.location.hash === `#${id}`;
 }
 
+/** Calls `onNear` once `element` comes within the margin of the viewport; returns the stop. */
+function onceNearViewport(element: Element, onNear: () => void): () => void {
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      onNear();
+    },
+    { rootMargin: `${NEAR_VIEWPORT_MARGIN} 0px` },
+  );
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+/** Whether `element` counts as near at once: there is none, no observer, or the address is it. */
+function nearAtOnce(element: Element | null, id: string | undefined): element is null {
+  return (
+    !element ||
+    typeof IntersectionObserver === 'undefined' ||
+    (id !== undefined && isHashTarget(id))
+  );
+}
+
 /** Resolves when the element with this id comes near the viewport, or at once without one. */
 function whenNearViewport(id: string): Promise<void> {
   return new Promise((resolve) => {
     const element = typeof document === 'undefined' ? null : document.getElementById(id);
-    if (!element || typeof IntersectionObserver === 'undefined' || isHashTarget(id)) {
-      resolve();
+    if (nearAtOnce(element, id)) resolve();
+    else onceNearViewport(element, resolve);
+  });
+}
+
+/**
+ * True once the element comes near the viewport (and from then on), or at once when the address
+ * points at `targetId`. False on the first render, so it reads the same on the server and while
+ * the browser takes the server's HTML over. The same margin and address rule as the lazy parts.
+ */
+export function useNearViewport(ref: RefObject<Element | null>, targetId?: string): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near) return;
+    const element = ref.current;
+    if (nearAtOnce(element, targetId)) {
+      setNear(true);
       return;
     }
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        observer.disconnect();
-        resolve();
-      },
-      { rootMargin: `${NEAR_VIEWPORT_MARGIN} 0px` },
-    );
-    observer.observe(element);
-  });
+    return onceNearViewport(element, () => setNear(true));
+  }, [near, ref, targetId]);
+  return near;
 }
 
 let idle: Promise<void> | undefined;

@@ -1,32 +1,17 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '#test-support/admin-cli.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { creditCoins } from '../shop/ledger.ts';
-
-const MAIN = path.resolve(import.meta.dirname, 'main.ts');
+import { sleep } from '#test-support/sleep.ts';
 
 /** The real CLI in its own process, as `npm run admin -- ...` starts it. */
-function cli(
-  dataDir: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test' };
-  delete env.DATABASE_URL;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', MAIN, ...args],
-      { env },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
+function cli(dataDir: string, ...args: string[]) {
+  return runAdminCli({ DATA_DIR: dataDir, NODE_ENV: 'test' }, ...args);
 }
 
 describe('npm run admin (a separate process on a SQLite data folder)', { timeout: 90_000 }, () => {
@@ -85,14 +70,10 @@ describe('npm run admin (a separate process on a SQLite data folder)', { timeout
   });
 
   it('stops with a one-line error when the configuration is wrong', async () => {
-    const res = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', MAIN, 'users:list'],
-        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: 'mysql://nope' } },
-        (error, _stdout, stderr) => resolve({ code: Number(error?.code ?? 0), stderr }),
-      );
-    });
+    const res = await runAdminCli(
+      { DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: 'mysql://nope' },
+      'users:list',
+    );
     expect(res.code).toBe(1);
     expect(res.stderr).toBe(
       'Error: Invalid DATABASE_URL: must start with postgres:// or postgresql:// (got "mysql://nope")\n',
@@ -109,7 +90,7 @@ describe('npm run admin (a separate process on a SQLite data folder)', { timeout
       while (writing) {
         await creditCoins(db, { userId, amount: 3, reason: 'grant', now: Date.now() });
         credits += 1;
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await sleep(2);
       }
     })();
     try {

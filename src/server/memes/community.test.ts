@@ -62,7 +62,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
     }
   };
 
-  describe('the list contract (spec section 7)', () => {
+  describe('the list contract (src/shared/api/memes.ts)', () => {
     it('answers a JSON array, with the next page in a Link header and none on the last page', async () => {
       await seedMemes(t.app, 5, { userId: memberId });
       const res = await TestClient.inject(t.app).request(

@@ -359,23 +359,6 @@ export async function castVote(
   });
 }
 
-/** Hides or shows a meme; false when there is no such meme. */
-export async function setMemeHidden(
-  db: Kysely<Database>,
-  id: number,
-  hidden: boolean,
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('memes')
-      .set({ hidden: hidden ? 1 : 0 })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    return true;
-  });
-}
-
 /** For the operator's list: newest first, hidden ones too, with the uploader's name. */
 export async function listAllMemes(db: Kysely<Database>, limit: number) {
   return db

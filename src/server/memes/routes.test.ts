@@ -11,9 +11,10 @@ import {
   postMeme,
   processedImage,
   seedMemes,
+  setMemeHidden,
 } from '#test-support/gallery.ts';
 import { GALLERY_LIMITS } from './limits.ts';
-import { castVote, findCountMismatches, setMemeHidden } from './repository.ts';
+import { castVote, findCountMismatches } from './repository.ts';
 import { VISITOR_VOTES_PER_NETWORK } from './vote-rules.ts';
 import { VISITOR_COOKIE } from './voter.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';

@@ -44,7 +44,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     if (voter === null) sharedReadHeaders(reply).header('vary', 'cookie');
     else reply.header('cache-control', 'private, no-cache');
     const { json, nextCursor } = await listMemesJson(gallery, request.query, voter);
-    // Spec section 7: the body is the list itself; the next page's address is a Link (RFC 8288).
+    // The body is the list itself (src/shared/api/memes.ts); the next page's address is a Link (RFC 8288).
     if (nextCursor !== null) {
       reply.header('link', `<${nextPageLink(request.query, nextCursor)}>; rel="next"`);
     }

@@ -9,6 +9,7 @@ import { databaseKinds } from '#test-support/test-database.ts';
 import { findInvariantViolations } from './invariants.ts';
 import { VISITOR_VOTES_PER_NETWORK } from '../memes/vote-rules.ts';
 import { memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 describe.each(databaseKinds)('invariant checks on %s', (kind) => {
   let t: TestApp;
@@ -39,7 +40,7 @@ describe.each(databaseKinds)('invariant checks on %s', (kind) => {
   });
   afterEach(async () => {
     await t.app.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     await t.close();
   });
 

@@ -16,6 +16,7 @@ import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
 import { freePort, startNode } from '#test-support/node-process.ts';
 import { authPaths, gamePaths, memePaths, objectPaths } from '#shared/api/paths.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 describe.each(databaseKinds)('operations on %s', (kind) => {
   it('refuses to start against a database migrated by newer code', async () => {
@@ -156,7 +157,7 @@ describe('logs', () => {
       }
       // Nothing is answered to a closed socket, so there is no access line to wait for: give the
       // handler time to see the body end early (the write fails at once) and check the log then.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
       const parsed = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
       expect(parsed.filter((l) => l.level >= 50)).toEqual([]);
       const upload = await app.deps.db.selectFrom('uploads').selectAll().executeTakeFirstOrThrow();
@@ -198,7 +199,7 @@ describe('the server process', () => {
       );
       // Signal once the server has started on the burst, so some requests are truly in flight.
       for (let i = 0; i < 200 && !node.output().includes(`"url":"${authPaths.register}"`); i++) {
-        await new Promise((r) => setTimeout(r, 25));
+        await sleep(25);
       }
       const stopped = node.stop(30_000);
       const statuses = await Promise.all(inFlight);

@@ -114,7 +114,7 @@ describe.each(cases)('uploads on %s with the %s store', (dbKind, storeKind) => {
     return uploadURL;
   }
 
-  /** The whole flow of spec section 7; the status of the step that refused, or the objectPath. */
+  /** The whole upload flow (slot, PUT, processing, post); the status of the step that refused, or the objectPath. */
   async function upload(bytes: Buffer, type = 'image/jpeg', client = member) {
     const uploadURL = await newUploadURL(client);
     const put = await putFile(client, uploadURL, bytes, type);

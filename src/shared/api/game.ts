@@ -57,7 +57,7 @@ export const playerNameSchema = z
     'playerName contains characters that are not allowed',
   );
 
-/** Spec section 7's payload plus the run it belongs to and its jump log. */
+/** A score's payload: the figures, the run it belongs to and its jump log (decision 006). */
 export const submitScoreBodySchema = z.object({
   playerName: playerNameSchema,
   score: count('score'),

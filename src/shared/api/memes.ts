@@ -4,7 +4,7 @@ import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
 import { memePaths } from './paths.ts';
 
-/** Spec section 5: one file of at most 5 MB. */
+/** One file of at most 5 MB. */
 export const MEME_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const MEME_TITLE_MAX = 100;
 export const MEMES_PAGE_DEFAULT = 24;
@@ -78,7 +78,7 @@ export type ListMemesQuery = z.input<typeof listMemesQuerySchema>;
 export type ListMemesParams = z.output<typeof listMemesQuerySchema>;
 
 /**
- * Spec section 7: `GET /api/memes` answers a list of memes. The next page's address travels in
+ * `GET /api/memes` answers a list of memes (`listMemesEndpoint`). The next page's address travels in
  * a `Link: <...>; rel="next"` header (RFC 8288), absent on the last page.
  */
 export const memesListSchema = z.array(memeSchema);
@@ -156,10 +156,10 @@ export const memeImageBodySchema = z.object({
 export const memeImageResponseSchema = z.object({ objectPath: z.string() });
 export type MemeImageResponse = z.infer<typeof memeImageResponseSchema>;
 
-/** Spec section 5: the one message the upload form shows for anything missing. */
+/** The one message the upload form shows for anything missing (tests/e2e/gallery.spec.ts). */
 export const MEME_FORM_ERROR = 'Please fill in all fields and upload an image';
 
-/** A vote (spec section 7): the same vote again removes it, the other switches it. */
+/** A vote: the same vote again removes it, the other switches it. */
 export const voteEndpoint = defineEndpoint({
   method: 'POST',
   path: memePaths.vote,

@@ -3,12 +3,18 @@ import { scrollToHashOnArrival } from '#client/features/landing/anchor-scroll.ts
 import { DeferredSection } from '#client/features/landing/deferred-section.tsx';
 import { HeroSection } from '#client/features/landing/hero-section.tsx';
 import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
-import { useReplayAddress } from '#client/features/replay/replay-address.ts';
+import { useReplayAddress } from '#client/lib/replay-address.ts';
 
 // The gallery and the game are most of the page's code: they load as they come near the screen.
 const GallerySection = lazy(() => import('#client/features/gallery/gallery-section.tsx'));
 const GameSection = lazy(() => import('#client/features/game/game-section.tsx'));
-const LeaderboardPanel = lazy(() => import('#client/features/leaderboard/leaderboard-panel.tsx'));
+// The leaderboard and the prize box in it (the wallet feature's) are fetched together.
+const prizeBox = () => import('#client/features/wallet/prize-eligibility.tsx');
+const LeaderboardPanel = lazy(() => {
+  void prizeBox();
+  return import('#client/features/leaderboard/leaderboard-panel.tsx');
+});
+const PrizeEligibility = lazy(async () => ({ default: (await prizeBox()).PrizeEligibility }));
 // The replay viewer (engine, renderer, controls) loads only when the address asks for a replay.
 const ReplayDialog = lazy(() => import('#client/features/replay/replay-dialog.tsx'));
 
@@ -67,7 +73,7 @@ function GameSlot() {
       <GameSection
         leaderboard={
           <Suspense fallback={<div className="h-96 rounded-xl bg-slate-900/70" />}>
-            <LeaderboardPanel />
+            <LeaderboardPanel prizeBox={<PrizeEligibility />} />
           </Suspense>
         }
       />

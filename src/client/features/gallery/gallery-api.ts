@@ -125,7 +125,7 @@ export async function requestUploadURL(): Promise<string> {
   return (await callEndpoint(uploadTargetEndpoint)).uploadURL;
 }
 
-/** Spec section 5: the answer must carry objectPath. */
+/** The answer must carry objectPath (gallery.spec.ts: "no object path"). */
 export const NO_OBJECT_PATH = 'No object path returned from server';
 
 export async function processUploadedImage(uploadURL: string): Promise<string> {

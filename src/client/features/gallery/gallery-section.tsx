@@ -13,7 +13,7 @@ import { withQueryClient } from '#client/lib/query-client.tsx';
 
 const SORT_OPTIONS = MEME_SORTS.map((sort) => ({ value: sort, label: MEME_SORT_LABELS[sort] }));
 
-/** The community meme gallery (spec section 2): upload, filter, browse, vote and share. */
+/** The community meme gallery (tests/e2e/gallery.spec.ts): upload, filter, browse, vote and share. */
 function GallerySection() {
   const { user, isLoading } = useSession();
   const [category, setCategory] = useState<CategoryFilter>('all');

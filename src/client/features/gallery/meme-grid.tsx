@@ -8,7 +8,7 @@ import { NewMemesPill, useLiveGallery } from './live-gallery.tsx';
 import { MemeCard, MemeCardSkeleton } from './meme-card.tsx';
 import { useMemeActions } from './use-meme-actions.ts';
 
-/** Spec section 9: six skeleton cards while the first page loads. */
+/** Six skeleton cards while the first page loads (tests/e2e/gallery.spec.ts, "loading shows six skeletons"). */
 const SKELETON_CARDS = 6;
 
 export function MemeGrid({

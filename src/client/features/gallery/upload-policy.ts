@@ -1,5 +1,5 @@
 /**
- * What the upload helper does after each attempt to PUT the file (spec section 8): retry
+ * What the upload helper does after each attempt to PUT the file (upload-policy.test.ts): retry
  * network and 5xx-type failures after 0, 1, 3 and 5 seconds; pause on 429; fetch a fresh URL
  * when the old one says "Request has expired"; fail on any other 4xx except 409. Pure, so the
  * policy is tested apart from XHR and timers.

@@ -30,7 +30,10 @@ export interface EndOfRoundDeps {
   onCoinsSaved(): void;
 }
 
-/** Spec section 5: the username, else the name kept in the browser, else ask; trimmed. */
+/**
+ * The name a score goes under: the username, else the name kept in the browser, else ask; trimmed
+ * (end-of-round.test.ts; the visitor's name prompt in tests/e2e/game.spec.ts).
+ */
 export async function leaderboardName(deps: EndOfRoundDeps): Promise<string | null> {
   if (deps.username) return deps.username;
   const stored = deps.storedName()?.trim().slice(0, PLAYER_NAME_MAX);

@@ -1,6 +1,6 @@
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
 import { installBenchHook } from './bench-hook.ts';
-import { GameRenderer } from './game-renderer.ts';
+import { GameRenderer } from '#client/lib/game-renderer.ts';
 import { reportProgress } from './game-api.ts';
 import { GameSession } from './game-session.ts';
 import { HudStore } from './hud-store.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProgressBody } from '#shared/api/game.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { ProgressReporter } from './progress-reporter.ts';
+import { sleep } from '#test-support/sleep.ts';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -44,7 +45,7 @@ describe('ProgressReporter', () => {
     expect(sent[1]!.body).toEqual({ step: 180, jumps: [90, 150] });
     // Lost on the network: the next report covers the same jumps again.
     sent[1]!.answer.reject(new TypeError('Failed to fetch'));
-    await new Promise((r) => setTimeout(r, 0));
+    await sleep(0);
     state.step = 240;
     state.inputs = [10, 40, 90, 150, 200];
     reporter.tick(4001);
@@ -54,7 +55,7 @@ describe('ProgressReporter', () => {
     state.step = 260;
     state.inputs = [10, 40, 90, 150, 200, 250];
     const finished = reporter.finish();
-    await new Promise((r) => setTimeout(r, 0));
+    await sleep(0);
     expect(sent[3]!.body).toEqual({ step: 260, jumps: [250] });
     sent[3]!.answer.resolve({ step: 260 });
     expect(await finished).toEqual({ refused: false });
@@ -69,7 +70,7 @@ describe('ProgressReporter', () => {
       onRefused: (message) => refusals.push(message),
     });
     reporter.tick(1000);
-    await new Promise((r) => setTimeout(r, 0));
+    await sleep(0);
     reporter.tick(5000);
     expect(refusals).toEqual(['This round is unranked: slow.']);
     expect(await reporter.finish()).toEqual({

@@ -5,7 +5,7 @@ import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { CopyAddressButton } from './copy-address-button.tsx';
 import { SectionHeading } from './section-heading.tsx';
-import { useNearViewport } from './use-near-viewport.ts';
+import { useNearViewport } from '#client/lib/hydrate-later.ts';
 
 /**
  * The third-party chart: its frame (and everything it loads) only once the section comes near

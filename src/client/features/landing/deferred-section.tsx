@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { cn } from '#client/ui/cn.ts';
 import { settleHashTarget } from './anchor-scroll.ts';
-import { useNearViewport } from './use-near-viewport.ts';
+import { useNearViewport } from '#client/lib/hydrate-later.ts';
 
 function AfterMount({ run }: { run: () => void }) {
   useEffect(run, [run]);

@@ -8,7 +8,7 @@ import { buttonClasses } from '#client/ui/button.tsx';
 import { settleHashTarget } from './anchor-scroll.ts';
 import { CountdownDisplay } from './countdown-display.tsx';
 import { SectionHeading } from './section-heading.tsx';
-import { useNearViewport } from './use-near-viewport.ts';
+import { useNearViewport } from '#client/lib/hydrate-later.ts';
 
 const RecentWinners = lazy(() => import('./recent-winners.tsx'));
 

@@ -3,7 +3,7 @@ import { leaderboardEndpoint, type LeaderboardEntry } from '#shared/api/game.ts'
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { leaderboardQueryKey } from '#client/lib/query-keys.ts';
 
-/** Spec section 9: leaderboard reads are retried twice, one second apart. */
+/** Leaderboard reads are retried twice, one second apart. */
 export const LEADERBOARD_RETRIES = 2;
 export const LEADERBOARD_RETRY_DELAY_MS = 1000;
 

@@ -1,5 +1,5 @@
 import { Crown, Eye, Medal, Trophy } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
@@ -14,15 +14,19 @@ import { Dialog } from '#client/ui/dialog.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
-import { PrizeEligibility } from '#client/features/wallet/prize-eligibility.tsx';
-import { openReplay } from '#client/features/replay/replay-address.ts';
+import { openReplay } from '#client/lib/replay-address.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { leaderboardQueryRoot } from '#client/lib/query-keys.ts';
 import { useLiveEvent } from '#client/lib/use-live-event.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** This week's top five, the weekly prize and its countdown, and the full list on demand. */
-function LeaderboardPanel() {
+export interface LeaderboardPanelProps {
+  /** Under the weekly prize: who can be paid it (the page composes the wallet feature's box). */
+  prizeBox?: ReactNode;
+}
+
+function LeaderboardPanel({ prizeBox }: LeaderboardPanelProps) {
   const top = useLeaderboard(LEADERBOARD_DEFAULT_LIMIT);
   const [fullOpen, setFullOpen] = useState(false);
   const now = useServerNow();
@@ -71,7 +75,7 @@ function LeaderboardPanel() {
         )}
       </div>
 
-      <WeeklyPrize now={now} />
+      <WeeklyPrize now={now} prizeBox={prizeBox} />
 
       <Button variant="outline" className="mt-4 w-full" onClick={() => setFullOpen(true)}>
         View Full Leaderboard
@@ -168,7 +172,7 @@ function LeaderboardSkeleton({ rows }: { rows: number }) {
   );
 }
 
-function WeeklyPrize({ now }: { now: number }) {
+function WeeklyPrize({ now, prizeBox }: { now: number; prizeBox: ReactNode }) {
   const left = countdownParts(nextWeekStartUtc(now), now);
   const { prize } = useSite().weeklyChallenge;
   return (
@@ -178,7 +182,7 @@ function WeeklyPrize({ now }: { now: number }) {
       </p>
       <p className="mt-1 text-3xl font-black text-grind-300">{prize}</p>
       <p className="text-xs text-slate-300">to the top player of the week</p>
-      <PrizeEligibility />
+      {prizeBox}
       <p className="mt-2 text-sm text-slate-200" data-testid="weekly-countdown">
         Resets in{' '}
         <span className="font-mono font-semibold text-grind-100">

@@ -1,5 +1,5 @@
 import { Dialog } from '#client/ui/dialog.tsx';
-import { closeReplay } from './replay-address.ts';
+import { closeReplay } from '#client/lib/replay-address.ts';
 import ReplayViewer, { useReplay } from './replay-viewer.tsx';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 

@@ -6,7 +6,7 @@ import { DEFAULT_CHARACTER_KEY, isCharacterKey } from '#shared/characters.ts';
 import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { Button } from '#client/ui/button.tsx';
-import { GameRenderer } from '#client/features/game/game-renderer.ts';
+import { GameRenderer } from '#client/lib/game-renderer.ts';
 import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playback.ts';
 
 // Loaded only when a replay's address is opened (replay-dialog.tsx, a dynamic import).

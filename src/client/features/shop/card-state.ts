@@ -22,7 +22,7 @@ export interface ShopSnapshot {
 }
 
 /**
- * A card's badge and button (spec section 4, "Shop card"): not owned -> Purchase, Purchasing...
+ * A card's badge and button (card-state.test.ts): not owned -> Purchase, Purchasing...
  * or "Need N more coins"; owned -> Select, Selecting... or Selected. The default character is
  * always owned. While one purchase runs, the other Purchase buttons wait (the balance is moving).
  */
