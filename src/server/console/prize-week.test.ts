@@ -149,6 +149,13 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     t.clock.advance(READ_CACHE_LONGEST_MS + 1);
     expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
+    // The player sees why, on their run's replay.
+    const replay = await visitor.request(
+      'GET',
+      gamePaths.replay.replace(':entryId', String(run.entryId)),
+    );
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json().disqualified).toBe('a script played this run');
 
     const twice = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
       body: { reason: 'a script played this run' },

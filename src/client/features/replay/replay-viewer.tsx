@@ -164,6 +164,14 @@ function ReplayPlayer({
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_15rem]">
       <div className="space-y-3">
+        {replay.disqualified && (
+          <p
+            role="status"
+            className="rounded-lg border border-amber-700 bg-amber-950/40 p-2 text-sm"
+          >
+            Disqualified from the weekly board: {replay.disqualified}
+          </p>
+        )}
         <canvas
           ref={canvasRef}
           width={700}
