@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { authPaths, memePaths } from '#shared/api/paths.ts';
+import { createDatabase } from '#server/db/create-database.ts';
+import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
+import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { playHonestly } from '#test-support/honest-run.ts';
+import { TestWallet } from '#test-support/test-wallet.ts';
 import { REPO_ROOT } from '#test-support/node-process.ts';
 import { signUpViaApi, uniqueUsername } from './support';
 
@@ -166,4 +173,90 @@ test('a moderator suspends a member from the Members page; their vote gets the r
     member.locator('li[data-variant]').filter({ hasText: 'Your account is suspended' }),
   ).toContainText('vote brigading');
   await memberContext.close();
+});
+
+test('an admin approves the closed week only after watching the replay to its end', async ({
+  page,
+  browser,
+}, testInfo) => {
+  // The approval is once per week on the shared server: one project runs it.
+  test.skip(testInfo.project.name !== 'desktop', 'one approval per week on the shared server');
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  const memberName = uniqueUsername('win');
+  await signUpViaApi(member, memberName);
+  await memberContext.close();
+
+  // The member's run of last week and their wallet, stored as the game and the wallet link do.
+  const lastWeek = Date.now() - WEEK_MS;
+  const runId = randomBytes(16).toString('base64url');
+  const db = createDatabase({
+    kind: 'sqlite',
+    file: path.join(process.env.E2E_DATA_DIR!, 'app.db'),
+  });
+  try {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', memberName)
+      .executeTakeFirstOrThrow();
+    const seed = randomBytes(4).readUInt32LE();
+    const run = playHonestly(runId, seed, 400);
+    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
+    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
+    await insertScore(db, {
+      runId,
+      userId: user.id,
+      playerKey: `u:${user.id}`,
+      playerName: memberName,
+      score: run.result.score,
+      level: run.result.level,
+      tasksCompleted: run.result.tasksCompleted,
+      powerUpsCollected: run.result.powerUpsCollected,
+      gameTime: run.result.gameTime,
+      weekStart: weekStartUtc(lastWeek),
+      createdAt: lastWeek,
+    });
+    await db
+      .insertInto('user_wallets')
+      .values({
+        user_id: user.id,
+        address: new TestWallet().address,
+        message: 'e2e',
+        signature: 'e2e',
+        linked_at: lastWeek,
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+
+  const name = uniqueUsername('adm');
+  await signUpViaApi(page, name, PASSWORD);
+  admin('users:role', name, 'admin');
+  await addVirtualAuthenticator(page);
+  await page.goto('/admin/prize-week');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+
+  const card = page.getByTestId('prize-run').filter({ hasText: memberName });
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  const approve = card.getByRole('button', { name: 'Approve' });
+  await expect(approve).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath('prize-week.png'), fullPage: true });
+
+  await card.getByRole('button', { name: 'Watch the replay' }).click();
+  await card.getByLabel('Speed').selectOption('4');
+  // Still playing: no approval yet.
+  await expect(approve).toBeDisabled();
+  await expect(card.getByTestId('watch-state')).toHaveText('Replay watched to its end.', {
+    timeout: 30_000,
+  });
+  await expect(approve).toBeEnabled();
+  await approve.click();
+  await expect(page.getByText(`Approved: ${memberName}`)).toBeVisible();
+  await expect(page.getByTestId('prize-payment-slot')).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('prize-week-approved.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath('prize-week-phone.png'), fullPage: true });
 });

@@ -62,3 +62,18 @@ CONSOLE_ROUTES.push(
 );
 
 CONSOLE_ROUTES.push(route('GET', adminPaths.overview));
+
+const runPath = (pattern: string) => pattern.replace(':runId', 'some-run');
+CONSOLE_ROUTES.push(
+  route('GET', adminPaths.prizeWeek, { role: 'admin' }),
+  route('POST', adminPaths.replayWatched, {
+    path: runPath(adminPaths.replayWatched),
+    role: 'admin',
+  }),
+  route('POST', adminPaths.approve, { path: runPath(adminPaths.approve), body: {}, role: 'admin' }),
+  route('POST', adminPaths.disqualify, {
+    path: runPath(adminPaths.disqualify),
+    body: { reason: 'a bot played this run' },
+    role: 'admin',
+  }),
+);

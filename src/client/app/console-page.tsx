@@ -14,6 +14,17 @@ const fullPageLoads = (): [string, (to: string) => void] => [
   (to) => window.location.assign(to),
 ];
 
+const PrizeWeekPage = lazy(() => import('./pages/prize-week-page.tsx'));
+
+/** The Prize week route, loaded when opened. */
+function PrizeWeek() {
+  return (
+    <Suspense fallback={null}>
+      <PrizeWeekPage />
+    </Suspense>
+  );
+}
+
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
 const Toaster = lazy(() => import('#client/ui/toaster.tsx'));
 
@@ -32,7 +43,7 @@ export function ConsolePage({ facts }: { facts: PageFacts }) {
           <SiteHeader />
           <main className="flex-1">
             <Router hook={useBrowserLocation} base={ADMIN_PAGE}>
-              <ConsoleApp />
+              <ConsoleApp prizeWeek={PrizeWeek} />
             </Router>
           </main>
         </div>

@@ -12,6 +12,10 @@ import {
   suspendEndpoint,
   operatorMeEndpoint,
   overviewEndpoint,
+  approveRunEndpoint,
+  disqualifyRunEndpoint,
+  prizeWeekEndpoint,
+  replayWatchedEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
@@ -26,6 +30,8 @@ import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
 import { openReportCount, reportQueue } from './queue.ts';
 import { overview } from './overview.ts';
+import { approveRun, disqualifyRun, prizeWeek, recordWatch } from './prize-week.ts';
+import { loadSiteConfig } from '../site/load-site-config.ts';
 import { findMembers, memberByName, memberDetail } from './members.ts';
 import { endSessions, lift, suspend } from './suspensions.ts';
 import {
@@ -292,5 +298,51 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       return { days, series, openReports };
     },
     { onRequest: moderator },
+  );
+
+  // The Prize week (issue 32): admins only.
+  const admin = operatorOnly('admin');
+  const site = loadSiteConfig(app.deps.config.siteConfigFile);
+
+  endpointRoute(
+    app,
+    prizeWeekEndpoint,
+    async (request) => prizeWeek(app.deps, site, operatorOf(request)),
+    consoleWrite(admin),
+  );
+
+  endpointRoute(
+    app,
+    replayWatchedEndpoint,
+    async (request) => {
+      await recordWatch(app.deps, operatorOf(request), request.params.runId);
+      return { ok: true as const };
+    },
+    consoleWrite(admin),
+  );
+
+  endpointRoute(
+    app,
+    approveRunEndpoint,
+    async (request) => ({
+      message: await approveRun(
+        app.deps,
+        site,
+        operatorOf(request),
+        request.params.runId,
+        request.body.confirmWallet,
+      ),
+    }),
+    consoleWrite(admin),
+  );
+
+  endpointRoute(
+    app,
+    disqualifyRunEndpoint,
+    async (request) => {
+      await disqualifyRun(app.deps, operatorOf(request), request.params.runId, request.body.reason);
+      return { ok: true as const };
+    },
+    consoleWrite(admin),
   );
 }

@@ -488,7 +488,9 @@ export async function weekStandings(
       let query = trx
         .selectFrom('game_scores')
         .select([...standingColumns, 'player_key'])
-        .where('week_start', '=', weekStart);
+        .where('week_start', '=', weekStart)
+        // A run an admin disqualified (the console's Prize week) leaves the board and the review.
+        .where('run_id', 'not in', trx.selectFrom('run_disqualifications').select('run_id'));
       if (last) {
         const after = last;
         query = query.where((eb) =>

@@ -542,8 +542,14 @@ export async function entryReplay(deps: AppDeps, entryId: number): Promise<Repla
     throw new HttpError(404, 'There is no leaderboard entry with this id.', 'ENTRY_UNKNOWN');
   }
   const statistics = (await runStatisticsByRunId(deps.db, [row.run_id])).get(row.run_id) ?? null;
+  const disqualification = await deps.db
+    .selectFrom('run_disqualifications')
+    .select('reason')
+    .where('run_id', '=', row.run_id)
+    .executeTakeFirst();
   return {
     entryId: row.entry_id,
+    disqualified: disqualification?.reason ?? null,
     playerName: row.player_name,
     character: row.character_key,
     seed: row.seed,

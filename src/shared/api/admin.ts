@@ -437,3 +437,94 @@ export const overviewEndpoint = defineEndpoint({
   }),
   errors: OPERATOR_REFUSALS,
 });
+
+/** A run's id in a prize-week path. */
+const runParamsSchema = z.object({ runId: z.string().min(1).max(64) });
+
+export const prizeWeekEntrySchema = z.object({
+  rank: z.number().int(),
+  entryId: z.number().int(),
+  runId: z.string(),
+  playerName: z.string(),
+  member: z.boolean(),
+  score: z.number().int(),
+  level: z.number().int(),
+  tasks: z.number().int(),
+  powerUps: z.number().int(),
+  gameTime: z.number().int(),
+  /** The prize rule's verdict (prize:review): payable, or why not. */
+  payable: z.boolean(),
+  why: z.string().nullable(),
+  wallet: z.string().nullable(),
+  /** The run's statistics (for the reviewer: they point at a run, never refuse one). */
+  statistics: z.record(z.string(), z.number()).nullable(),
+  signs: z.array(z.string()),
+  /** Whether this operator has watched the replay to its end. */
+  watched: z.boolean(),
+});
+
+export const prizeWeekEndpoint = defineEndpoint({
+  method: 'GET',
+  path: adminPaths.prizeWeek,
+  id: 'prizeWeek',
+  summary: "The closed week's best runs, as prize:review shows them (admin only)",
+  tag: 'console',
+  access: 'operator',
+  response: z.object({
+    week: z.string(),
+    open: z.boolean(),
+    entries: z.array(prizeWeekEntrySchema),
+    approved: z
+      .object({ runId: z.string(), playerName: z.string(), wallet: z.string().nullable() })
+      .nullable(),
+    paid: z.boolean(),
+  }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const replayWatchedEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.replayWatched,
+  id: 'prizeReplayWatched',
+  summary: 'Records that this operator watched a run replay to its end (admin only)',
+  tag: 'console',
+  access: 'operator',
+  params: runParamsSchema,
+  response: z.object({ ok: z.literal(true) }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const approveRunEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.approve,
+  id: 'prizeApprove',
+  summary: "Approves the closed week's prize for a run this operator watched (as prize:approve)",
+  tag: 'console',
+  access: 'operator',
+  params: runParamsSchema,
+  body: z.object({ confirmWallet: z.string().max(64).optional() }),
+  response: z.object({ message: z.string() }),
+  errors: {
+    ...OPERATOR_REFUSALS,
+    409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const disqualifyRunEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.disqualify,
+  id: 'prizeDisqualify',
+  summary: 'Disqualifies a run with a public reason: it leaves the weekly board (admin only)',
+  tag: 'console',
+  access: 'operator',
+  params: runParamsSchema,
+  body: z.object({ reason: reasonSchema }),
+  response: z.object({ ok: z.literal(true) }),
+  errors: {
+    ...OPERATOR_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['RUN_DISQUALIFIED'],
+    429: ['RATE_LIMITED'],
+  },
+});

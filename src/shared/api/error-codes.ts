@@ -96,6 +96,7 @@ export const ERROR_CODES = [
   'APPEAL_EXISTS',
   'REPLAY_NOT_WATCHED',
   'RUN_DISQUALIFIED',
+  'PRIZE_REFUSED',
   // The live event stream (docs/decisions/021).
   'TOO_MANY_STREAMS',
   // Payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md).

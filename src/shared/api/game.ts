@@ -189,6 +189,8 @@ export const runStatisticsSchema = z.object({
 /** Everything the viewer needs to replay a ranked run, and the figures to show beside it. */
 export const replayResponseSchema = z.object({
   entryId: z.number().int().positive(),
+  /** An admin's public reason when the run was disqualified (it has left the weekly board). */
+  disqualified: z.string().nullable().optional(),
   playerName: z.string(),
   character: z.string(),
   seed: z.number().int().min(0).max(0xffff_ffff),

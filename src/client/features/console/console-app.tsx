@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -22,6 +22,7 @@ const SECTIONS: Section[] = [
   { path: '/members', label: 'Members' },
   { path: '/log', label: 'Log' },
   { path: '/passkeys', label: 'Passkeys' },
+  { path: '/prize-week', label: 'Prize week', admin: true },
 ];
 
 function ConsoleNav() {
@@ -52,8 +53,11 @@ function ConsoleNav() {
   );
 }
 
-/** The operator console at /admin: its own chunk, behind the passkey gate. */
-function ConsoleApp() {
+/**
+ * The operator console at /admin: its own chunk, behind the passkey gate. `prizeWeek`: the
+ * Prize week page, composed in src/client/app (it uses the replay viewer, another feature).
+ */
+function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
   useEffect(() => {
     const title = document.title;
     document.title = 'Operator console';
@@ -72,6 +76,7 @@ function ConsoleApp() {
             <Route path="/members" component={MembersPage} />
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
+            {prizeWeek && <Route path="/prize-week" component={prizeWeek} />}
             <Route>
               <QueuePage />
             </Route>

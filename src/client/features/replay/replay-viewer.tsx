@@ -24,8 +24,18 @@ export function useReplay(entryId: number) {
   });
 }
 
-/** The public replay of a leaderboard entry: the run, its controls, and its figures. */
-export default function ReplayViewer({ entryId }: { entryId: number }) {
+/**
+ * The public replay of a leaderboard entry: the run, its controls, and its figures.
+ * `onWatched`: called when playback reaches the end without a skip forward (any speed); the
+ * console's Prize week needs it before an approval.
+ */
+export default function ReplayViewer({
+  entryId,
+  onWatched,
+}: {
+  entryId: number;
+  onWatched?: () => void;
+}) {
   const replay = useReplay(entryId);
   if (replay.isPending) {
     return <div className="aspect-[7/4] w-full animate-pulse rounded-lg bg-slate-800/60" />;
@@ -37,7 +47,7 @@ export default function ReplayViewer({ entryId }: { entryId: number }) {
       </p>
     );
   }
-  return <ReplayPlayer replay={replay.data} />;
+  return <ReplayPlayer replay={replay.data} onWatched={onWatched} />;
 }
 
 interface Shown {
@@ -46,7 +56,19 @@ interface Shown {
   playing: boolean;
 }
 
-function ReplayPlayer({ replay }: { replay: ReplayResponse }) {
+function ReplayPlayer({
+  replay,
+  onWatched,
+}: {
+  replay: ReplayResponse;
+  onWatched?: (() => void) | undefined;
+}) {
+  // A skip forward (the seek bar) means the run was not watched to its end; a restart clears it.
+  const skippedRef = useRef(false);
+  const onWatchedRef = useRef(onWatched);
+  useEffect(() => {
+    onWatchedRef.current = onWatched;
+  }, [onWatched]);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [playback] = useState(() => new ReplayPlayback(replay.seed, replay.inputs, replay.steps));
   const rendererRef = useRef<GameRenderer | null>(null);
@@ -93,7 +115,10 @@ function ReplayPlayer({ replay }: { replay: ReplayResponse }) {
       if (playingRef.current) {
         // Hidden time (another tab) is not played: the next frame measures from itself.
         playback.advance(last === null ? 0 : Math.min(250, now - last), speedRef.current);
-        if (playback.ended) playingRef.current = false;
+        if (playback.ended) {
+          playingRef.current = false;
+          if (!skippedRef.current) onWatchedRef.current?.();
+        }
       }
       last = now;
       draw(now);
@@ -114,11 +139,16 @@ function ReplayPlayer({ replay }: { replay: ReplayResponse }) {
   }, [playback, draw, show]);
 
   const setPlaying = (playing: boolean) => {
-    if (playing && playback.ended) playback.seek(0);
+    if (playing && playback.ended) {
+      playback.seek(0);
+      skippedRef.current = false;
+    }
     playingRef.current = playing;
     show();
   };
   const seek = (step: number) => {
+    if (step > playback.step + 1) skippedRef.current = true;
+    if (step === 0) skippedRef.current = false;
     playback.seek(step);
     draw(performance.now());
     show();
@@ -134,6 +164,14 @@ function ReplayPlayer({ replay }: { replay: ReplayResponse }) {
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_15rem]">
       <div className="space-y-3">
+        {replay.disqualified && (
+          <p
+            role="status"
+            className="rounded-lg border border-amber-700 bg-amber-950/40 p-2 text-sm"
+          >
+            Disqualified from the weekly board: {replay.disqualified}
+          </p>
+        )}
         <canvas
           ref={canvasRef}
           width={700}

@@ -1,0 +1,186 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import {
+  approveRunEndpoint,
+  disqualifyRunEndpoint,
+  prizeWeekEndpoint,
+  replayWatchedEndpoint,
+} from '#shared/api/admin.ts';
+import type { EndpointResponse } from '#shared/api/endpoint.ts';
+import { consoleKeys, errorText, useConsoleQuery } from '#client/features/console/console-api.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+import { cn } from '#client/ui/cn.ts';
+
+const ReplayViewer = lazy(() => import('#client/features/replay/replay-viewer.tsx'));
+
+type Week = EndpointResponse<typeof prizeWeekEndpoint>;
+type Entry = Week['entries'][number];
+
+const STAT_LABELS: Record<string, string> = {
+  jumps: 'Jumps',
+  jumpIntervalMedianMs: 'Interval median (ms)',
+  jumpIntervalCv: 'Interval spread (CV)',
+  aimSpreadPx: 'Aim spread (px)',
+  edgeMarginMinPx: 'Edge margin min (px)',
+  reactionMedianMs: 'Reaction median (ms)',
+  topSpeed: 'Top speed',
+};
+
+function minutes(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** One of the week's best runs: its figures, replay, statistics, and the admin's actions. */
+function RunCard({ entry, week }: { entry: Entry; week: Week }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const done = (title: string) => {
+    toast({ title, description: entry.playerName });
+    return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+  };
+  const failed = (error: unknown) =>
+    toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
+  const params = { runId: entry.runId };
+  const watched = useMutation({
+    mutationFn: () => callEndpoint(replayWatchedEndpoint, { params }),
+    onSuccess: () => done('Replay watched to its end'),
+    onError: failed,
+  });
+  const approve = useMutation({
+    mutationFn: () => callEndpoint(approveRunEndpoint, { params, body: {} }),
+    onSuccess: () => done('Approved'),
+    onError: failed,
+  });
+  const disqualify = useMutation({
+    mutationFn: () => callEndpoint(disqualifyRunEndpoint, { params, body: { reason } }),
+    onSuccess: () => done('Disqualified'),
+    onError: failed,
+  });
+  const canApprove = entry.watched && entry.payable && !week.open && week.approved === null;
+  return (
+    <li
+      className="rounded-xl border border-slate-800 bg-slate-900 p-3"
+      data-testid="prize-run"
+      data-run={entry.runId}
+    >
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <span className="text-lg font-bold tabular-nums">#{entry.rank}</span>
+        <span className="font-semibold">{entry.playerName}</span>
+        <span className="tabular-nums text-slate-300">
+          {entry.score} points · level {entry.level} · {entry.tasks} tasks · {entry.powerUps}{' '}
+          power-ups · {minutes(entry.gameTime)}
+        </span>
+        <span className={cn('break-all', entry.payable ? 'text-emerald-400' : 'text-amber-400')}>
+          {entry.payable ? `payable: ${entry.wallet}` : `not payable: ${entry.why}`}
+        </span>
+      </div>
+      {entry.statistics && (
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+          {Object.entries(STAT_LABELS).map(([key, label]) => (
+            <div key={key} className="flex justify-between gap-2">
+              <dt className="text-slate-400">{label}</dt>
+              <dd className="tabular-nums">{entry.statistics![key]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p className="mt-1 text-sm text-slate-400">
+        Machine-like signs: {entry.signs.length === 0 ? 'none' : entry.signs.join('; ')}
+      </p>
+      <div className="mt-3">
+        {open ? (
+          <Suspense fallback={<div className="aspect-[7/4] w-full rounded-lg bg-slate-800/60" />}>
+            <ReplayViewer
+              entryId={entry.entryId}
+              onWatched={() => {
+                if (!entry.watched && !watched.isPending) watched.mutate();
+              }}
+            />
+          </Suspense>
+        ) : (
+          <Button variant="secondary" onClick={() => setOpen(true)}>
+            Watch the replay
+          </Button>
+        )}
+      </div>
+      <div className="mt-3 flex flex-wrap items-center gap-2">
+        <Button
+          disabled={!canApprove || approve.isPending}
+          onClick={() => approve.mutate()}
+          title={entry.watched ? undefined : 'Watch the replay to its end first'}
+        >
+          Approve
+        </Button>
+        <span className="text-sm text-slate-400" data-testid="watch-state">
+          {entry.watched
+            ? 'Replay watched to its end.'
+            : 'Approve after watching the replay to its end (any speed).'}
+        </span>
+      </div>
+      <form
+        className="mt-3 flex flex-wrap items-center gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          disqualify.mutate();
+        }}
+      >
+        <input
+          aria-label="Public reason"
+          placeholder="Public reason to disqualify"
+          className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <Button
+          type="submit"
+          variant="outline"
+          disabled={reason.trim().length < 3 || disqualify.isPending}
+        >
+          Disqualify
+        </Button>
+      </form>
+    </li>
+  );
+}
+
+/** The console's Prize week (/admin/prize-week, admins): the closed week, as prize:review. */
+export default function PrizeWeekPage() {
+  const week = useConsoleQuery(['prize-week'], prizeWeekEndpoint);
+  if (week.isPending) return <p className="text-slate-400">Loading the week…</p>;
+  if (week.isError) return <p role="alert">{errorText(week.error)}</p>;
+  const data = week.data;
+  return (
+    <section aria-labelledby="prize-week-title" className="space-y-4">
+      <h1 id="prize-week-title" className="text-xl font-bold">
+        Prize week {data.week}
+      </h1>
+      {data.open && (
+        <p className="text-amber-400">This week is still open: approve after it ends.</p>
+      )}
+      {data.approved && (
+        <div className="rounded-xl border border-emerald-700 bg-emerald-950/40 p-3">
+          <p className="break-all">
+            Approved: {data.approved.playerName} (run {data.approved.runId}), wallet{' '}
+            {data.approved.wallet}.{data.paid ? ' Paid.' : ''}
+          </p>
+          {/* PAYMENT: the chain helper's `PrizePayment` for this week mounts here, lazily. */}
+          <div data-testid="prize-payment-slot" className="mt-2 text-sm text-slate-400">
+            Payment: record it with the CLI (prize:paid) until the payment component lands here.
+          </div>
+        </div>
+      )}
+      {data.entries.length === 0 ? (
+        <p className="text-slate-400">No scores that week.</p>
+      ) : (
+        <ol className="space-y-3">
+          {data.entries.map((entry) => (
+            <RunCard key={entry.runId} entry={entry} week={data} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

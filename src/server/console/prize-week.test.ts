@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { adminPaths } from '#shared/api/admin.ts';
+import type { LeaderboardEntry } from '#shared/api/game.ts';
+import { runStatistics } from '#shared/game/run-statistics.ts';
+import type { WalletChallenge } from '#shared/api/wallet.ts';
+import { gamePaths, walletPaths } from '#shared/api/paths.ts';
+import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
+import { operator } from '#test-support/operators.ts';
+import { suiteApp, uniqueName } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+import { TestWallet } from '#test-support/test-wallet.ts';
+import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
+import {
+  insertRun,
+  insertRunStatistics,
+  insertScore,
+  recordVerification,
+} from '../game/repository.ts';
+
+const runPath = (pattern: string, runId: string) => pattern.replace(':runId', runId);
+
+describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
+  const t = suiteApp(kind, { publicOrigin: 'http://localhost:3000' });
+  const db = () => t.app.deps.db;
+
+  /** A leaderboard entry whose run really replays, stored as the game does. */
+  async function seedEntry(userId: number, playerName: string, targetSteps: number) {
+    const runId = randomBytes(16).toString('base64url');
+    const seed = randomBytes(4).readUInt32LE();
+    const run = playHonestly(runId, seed, targetSteps);
+    const now = t.clock.now();
+    await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
+    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, now);
+    await insertRunStatistics(db(), runId, runStatistics(seed, run.inputs), now);
+    const entryId = await insertScore(db(), {
+      runId,
+      userId,
+      playerKey: `u:${userId}`,
+      playerName,
+      ...scoreFigures(run),
+      weekStart: weekStartUtc(now),
+      createdAt: now,
+    });
+    return { runId, entryId };
+  }
+
+  async function member(name: string) {
+    const client = TestClient.inject(t.app);
+    const user = await client.register(uniqueName(name));
+    const issued = (await client.request('POST', walletPaths.challenge)).json<WalletChallenge>();
+    const res = await client.request('POST', walletPaths.link, {
+      body: { ...new TestWallet().signIn(issued), password: 'password123' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { client, user };
+  }
+
+  const log = async (client: TestClient, kind: string) =>
+    (await client.request('GET', `${adminPaths.log}?kind=${kind}`)).json<{
+      entries: { targetId: string; operatorName: string; reason: string }[];
+    }>().entries;
+
+  it('refuses an approval without a recorded watch by that operator, accepts it after; both logged', async () => {
+    const alice = await member('Alice');
+    const run = await seedEntry(alice.user.id, alice.user.username, 600);
+    t.clock.advance(WEEK_MS);
+    const admin = await operator(t, 'admin', { passkey: true });
+    const other = await operator(t, 'admin', { passkey: true });
+
+    const week = await admin.client.request('GET', adminPaths.prizeWeek);
+    expect(week.statusCode, week.body).toBe(200);
+    const entry = week
+      .json<{ entries: { runId: string; payable: boolean; watched: boolean }[] }>()
+      .entries.find((e) => e.runId === run.runId);
+    expect(entry).toMatchObject({ payable: true, watched: false });
+
+    const refused = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+      body: {},
+    });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().code).toBe('REPLAY_NOT_WATCHED');
+
+    // Another admin's watch does not count for this one.
+    const otherWatch = await other.client.request(
+      'POST',
+      runPath(adminPaths.replayWatched, run.runId),
+    );
+    expect(otherWatch.statusCode, otherWatch.body).toBe(200);
+    const still = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+      body: {},
+    });
+    expect(still.json().code).toBe('REPLAY_NOT_WATCHED');
+    expect(
+      await db().selectFrom('prize_events').select('step').where('step', '=', 'approved').execute(),
+    ).toEqual([]);
+
+    const watched = await admin.client.request(
+      'POST',
+      runPath(adminPaths.replayWatched, run.runId),
+    );
+    expect(watched.statusCode, watched.body).toBe(200);
+    const approved = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+      body: {},
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().message).toContain(`Approved run ${run.runId}`);
+    const steps = await db()
+      .selectFrom('prize_events')
+      .select(['step', 'run_id'])
+      .where('step', '=', 'approved')
+      .execute();
+    expect(steps).toEqual([{ step: 'approved', run_id: run.runId }]);
+
+    // prize:approve's rule: once per week.
+    const again = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+      body: {},
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('PRIZE_REFUSED');
+
+    const watches = await log(admin.client, 'replay-watched');
+    expect(watches.map((e) => [e.targetId, e.operatorName])).toEqual([
+      [run.runId, admin.user.username],
+      [run.runId, other.user.username],
+    ]);
+    const approvals = await log(admin.client, 'prize-approve');
+    expect(approvals.map((e) => [e.targetId, e.operatorName])).toEqual([
+      [run.runId, admin.user.username],
+    ]);
+  });
+
+  it('a disqualified run leaves the public weekly board; logged with its reason', async () => {
+    const bob = await member('Bob');
+    const run = await seedEntry(bob.user.id, bob.user.username, 500);
+    const visitor = TestClient.inject(t.app);
+    const board = async () =>
+      (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
+        LeaderboardEntry[]
+      >();
+    expect((await board()).map((e) => e.id)).toContain(run.entryId);
+
+    const admin = await operator(t, 'admin', { passkey: true });
+    const res = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+      body: { reason: 'a script played this run' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    t.clock.advance(READ_CACHE_LONGEST_MS + 1);
+    expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
+    // The player sees why, on their run's replay.
+    const replay = await visitor.request(
+      'GET',
+      gamePaths.replay.replace(':entryId', String(run.entryId)),
+    );
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json().disqualified).toBe('a script played this run');
+
+    const twice = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+      body: { reason: 'a script played this run' },
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('RUN_DISQUALIFIED');
+    const unknown = await admin.client.request('POST', runPath(adminPaths.disqualify, 'nope'), {
+      body: { reason: 'a script played this run' },
+    });
+    expect(unknown.statusCode).toBe(404);
+
+    const logged = await log(admin.client, 'run-disqualify');
+    expect(logged.map((e) => [e.targetId, e.reason])).toEqual([
+      [run.runId, 'a script played this run'],
+    ]);
+  });
+
+  it('refuses a moderator (ADMIN_ONLY)', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    for (const [method, path, body] of [
+      ['GET', adminPaths.prizeWeek, undefined],
+      ['POST', runPath(adminPaths.replayWatched, 'r'), undefined],
+      ['POST', runPath(adminPaths.approve, 'r'), {}],
+      ['POST', runPath(adminPaths.disqualify, 'r'), { reason: 'a script played this' }],
+    ] as const) {
+      const res = await mod.client.request(method, path, body ? { body } : {});
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json().code).toBe('ADMIN_ONLY');
+    }
+  });
+});
