@@ -12,25 +12,32 @@ import { runAdminCli } from '#test-support/admin-cli.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
 import { freePort, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
-import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.ts';
+import { TestWallet } from '#test-support/test-wallet.ts';
+import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts';
+import { TestChain } from '#test-support/test-chain.ts';
 import { toastWith, uniqueUsername } from './support';
 
 // The weekly prize end to end, on a server of its own: a paid week would take the shared
 // server's Recent Winners off the spec's empty text, which other specs check. A test wallet
-// registered through the Wallet Standard stands in for a browser extension; no blockchain.
+// registered through the Wallet Standard stands in for a browser extension; the payment is a
+// real transaction executed in LiteSVM behind the test RPC (tests/support/test-chain.ts).
 
 const WALLET_NAME = 'Grind Test Wallet';
 test.describe.configure({ mode: 'serial' });
 
 let node: NodeProcess;
+let chain: TestChain;
 let dataDir: string;
 let member: { username: string; wallet: TestWallet } | undefined;
 
 test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-prize-e2e-'));
   const port = await freePort();
+  chain = new TestChain();
+  await chain.start();
   node = await startNode({
     env: {
+      SOLANA_RPC_URL: chain.url,
       PORT: String(port),
       DATA_DIR: dataDir,
       NODE_ENV: 'test',
@@ -42,6 +49,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await node?.stop();
+  await chain?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -105,7 +113,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
 
 /** One operator command, as `npm run admin --` runs it against this server's data folder. */
 function admin(...args: string[]) {
-  return runAdminCli({ DATA_DIR: dataDir, NODE_ENV: 'test' }, ...args);
+  return runAdminCli({ DATA_DIR: dataDir, NODE_ENV: 'test', SOLANA_RPC_URL: chain.url }, ...args);
 }
 
 test('Recent Winners shows a week the operator reviewed, approved and paid', async ({ page }) => {
@@ -148,7 +156,19 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
   expect(review.stdout).toContain(`yes: wallet ${wallet.address}`);
   expect(review.code).toBe(0);
   expect((await admin('prize:approve', '--week', week, `--run=${runId}`)).code).toBe(0);
-  const signature = fakeTransactionSignature();
+  // The operator's transfer carries the reference key and memo prize:prepare gives.
+  const prepared = await admin('prize:prepare', '--week', week);
+  expect(prepared.code, prepared.stdout + prepared.stderr).toBe(0);
+  const [, lamportsText, reference, memo] =
+    /\((\d+) lamports\).*reference key (\S+) as .* memo "([^"]+)"/.exec(prepared.stdout)!;
+  const signature = chain.send(
+    await prizeTransfer(chain, await fundedSigner(chain), {
+      to: wallet.address,
+      lamports: BigInt(lamportsText!),
+      reference: reference!,
+      memo: memo!,
+    }),
+  );
   const paid = await admin('prize:paid', '--week', week, '--tx', signature);
   expect(paid.code, paid.stdout + paid.stderr).toBe(0);
 
