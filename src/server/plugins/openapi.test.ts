@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { authPaths, gamePaths, memePaths, shopPaths } from '#shared/api/paths.ts';
 import { suiteApp } from '#test-support/test-app.ts';
@@ -57,5 +58,18 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['200', '400', '403', '404', '429', '503']),
     );
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const source = (await t.app.inject('/api/openapi.json')).body;
+    const problems = await lintFromString({
+      source,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const found = problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`,
+    );
+    expect(found).toEqual([]);
   });
 });
