@@ -5,7 +5,7 @@ import { ChainUnavailable, NO_RPC_MESSAGE, type ChainRpc } from '../chain/rpc.ts
 import { verifyBurn } from '../chain/verify.ts';
 import type { Database, TokenBurnsTable } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
-import { isUniqueViolation } from '../shop/ledger.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 
 /** What recording a burn needs: the record, the site's mint and the chain. */
 export interface BurnContext {
