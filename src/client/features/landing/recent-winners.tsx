@@ -70,7 +70,8 @@ function RecentWinners() {
                 title={`Verified on chain at finalized, slot ${winner.slot}`}
                 data-testid="winner-verified"
               >
-                <BadgeCheck className="h-3.5 w-3.5 shrink-0" aria-hidden /> Verified on chain
+                <BadgeCheck className="h-3.5 w-3.5 shrink-0" aria-hidden />
+                <span>Verified on chain</span>{' '}
                 <span className="font-normal text-slate-500">· slot {winner.slot}</span>
               </span>
             </span>
