@@ -65,6 +65,16 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', refuseUnknownProtocol);
+  // Every API route is one endpoint object (src/shared/api, decision 024): a route registered
+  // without one would be missing from the OpenAPI document, the typed client and the CSRF rule.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url === '/api/openapi.json') return;
+    if (!route.config?.endpoint) {
+      throw new Error(
+        `${String(route.method)} ${route.url} has no endpoint object (src/shared/api)`,
+      );
+    }
+  });
 
   await app.register(database, { config, clock });
   await app.register(maintenance);

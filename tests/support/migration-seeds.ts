@@ -737,6 +737,7 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '018-live-events': { none: 'creates the live event id sequence only; no table holds data' },
 };
 
 const seedPendingPayment = (userId: number) => ({

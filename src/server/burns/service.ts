@@ -6,7 +6,7 @@ import { verifyBurn } from '../chain/verify.ts';
 import type { Database, TokenBurnsTable } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 import { recordLiveEvent } from '../live/record.ts';
-import { isUniqueViolation } from '../shop/ledger.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 
 /** What recording a burn needs: the record, the site's mint and the chain. */
 export interface BurnContext {

@@ -125,13 +125,14 @@ describe.each(databaseKinds)('append-only records on %s', (kind) => {
     });
   } else {
     it('grants the app role reads and inserts only', async () => {
-      expect(await appendOnlyTables(db())).toEqual(['operator_log', 'prize_events', 'wallet_changes']);
+      const tables = ['operator_log', 'prize_events', 'token_burns', 'wallet_changes'];
+      expect(await appendOnlyTables(db())).toEqual(tables);
       const { rows } = await sql<{ privilege_type: string; table_name: string }>`
       select table_name, privilege_type from information_schema.role_table_grants
-      where grantee = current_user and table_name in ('prize_events', 'wallet_changes')
+      where grantee = current_user and table_name in (${sql.join(tables)})
       order by table_name, privilege_type`.execute(db());
       expect(rows).toEqual(
-        ['prize_events', 'wallet_changes'].flatMap((table_name) =>
+        tables.flatMap((table_name) =>
           ['INSERT', 'SELECT'].map((privilege_type) => ({ table_name, privilege_type })),
         ),
       );

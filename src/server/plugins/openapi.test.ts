@@ -1,6 +1,7 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { authPaths, gamePaths, memePaths, shopPaths } from '#shared/api/paths.ts';
-import { suiteApp } from '#test-support/test-app.ts';
+import { createTestApp, suiteApp } from '#test-support/test-app.ts';
 
 describe('the OpenAPI document', () => {
   const t = suiteApp('sqlite');
@@ -57,5 +58,31 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['200', '400', '403', '404', '429', '503']),
     );
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  });
+
+  it('refuses to build an app with an API route that has no endpoint object', async () => {
+    const fresh = await createTestApp('sqlite');
+    try {
+      expect(() => fresh.app.get('/api/unlisted', async () => 'x')).toThrow(
+        'GET /api/unlisted has no endpoint object',
+      );
+      // A page or file route is not the API's.
+      expect(() => fresh.app.get('/unlisted', async () => 'x')).not.toThrow();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const source = (await t.app.inject('/api/openapi.json')).body;
+    const problems = await lintFromString({
+      source,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const found = problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`,
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -50,9 +50,11 @@ const endpointTransform: SwaggerTransform = (document) => {
     };
   }
   return {
-    url: transformed.url,
+    // A trailing wildcard is a named parameter to OpenAPI (`{path}`), not `{*}`.
+    url: transformed.url.replace(/\*$/, ':path'),
     schema: {
       ...transformed.schema,
+      ...(transformed.schema.params ? { params: wildcardNamed(transformed.schema.params) } : {}),
       summary: endpoint.summary,
       operationId: endpoint.id,
       tags: [endpoint.tag],
@@ -61,6 +63,18 @@ const endpointTransform: SwaggerTransform = (document) => {
     },
   };
 };
+
+/** A params schema whose `*` property (a trailing wildcard) is named `path`. */
+function wildcardNamed(params: unknown): unknown {
+  const schema = params as { properties?: Record<string, unknown>; required?: string[] };
+  if (!schema.properties?.['*']) return params;
+  const { '*': wildcard, ...rest } = schema.properties;
+  return {
+    ...schema,
+    properties: { ...rest, path: wildcard },
+    required: schema.required?.map((name) => (name === '*' ? 'path' : name)),
+  };
+}
 
 /**
  * The API's OpenAPI document, generated from the endpoints (src/shared/api) and served at

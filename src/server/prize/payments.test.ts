@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Address, KeyPairSigner } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { chainPaths, type BurnsResponse, type PaymentStatus } from '#shared/api/chain.ts';
 import type { GiveawayWinner } from '#shared/api/game.ts';
@@ -27,7 +27,7 @@ import { databaseKinds } from '#test-support/test-database.ts';
 import type { AdminContext } from '../admin/command.ts';
 import { runAdmin } from '../admin/registry.ts';
 import type { AppConfig } from '../config.ts';
-import { operator as asOperator } from '#test-support/operators.ts';
+import { operator as asOperator, passkeySignIn, type Operator } from '#test-support/operators.ts';
 import { PENDING_EXPIRY_MS } from './payments.ts';
 import { appendPrizeEvent, weekEvents } from './repository.ts';
 
@@ -42,6 +42,7 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   const chain = new TestChain(() => t.clock.now());
   let t: TestApp;
   let siteMint: Address;
+  let signedIn: Operator;
   let operator: TestClient;
   let member: TestClient;
   const solana = (extra: Partial<AppConfig['solana']> = {}): AppConfig['solana'] => ({
@@ -57,13 +58,19 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     const siteFile = path.join(tmpdir(), `chain-site-${process.pid}-${kind}.json`);
     writeFileSync(siteFile, JSON.stringify({ contractAddress: siteMint }));
     t = await createTestApp(kind, { solana: solana(), siteConfigFile: siteFile });
-    operator = (await asOperator(t, 'admin', { passkey: true })).client;
+    signedIn = await asOperator(t, 'admin', { passkey: true });
+    operator = signedIn.client;
     member = TestClient.inject(t.app);
     await member.register(uniqueName('member'));
   });
   afterAll(async () => {
     await t?.close();
     await chain.stop();
+  });
+  // Tests move the clock past the console's 15-minute passkey window: the admin signs in with
+  // the passkey again, as the console asks.
+  beforeEach(async () => {
+    expect((await passkeySignIn(operator, signedIn.authenticator)).statusCode).toBe(200);
   });
 
   const db = () => t.app.deps.db;
@@ -335,6 +342,7 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     t.clock.advance(PENDING_EXPIRY_MS + 1);
     await t.app.maintenance.runAll();
     expect(await steps(week)).toEqual(['approved', 'pending', 'expired']);
+    await passkeySignIn(operator, signedIn.authenticator);
     expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
       state: 'expired',
       detail: expect.stringMatching(

@@ -16,7 +16,7 @@ import {
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
-import { isUniqueViolation } from '../shop/ledger.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CoinLedgerTable, Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { HttpError } from '../http-error.ts';
 
 export interface CreditInput {
@@ -10,15 +11,6 @@ export interface CreditInput {
   runId?: string;
   note?: string;
   now: number;
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint failed/.test(e.message ?? '')
-  );
 }
 
 /**

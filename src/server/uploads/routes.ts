@@ -62,7 +62,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 export const objectRoutes: FastifyPluginAsyncZod = async (app) => {
   const store = app.deps.objectStore;
   if (!store) throw new Error('objectRoutes needs deps.objectStore');
-  app.get(`${OBJECTS_PREFIX}*`, async (request, reply) => {
+  // The stored files themselves, not part of the API: out of its OpenAPI document.
+  app.get(`${OBJECTS_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     if (!isServableKey(key)) throw notFound();
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;

@@ -14,7 +14,7 @@ import { HttpError } from '../http-error.ts';
 import { openApproval } from '../prize/repository.ts';
 import { verifyPassword } from '../security/password.ts';
 import { enforceRateLimit, type RateRule } from '../security/rate-limit.ts';
-import { isUniqueViolation } from '../shop/ledger.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import {
   findNonce,
   findWallet,

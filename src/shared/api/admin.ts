@@ -432,7 +432,12 @@ export const overviewEndpoint = defineEndpoint({
   response: z.object({
     /** Each day's start (UTC midnight, epoch ms), oldest first. */
     days: z.array(z.number()),
-    series: z.record(z.enum(OVERVIEW_SERIES), z.array(z.number().int())),
+    // An object of named keys, not a record: OpenAPI then defines each required property.
+    series: z.object(
+      Object.fromEntries(OVERVIEW_SERIES.map((name) => [name, z.array(z.number().int())])) as {
+        [K in (typeof OVERVIEW_SERIES)[number]]: z.ZodArray<z.ZodNumber>;
+      },
+    ),
     openReports: z.number().int(),
   }),
   errors: OPERATOR_REFUSALS,
