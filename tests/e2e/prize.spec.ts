@@ -183,5 +183,9 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
     'href',
     `https://solscan.io/tx/${signature}`,
   );
+  // Marked verified on chain, with the slot the site verified it at.
+  const verified = winner.getByTestId('winner-verified');
+  await expect(verified).toContainText(/^Verified on chain · slot \d+$/);
+  await expect(verified).toHaveAttribute('title', /^Verified on chain at finalized, slot \d+$/);
   await expect(giveaway.getByTestId('no-winners')).toHaveCount(0);
 });

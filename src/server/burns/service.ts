@@ -5,6 +5,7 @@ import { ChainUnavailable, NO_RPC_MESSAGE, type ChainRpc } from '../chain/rpc.ts
 import { verifyBurn } from '../chain/verify.ts';
 import type { Database, TokenBurnsTable } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 
 /** What recording a burn needs: the record, the site's mint and the chain. */
@@ -99,6 +100,7 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
     }
     throw error;
   }
+  recordLiveEvent(ctx.db, { type: 'burns', data: { signature: burn.signature } });
   return burnView(ctx.site, { id: 0, ...row });
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { chainPaths, type BurnsResponse, type PaymentStatus } from '#shared/api/chain.ts';
 import type { GiveawayWinner } from '#shared/api/game.ts';
 import { gamePaths } from '#shared/api/paths.ts';
@@ -18,6 +19,7 @@ import {
   tokenAccount,
   tokenTransfer,
 } from '#test-support/chain-transactions.ts';
+import { EventStreamReader } from '#test-support/event-stream.ts';
 import { TestChain } from '#test-support/test-chain.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -359,8 +361,13 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     const owner = await fundedSigner(chain);
     const grind = await createTestMint(chain, owner, { mint: siteMint, decimals: 6 });
     const first = chain.send(await burnTokens(chain, grind, 1_500_000n));
+    const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
     let res = await operator.request('POST', chainPaths.recordBurn, { body: { signature: first } });
     expect(res.statusCode, res.body).toBe(201);
+    // The stream announces the recorded burn, so the giveaway's burn panel refetches.
+    const announced = await reader.next((e) => e.type === 'burns');
+    reader.close();
+    expect(announced.data).toEqual({ signature: first });
     expect(res.json()).toMatchObject({ signature: first, amount: '1500000', decimals: 6 });
     res = await operator.request('POST', chainPaths.recordBurn, { body: { signature: first } });
     expect(res.json()).toMatchObject({ code: 'TX_ALREADY_RECORDED' });

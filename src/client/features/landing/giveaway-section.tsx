@@ -1,4 +1,4 @@
-import { CalendarClock, Flame, Gift, Radio, Trophy, Wallet } from 'lucide-react';
+import { CalendarClock, Gift, Radio, Trophy, Wallet } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { formatTokenAmount } from '#shared/format.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence, zoneCity } from '#shared/time.ts';
@@ -7,10 +7,12 @@ import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { settleHashTarget } from './anchor-scroll.ts';
 import { CountdownDisplay } from './countdown-display.tsx';
+import { BurnPanelView } from './burn-panel-view.tsx';
 import { SectionHeading } from './section-heading.tsx';
 import { useNearViewport } from '#client/lib/hydrate-later.ts';
 
 const RecentWinners = lazy(() => import('./recent-winners.tsx'));
+const LiveBurnPanel = lazy(() => import('./live-burn-panel.tsx'));
 
 function SettleAfterMount() {
   useEffect(settleHashTarget, []);
@@ -88,32 +90,28 @@ function LivestreamCountdown() {
   );
 }
 
-function BurnPanel() {
+/** The site config's starting figures: what the server renders, before any verified burn. */
+function StaticBurnPanel() {
   const { burn } = useSite().giveaway;
-  const figures = [
-    ['Circulating Supply', formatTokenAmount(burn.circulatingSupply, { notation: 'millions' })],
-    ['Last Burn', formatTokenAmount(burn.lastBurn)],
-    ['Total Burned', formatTokenAmount(burn.totalBurned)],
-  ] as const;
   return (
-    <div
-      className="rounded-3xl border border-slate-800 bg-slate-900/70 p-6"
-      data-testid="burn-panel"
-    >
-      <h3 className="flex items-center gap-2 text-lg font-bold text-white">
-        <Flame className="h-5 w-5 text-orange-400" aria-hidden /> Token Burn
-      </h3>
-      <dl className="mt-4 grid grid-cols-3 gap-3">
-        {figures.map(([label, value]) => (
-          <div key={label} className="rounded-xl bg-slate-950/70 p-3 text-center">
-            <dt className="text-[0.7rem] font-semibold tracking-wide text-slate-400 uppercase">
-              {label}
-            </dt>
-            <dd className="mt-1 font-mono text-xl font-black text-orange-300">{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </div>
+    <BurnPanelView
+      figures={{
+        circulatingSupply: formatTokenAmount(burn.circulatingSupply, { notation: 'millions' }),
+        lastBurn: formatTokenAmount(burn.lastBurn),
+        totalBurned: formatTokenAmount(burn.totalBurned),
+        last: null,
+      }}
+    />
+  );
+}
+
+/** The burns verified on chain replace the starting figures once the section comes near. */
+function BurnPanel({ near }: { near: boolean }) {
+  if (!near) return <StaticBurnPanel />;
+  return (
+    <Suspense fallback={<StaticBurnPanel />}>
+      <LiveBurnPanel />
+    </Suspense>
   );
 }
 
@@ -176,7 +174,7 @@ export function GiveawaySection() {
         <div className="mt-12 grid gap-6 lg:grid-cols-2">
           {near ? <LivestreamCountdown /> : <LivestreamCard next={null} />}
           <div className="grid gap-6">
-            <BurnPanel />
+            <BurnPanel near={near} />
             <div className="rounded-3xl border border-slate-800 bg-slate-900/70 p-6">
               <h3 className="text-lg font-bold text-white">How to participate</h3>
               <ol className="mt-4 grid gap-4">

@@ -1,6 +1,6 @@
 import { gamePaths } from '#shared/api/paths.ts';
 import { useQuery } from '@tanstack/react-query';
-import { ExternalLink, Trophy } from 'lucide-react';
+import { BadgeCheck, ExternalLink, Trophy } from 'lucide-react';
 import { winnersEndpoint } from '#shared/api/game.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
@@ -64,6 +64,15 @@ function RecentWinners() {
                     </span>
                   </>
                 ) : null}
+              </span>
+              <span
+                className="mt-0.5 flex items-center gap-1 text-xs font-semibold text-emerald-300"
+                title={`Verified on chain at finalized, slot ${winner.slot}`}
+                data-testid="winner-verified"
+              >
+                <BadgeCheck className="h-3.5 w-3.5 shrink-0" aria-hidden />
+                <span>Verified on chain</span>{' '}
+                <span className="font-normal text-slate-500">· slot {winner.slot}</span>
               </span>
             </span>
           </span>
