@@ -197,7 +197,9 @@ test('a member uploads a meme, sees its card, filters, votes and shares it @phon
   await expect(toastWith(page, 'Link copied to clipboard!')).toBeVisible();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   // The meme's own page, which previews as the meme (tags checked in meme-page.spec.ts).
-  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/memes\/\d+$/);
+  // On the page's own origin (localhost since the console's passkeys, decision 022).
+  const origin = new URL(page.url()).origin.replace(/[.:/]/g, '\\$&');
+  expect(link).toMatch(new RegExp(`^${origin}/memes/\\d+$`));
   const shared = await page.request.get(link);
   expect(shared.headers()['content-type']).toBe('text/html; charset=utf-8');
   expect(await shared.text()).toContain(`<meta property="og:title" content="${title}" />`);
