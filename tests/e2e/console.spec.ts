@@ -1,15 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { authPaths, memePaths } from '#shared/api/paths.ts';
-import { createDatabase } from '#server/db/create-database.ts';
-import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
-import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
-import { playHonestly } from '#test-support/honest-run.ts';
+import { storeLastWeekRun } from '#test-support/honest-run.ts';
+import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { REPO_ROOT } from '#test-support/node-process.ts';
 import { signUpViaApi, uniqueUsername } from './support';
 
 // The operator console in Chromium with its virtual authenticator (CDP WebAuthn): real
@@ -19,12 +14,10 @@ import { signUpViaApi, uniqueUsername } from './support';
 const PASSWORD = 'grind123';
 
 /** `npm run admin -- ...` against the e2e server's data folder, as an operator would. */
-function admin(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'src/server/admin/main.ts', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' },
-    encoding: 'utf8',
-  });
+async function admin(...args: string[]): Promise<string> {
+  const run = await runAdminCli({ DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' }, ...args);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
 }
 
 async function addVirtualAuthenticator(page: Page) {
@@ -100,7 +93,7 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   // The moderator is made one from the shell, then works in the browser.
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);
-  expect(admin('users:role', name, 'moderator')).toContain(`${name} is now moderator`);
+  expect(await admin('users:role', name, 'moderator')).toContain(`${name} is now moderator`);
   await addVirtualAuthenticator(page);
 
   const pageLoad = await page.goto('/admin');
@@ -154,7 +147,7 @@ test('a moderator suspends a member from the Members page; their vote gets the r
 
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);
-  admin('users:role', name, 'moderator');
+  await admin('users:role', name, 'moderator');
   await addVirtualAuthenticator(page);
   await page.goto('/admin/members');
   await page.getByLabel('Password').fill(PASSWORD);
@@ -188,52 +181,26 @@ test('an admin approves the closed week only after watching the replay to its en
   await memberContext.close();
 
   // The member's run of last week and their wallet, stored as the game and the wallet link do.
-  const lastWeek = Date.now() - WEEK_MS;
-  const runId = randomBytes(16).toString('base64url');
-  const db = createDatabase({
-    kind: 'sqlite',
-    file: path.join(process.env.E2E_DATA_DIR!, 'app.db'),
-  });
-  try {
-    const user = await db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', memberName)
-      .executeTakeFirstOrThrow();
-    const seed = randomBytes(4).readUInt32LE();
-    const run = playHonestly(runId, seed, 400);
-    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
-    await insertScore(db, {
-      runId,
-      userId: user.id,
-      playerKey: `u:${user.id}`,
-      playerName: memberName,
-      score: run.result.score,
-      level: run.result.level,
-      tasksCompleted: run.result.tasksCompleted,
-      powerUpsCollected: run.result.powerUpsCollected,
-      gameTime: run.result.gameTime,
-      weekStart: weekStartUtc(lastWeek),
-      createdAt: lastWeek,
-    });
-    await db
-      .insertInto('user_wallets')
-      .values({
-        user_id: user.id,
-        address: new TestWallet().address,
-        message: 'e2e',
-        signature: 'e2e',
-        linked_at: lastWeek,
-      })
-      .execute();
-  } finally {
-    await db.destroy();
-  }
+  await storeLastWeekRun(
+    path.join(process.env.E2E_DATA_DIR!, 'app.db'),
+    memberName,
+    400,
+    (db, userId, at) =>
+      db
+        .insertInto('user_wallets')
+        .values({
+          user_id: userId,
+          address: new TestWallet().address,
+          message: 'e2e',
+          signature: 'e2e',
+          linked_at: at,
+        })
+        .execute(),
+  );
 
   const name = uniqueUsername('adm');
   await signUpViaApi(page, name, PASSWORD);
-  admin('users:role', name, 'admin');
+  await admin('users:role', name, 'admin');
   await addVirtualAuthenticator(page);
   await page.goto('/admin/prize-week');
   await page.getByLabel('Password').fill(PASSWORD);

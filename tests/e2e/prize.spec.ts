@@ -1,20 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createDatabase } from '#server/db/create-database.ts';
-import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import { authPaths, walletPaths } from '#shared/api/paths.ts';
-import { runAdminCli } from '#test-support/admin-cli.ts';
-import { playHonestly } from '#test-support/honest-run.ts';
-import { freePort, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { pageWalletScript } from '#test-support/page-wallet-script.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts';
-import { TestChain } from '#test-support/test-chain.ts';
+import { startChainSite, type ChainSite } from '#test-support/chain-site.ts';
 import { toastWith, uniqueUsername } from './support';
 
 // The weekly prize end to end, on a server of its own: a paid week would take the shared
@@ -25,36 +18,17 @@ import { toastWith, uniqueUsername } from './support';
 const WALLET_NAME = 'Grind Test Wallet';
 test.describe.configure({ mode: 'serial' });
 
-let node: NodeProcess;
-let chain: TestChain;
-let dataDir: string;
+let site: ChainSite;
 let member: { username: string; wallet: TestWallet } | undefined;
 
 test.beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-prize-e2e-'));
-  const port = await freePort();
-  chain = new TestChain();
-  await chain.start();
-  node = await startNode({
-    env: {
-      SOLANA_RPC_URL: chain.url,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      TRUST_PROXY: 'true',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    },
-  });
+  site = await startChainSite();
 });
 
-test.afterAll(async () => {
-  await node?.stop();
-  await chain?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => site?.stop());
 
 async function openPrizeBox(page: Page) {
-  await page.goto(`${node.origin}/`);
+  await page.goto(`${site.node.origin}/`);
   await page.locator('section#game').scrollIntoViewIfNeeded();
   const box = page.getByTestId('prize-eligibility');
   await expect(box).toBeVisible({ timeout: 30_000 });
@@ -81,7 +55,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
   expect(walletChunkLoaded()).toBe(false);
 
   const username = uniqueUsername('prize');
-  const registered = await page.request.post(`${node.origin}${authPaths.register}`, {
+  const registered = await page.request.post(`${site.node.origin}${authPaths.register}`, {
     data: { username, password: 'grind123' },
   });
   expect(registered.status()).toBe(201);
@@ -102,7 +76,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
     `You are eligible: the prize is paid to ${shortAddress(wallet.address)}.`,
   );
   expect(walletChunkLoaded()).toBe(true);
-  const stored = await page.request.get(`${node.origin}${walletPaths.wallet}`);
+  const stored = await page.request.get(`${site.node.origin}${walletPaths.wallet}`);
   expect((await stored.json()).wallet.address).toBe(wallet.address);
 
   // After a reload the box remembers, and offers a change.
@@ -113,7 +87,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
 
 /** One operator command, as `npm run admin --` runs it against this server's data folder. */
 function admin(...args: string[]) {
-  return runAdminCli({ DATA_DIR: dataDir, NODE_ENV: 'test', SOLANA_RPC_URL: chain.url }, ...args);
+  return site.admin(...args);
 }
 
 test('Recent Winners shows a week the operator reviewed, approved and paid', async ({ page }) => {
@@ -122,34 +96,7 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
 
   // The member's run of last week, stored as the game stores a replayed run.
   const lastWeek = Date.now() - WEEK_MS;
-  const db = createDatabase({ kind: 'sqlite', file: path.join(dataDir, 'app.db') });
-  const runId = randomBytes(16).toString('base64url');
-  try {
-    const user = await db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', username)
-      .executeTakeFirstOrThrow();
-    const seed = randomBytes(4).readUInt32LE();
-    const run = playHonestly(runId, seed, 500);
-    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
-    await insertScore(db, {
-      runId,
-      userId: user.id,
-      playerKey: `u:${user.id}`,
-      playerName: username,
-      score: run.result.score,
-      level: run.result.level,
-      tasksCompleted: run.result.tasksCompleted,
-      powerUpsCollected: run.result.powerUpsCollected,
-      gameTime: run.result.gameTime,
-      weekStart: weekStartUtc(lastWeek),
-      createdAt: lastWeek,
-    });
-  } finally {
-    await db.destroy();
-  }
+  const runId = await storeLastWeekRun(path.join(site.dataDir, 'app.db'), username, 500);
 
   const week = isoWeekId(lastWeek);
   const review = await admin('prize:review');
@@ -161,8 +108,8 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
   expect(prepared.code, prepared.stdout + prepared.stderr).toBe(0);
   const [, lamportsText, reference, memo] =
     /\((\d+) lamports\).*reference key (\S+) as .* memo "([^"]+)"/.exec(prepared.stdout)!;
-  const signature = chain.send(
-    await prizeTransfer(chain, await fundedSigner(chain), {
+  const signature = site.chain.send(
+    await prizeTransfer(site.chain, await fundedSigner(site.chain), {
       to: wallet.address,
       lamports: BigInt(lamportsText!),
       reference: reference!,
@@ -172,7 +119,7 @@ test('Recent Winners shows a week the operator reviewed, approved and paid', asy
   const paid = await admin('prize:paid', '--week', week, '--tx', signature);
   expect(paid.code, paid.stdout + paid.stderr).toBe(0);
 
-  await page.goto(`${node.origin}/`);
+  await page.goto(`${site.node.origin}/`);
   const giveaway = page.locator('section#giveaway');
   await giveaway.scrollIntoViewIfNeeded();
   const winner = giveaway.getByTestId('winners').getByRole('listitem');

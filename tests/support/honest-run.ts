@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { createDatabase } from '#server/db/create-database.ts';
+import type { Database } from '#server/db/database.ts';
+import { insertRun, insertScore, recordVerification } from '#server/game/repository.ts';
 import type { ProgressBody, SubmitScoreBody } from '#shared/api/game.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
+import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { sleep } from './sleep.ts';
 
 export interface HonestRun {
@@ -86,4 +92,48 @@ export async function sendProgressReports(
     const status = await post(report.body, index++);
     if (status !== 200) throw new Error(`progress report ${index} of ${run.runId}: ${status}`);
   }
+}
+
+/**
+ * A member's honest run of last week, written into a running server's SQLite file as the game
+ * stores a replayed run and its score: what the prize week reviews, for journeys that cannot
+ * wait a week. Gives the run's id.
+ */
+export async function storeLastWeekRun(
+  dbFile: string,
+  username: string,
+  targetSteps: number,
+  afterStore?: (db: Kysely<Database>, userId: number, at: number) => Promise<unknown>,
+): Promise<string> {
+  const lastWeek = Date.now() - WEEK_MS;
+  const runId = randomBytes(16).toString('base64url');
+  const db = createDatabase({ kind: 'sqlite', file: dbFile });
+  try {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+    const seed = randomBytes(4).readUInt32LE();
+    const run = playHonestly(runId, seed, targetSteps);
+    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
+    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
+    await insertScore(db, {
+      runId,
+      userId: user.id,
+      playerKey: `u:${user.id}`,
+      playerName: username,
+      score: run.result.score,
+      level: run.result.level,
+      tasksCompleted: run.result.tasksCompleted,
+      powerUpsCollected: run.result.powerUpsCollected,
+      gameTime: run.result.gameTime,
+      weekStart: weekStartUtc(lastWeek),
+      createdAt: lastWeek,
+    });
+    await afterStore?.(db, user.id, lastWeek);
+  } finally {
+    await db.destroy();
+  }
+  return runId;
 }

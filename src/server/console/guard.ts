@@ -1,6 +1,7 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { PASSKEY_STEP_UP_MS, type OperatorRole, type Role } from '#shared/api/admin.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import type { Operator } from './operator-log.ts';
 
 /** Console requests write the session's passkey time at most this often (the sliding step-up). */
@@ -65,7 +66,7 @@ export function operatorOnly(
     request.operator = {
       id: row.id,
       name: row.username,
-      address: request.ip,
+      address: clientNetwork(request),
       role: row.role,
       passkeyFresh,
     };
