@@ -1,5 +1,10 @@
 import { execFile } from 'node:child_process';
+import type { AdminContext } from '#server/admin/command.ts';
+import { runAdmin } from '#server/admin/registry.ts';
+import type { AppConfig } from '#server/config.ts';
+import { defaultSite, type SiteConfig } from '#shared/site.ts';
 import { REPO_ROOT, serverEnv } from './node-process.ts';
+import type { TestApp } from './test-app.ts';
 
 export interface AdminCliResult {
   /** The process's exit code (0 on success). */
@@ -28,4 +33,46 @@ export function runAdminCli(
       },
     );
   });
+}
+
+export interface InProcessAdminResult {
+  code: number;
+  out: string[];
+  err: string[];
+  /** How many times the command opened its context (0 for a usage error or --help). */
+  opened: number;
+  /** Everything printed, out then err. */
+  text: string;
+}
+
+/**
+ * The admin CLI's commands in the test process, on a test app's database, clock and object
+ * store (the site's defaults unless `site` is given): for tests of a command's rules, where
+ * runAdminCli's process would cost a second per call.
+ */
+export async function runAdminIn(
+  t: TestApp,
+  argv: string[],
+  overrides: { config?: Partial<AppConfig>; site?: SiteConfig } = {},
+): Promise<InProcessAdminResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  let opened = 0;
+  const code = await runAdmin(
+    argv,
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    async (print) => {
+      opened += 1;
+      const ctx: AdminContext = {
+        config: { ...t.config, ...overrides.config },
+        db: t.app.deps.db,
+        objectStore: t.app.deps.objectStore!,
+        site: overrides.site ?? defaultSite,
+        now: () => t.clock.now(),
+        print,
+      };
+      return { ctx, close: async () => {} };
+    },
+  );
+  return { code, out, err, opened, text: [...out, ...err].join('\n') };
 }

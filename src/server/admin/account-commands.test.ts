@@ -1,5 +1,5 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
-import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -8,8 +8,6 @@ import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
 import { findInvariantViolations } from '../ops/invariants.ts';
 import { creditCoins } from '../shop/ledger.ts';
-import type { AdminContext } from './command.ts';
-import { runAdmin } from './registry.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('account operator commands on %s', (kind) => {
@@ -17,17 +15,9 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
   let lines: string[];
 
   async function admin(...argv: string[]): Promise<number> {
-    lines = [];
-    const ctx: AdminContext = {
-      config: t.config,
-      db: t.app.deps.db,
-      objectStore: t.app.deps.objectStore!,
-      site: defaultSite,
-      now: () => t.clock.now(),
-      print: (line) => lines.push(line),
-    };
-    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-    return runAdmin(argv, io, async () => ({ ctx, close: async () => {} }));
+    const run = await runAdminIn(t, argv);
+    lines = [...run.out, ...run.err];
+    return run.code;
   }
 
   const me = async (c: TestClient) => (await c.request('GET', authPaths.me)).json().user;

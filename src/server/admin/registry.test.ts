@@ -1,3 +1,4 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +8,7 @@ import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
 import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
-import type { AdminContext } from './command.ts';
-import { defaultSite } from '#shared/site.ts';
-import { adminCommands, helpText, runAdmin } from './registry.ts';
+import { adminCommands, helpText } from './registry.ts';
 import { shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operator CLI on %s', (kind) => {
@@ -24,26 +23,8 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
 
   /** Runs one command line the way main.ts does, against the test app's database. */
   async function admin(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    let opened = 0;
-    const code = await runAdmin(
-      argv,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      async (print) => {
-        opened += 1;
-        const ctx: AdminContext = {
-          config: t.config,
-          db: db(),
-          objectStore: t.app.deps.objectStore!,
-          site: defaultSite,
-          now: () => t.clock.now(),
-          print,
-        };
-        return { ctx, close: async () => {} };
-      },
-    );
-    return { code, out, err, opened, text: out.join('\n') };
+    const run = await runAdminIn(t, argv);
+    return { ...run, text: run.out.join('\n') };
   }
 
   const balance = (id: number) => coinsOf(db(), id);

@@ -1,12 +1,10 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
-import { defaultSite } from '#shared/site.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { operator } from '#test-support/operators.ts';
-import type { AdminContext } from '../admin/command.ts';
-import { runAdmin } from '../admin/registry.ts';
 import { listDecisions } from './operator-log.ts';
 
 describe.each(databaseKinds)('console operator commands on %s', (kind) => {
@@ -14,17 +12,9 @@ describe.each(databaseKinds)('console operator commands on %s', (kind) => {
   let lines: string[];
 
   async function admin(...argv: string[]): Promise<number> {
-    lines = [];
-    const ctx: AdminContext = {
-      config: t.config,
-      db: t.app.deps.db,
-      objectStore: t.app.deps.objectStore!,
-      site: defaultSite,
-      now: () => t.clock.now(),
-      print: (line) => lines.push(line),
-    };
-    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
-    return runAdmin(argv, io, async () => ({ ctx, close: async () => {} }));
+    const run = await runAdminIn(t, argv);
+    lines = [...run.out, ...run.err];
+    return run.code;
   }
 
   it('users:role has --help and refuses an unknown role or member with a clear line', async () => {

@@ -1,14 +1,12 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
-import { defaultSite } from '#shared/site.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import type { AdminContext } from '../admin/command.ts';
-import { runAdmin } from '../admin/registry.ts';
 import { listDecisions } from './operator-log.ts';
 
 describe.each(databaseKinds)('the report queue on %s', (kind) => {
@@ -132,25 +130,8 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
 
   it('the CLI decides through the same service and lands in the same log', async () => {
     const { meme } = await reportedMeme('CLI judged', ['sexual']);
-    const lines: string[] = [];
-    const ctx: AdminContext = {
-      config: t.config,
-      db: t.app.deps.db,
-      objectStore: t.app.deps.objectStore!,
-      site: defaultSite,
-      now: () => t.clock.now(),
-      print: (line) => lines.push(line),
-    };
-    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    const code = await runAdmin(
-      ['memes:hide', String(meme.id), '--reason', 'nsfw'],
-      io,
-      async () => ({
-        ctx,
-        close: async () => {},
-      }),
-    );
-    expect(code, lines.join('\n')).toBe(0);
+    const run = await runAdminIn(t, ['memes:hide', String(meme.id), '--reason', 'nsfw']);
+    expect(run.code, run.text).toBe(0);
     const [entry] = await listDecisions(t.app.deps.db, { targetId: String(meme.id), limit: 1 });
     expect(entry).toMatchObject({
       kind: 'hide',

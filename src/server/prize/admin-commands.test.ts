@@ -1,9 +1,9 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
-import { defaultSite } from '#shared/site.ts';
 import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
@@ -13,8 +13,6 @@ import { fakeTransactionSignature, TestWallet } from '#test-support/test-wallet.
 import { TestChain } from '#test-support/test-chain.ts';
 import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts';
 import { afterAll, beforeAll } from 'vitest';
-import type { AdminContext } from '../admin/command.ts';
-import { runAdmin } from '../admin/registry.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { createMigrator } from '../db/migrate.ts';
 import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
@@ -53,24 +51,10 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
 
   /** One command line, the way the CLI runs it; its exit code and what it printed. */
   async function admin(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runAdmin(
-      argv,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      async (print) => {
-        const ctx: AdminContext = {
-          config: { ...t.config, solana: { rpcUrl: chain.url, timeoutMs: 2000, treasury: [] } },
-          site: defaultSite,
-          db: db(),
-          objectStore: t.app.deps.objectStore!,
-          now: () => t.clock.now(),
-          print,
-        };
-        return { ctx, close: async () => {} };
-      },
-    );
-    return { code, text: [...out, ...err].join('\n') };
+    const { code, text } = await runAdminIn(t, argv, {
+      config: { solana: { rpcUrl: chain.url, timeoutMs: 2000, treasury: [] } },
+    });
+    return { code, text };
   }
 
   /** A leaderboard entry whose run really replays (the autopilot's), stored as the game does. */

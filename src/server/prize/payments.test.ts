@@ -1,3 +1,4 @@
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,8 +25,6 @@ import { TestChain } from '#test-support/test-chain.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import type { AdminContext } from '../admin/command.ts';
-import { runAdmin } from '../admin/registry.ts';
 import type { AppConfig } from '../config.ts';
 import { operator as asOperator, passkeySignIn, type Operator } from '#test-support/operators.ts';
 import { PENDING_EXPIRY_MS } from './payments.ts';
@@ -121,23 +120,11 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   }
 
   async function admin(config: Partial<AppConfig>, ...argv: string[]) {
-    const out: string[] = [];
-    const code = await runAdmin(
-      argv,
-      { out: (l) => out.push(l), err: (l) => out.push(l) },
-      async (print) => {
-        const ctx: AdminContext = {
-          config: { ...t.config, solana: solana(), ...config },
-          site: { ...defaultSite, contractAddress: siteMint },
-          db: db(),
-          objectStore: t.app.deps.objectStore!,
-          now: () => t.clock.now(),
-          print,
-        };
-        return { ctx, close: async () => {} };
-      },
-    );
-    return { code, text: out.join('\n') };
+    const { code, text } = await runAdminIn(t, argv, {
+      config: { solana: solana(), ...config },
+      site: { ...defaultSite, contractAddress: siteMint },
+    });
+    return { code, text };
   }
 
   /** The refusal, and that nothing was recorded: the week is still pending. */
@@ -453,23 +440,14 @@ describe.each(databaseKinds)('without SOLANA_RPC_URL, on %s', (kind) => {
       code: 'CHAIN_NOT_CONFIGURED',
       message: expect.stringMatching(/set SOLANA_RPC_URL/),
     });
-    const out: string[] = [];
-    const code = await runAdmin(
-      ['prize:paid', '--week', week, '--tx', '1'.repeat(64)],
-      { out: (l) => out.push(l), err: (l) => out.push(l) },
-      async (print) => ({
-        ctx: {
-          config: t.config,
-          site: defaultSite,
-          db: t.app.deps.db,
-          objectStore: t.app.deps.objectStore!,
-          now: () => t.clock.now(),
-          print,
-        },
-        close: async () => {},
-      }),
-    );
-    expect({ code, text: out.join('\n') }).toEqual({
+    const { code, text } = await runAdminIn(t, [
+      'prize:paid',
+      '--week',
+      week,
+      '--tx',
+      '1'.repeat(64),
+    ]);
+    expect({ code, text }).toEqual({
       code: 1,
       text: expect.stringMatching(/set SOLANA_RPC_URL/),
     });
