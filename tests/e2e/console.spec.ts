@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import { authPaths, memePaths } from '#shared/api/paths.ts';
+import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { signUpViaApi, uniqueUsername } from './support';
+import { postedMeme, signUpViaApi, uniqueUsername } from './support';
 
 // The operator console in Chromium with its virtual authenticator (CDP WebAuthn): real
 // passkeys, no mocks. The site runs at http://localhost:PORT (playwright.config.ts), since
@@ -35,38 +34,6 @@ async function addVirtualAuthenticator(page: Page) {
   });
 }
 
-async function picture(): Promise<Buffer> {
-  const cells = Buffer.from(
-    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
-  );
-  return sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
-    .resize(640, 480, { kernel: 'nearest' })
-    .png()
-    .toBuffer();
-}
-
-async function postMeme(page: Page, title: string): Promise<number> {
-  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
-    csrfToken: string;
-  };
-  const headers = { 'x-csrf-token': csrfToken };
-  const { uploadURL } = (await (
-    await page.request.post(memePaths.uploadTarget, { headers })
-  ).json()) as { uploadURL: string };
-  expect((await page.request.put(uploadURL, { data: await picture() })).status()).toBe(200);
-  const processed = await page.request.put(memePaths.memeImages, {
-    headers,
-    data: { imageUrl: uploadURL },
-  });
-  const { objectPath } = (await processed.json()) as { objectPath: string };
-  const res = await page.request.post(memePaths.create, {
-    headers,
-    data: { title, category: 'overtime', imageUrl: objectPath },
-  });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { meme: { id: number } }).meme.id;
-}
-
 test('a moderator adds a passkey and hides a reported meme, whose page then 404s for visitors', async ({
   page,
   browser,
@@ -76,7 +43,7 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   const uploader = await uploaderContext.newPage();
   await signUpViaApi(uploader, uniqueUsername('upl'));
   const title = `Reported ${uniqueUsername('m')}`;
-  const memeId = await postMeme(uploader, title);
+  const memeId = (await postedMeme(uploader, title)).id;
   const report = await uploader.request.post(`/api/memes/${memeId}/report`, {
     data: { reason: 'spam' },
     headers: {
@@ -143,7 +110,7 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   const member = await memberContext.newPage();
   const memberName = uniqueUsername('sus');
   await signUpViaApi(member, memberName);
-  const memeId = await postMeme(member, `Suspended vote ${uniqueUsername('v')}`);
+  const memeId = (await postedMeme(member, `Suspended vote ${uniqueUsername('v')}`)).id;
 
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);

@@ -1,49 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import type { Meme } from '#shared/api/memes.ts';
-import { authPaths, memePaths } from '#shared/api/paths.ts';
-import { isPhone, signUpViaApi, uniqueUsername } from './support.ts';
+import { isPhone, postedMeme, signUpViaApi, uniqueUsername } from './support.ts';
 
 // Two pages on one site: what one page does shows on the other within seconds, without a reload
 // (issue 34, docs/decisions/021).
 
 const ROUND_TIMEOUT = 30_000;
 const LIVE_TIMEOUT = 5_000;
-
-/** Posts a meme through the API as the signed-in member of `page` (upload, process, post). */
-async function postMemeViaApi(page: Page, title: string): Promise<Meme> {
-  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
-    csrfToken: string;
-  };
-  const headers = { 'x-csrf-token': csrfToken };
-  const target = await page.request.post(memePaths.uploadTarget, { headers });
-  expect(target.status()).toBe(200);
-  const { uploadURL } = (await target.json()) as { uploadURL: string };
-  const cells = Buffer.from(
-    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
-  );
-  const png = await sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
-    .resize(320, 240, { kernel: 'nearest' })
-    .png()
-    .toBuffer();
-  const put = await page.request.put(uploadURL, {
-    data: png,
-    headers: { 'content-type': 'image/png' },
-  });
-  expect(put.status()).toBeLessThan(300);
-  const processed = await page.request.put(memePaths.memeImages, {
-    data: { imageUrl: uploadURL },
-    headers,
-  });
-  expect(processed.status(), await processed.text()).toBe(200);
-  const { objectPath } = (await processed.json()) as { objectPath: string };
-  const created = await page.request.post(memePaths.create, {
-    data: { title, category: 'office-life', imageUrl: objectPath },
-    headers,
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return ((await created.json()) as { meme: Meme }).meme;
-}
 
 const card = (page: Page, title: string) =>
   page.getByTestId('meme-card').filter({ hasText: title });
@@ -60,7 +22,7 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   const name = uniqueUsername('live');
   await signUpViaApi(actor, name);
   const title = `Live meme ${name}`;
-  await postMemeViaApi(actor, title);
+  await postedMeme(actor, title);
 
   const streamOpened = watcher.waitForRequest((r) => r.url().includes('/api/events'), {
     timeout: 30_000,
@@ -81,7 +43,7 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   // A new meme: counted in a pill over the grid, not pushed under the reader.
   const box = await watched.boundingBox();
   const second = `Second live meme ${name}`;
-  await postMemeViaApi(actor, second);
+  await postedMeme(actor, second);
   const pill = watcher.getByTestId('new-memes');
   await expect(pill).toHaveText('1 new meme: show', { timeout: LIVE_TIMEOUT });
   expect(await watched.boundingBox()).toEqual(box);

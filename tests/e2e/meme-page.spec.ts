@@ -1,43 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import type { Meme } from '../../src/shared/api/memes.ts';
-import { signUpViaApi, toastWith, uniqueUsername } from './support.ts';
-import { authPaths, memePaths } from '#shared/api/paths.ts';
-
-/** A picture no other test posts (random shades), so the duplicate check lets it through. */
-async function freshPicture(): Promise<Buffer> {
-  const cells = Buffer.from(
-    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
-  );
-  return sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
-    .resize(640, 480, { kernel: 'nearest' })
-    .png()
-    .toBuffer();
-}
-
-/** Upload URL, PUT, processing, post: the member flow over HTTP in the page's cookie jar. */
-async function postMeme(page: Page, title: string, picture?: Buffer) {
-  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
-    csrfToken: string;
-  };
-  const headers = { 'x-csrf-token': csrfToken };
-  const { uploadURL } = (await (
-    await page.request.post(memePaths.uploadTarget, { headers })
-  ).json()) as { uploadURL: string };
-  expect(
-    (await page.request.put(uploadURL, { data: picture ?? (await freshPicture()) })).status(),
-  ).toBe(200);
-  const processed = await page.request.put(memePaths.memeImages, {
-    headers,
-    data: { imageUrl: uploadURL },
-  });
-  if (processed.status() !== 200) return processed;
-  const { objectPath } = (await processed.json()) as { objectPath: string };
-  return page.request.post(memePaths.create, {
-    headers,
-    data: { title, category: 'overtime', imageUrl: objectPath },
-  });
-}
+import {
+  freshPicture,
+  postMemeViaApi as postMeme,
+  signUpViaApi,
+  toastWith,
+  uniqueUsername,
+} from './support.ts';
+import { memePaths } from '#shared/api/paths.ts';
 
 test('a shared meme opens on its own page, with card tags a preview bot reads', async ({
   page,

@@ -1,5 +1,7 @@
-import { expect, type Page } from '@playwright/test';
-import { authPaths } from '#shared/api/paths.ts';
+import { expect, type APIResponse, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { Meme } from '#shared/api/memes.ts';
+import { authPaths, memePaths } from '#shared/api/paths.ts';
 
 /** The landing page's sections, by anchor, in the spec's order. */
 export const LANDING_SECTION_IDS = [
@@ -92,4 +94,53 @@ export async function scrollStopped(page: Page): Promise<void> {
  */
 export async function requestsSoFar(page: Page): Promise<void> {
   await page.evaluate(() => fetch('/healthz').then((res) => res.text()));
+}
+
+/** A picture no other test posts (random shades), so the duplicate check lets it through. */
+export async function freshPicture(): Promise<Buffer> {
+  const cells = Buffer.from(
+    Array.from({ length: 8 * 6 * 3 }, () => Math.floor(Math.random() * 256)),
+  );
+  return sharp(cells, { raw: { width: 8, height: 6, channels: 3 } })
+    .resize(640, 480, { kernel: 'nearest' })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Upload URL, PUT, processing, post: the member flow over HTTP in the page's cookie jar. Gives
+ * the refusal when processing or posting refuses (a test of refusals reads it).
+ */
+export async function postMemeViaApi(
+  page: Page,
+  title: string,
+  picture?: Buffer,
+): Promise<APIResponse> {
+  const { csrfToken } = (await (await page.request.get(authPaths.csrfToken)).json()) as {
+    csrfToken: string;
+  };
+  const headers = { 'x-csrf-token': csrfToken };
+  const { uploadURL } = (await (
+    await page.request.post(memePaths.uploadTarget, { headers })
+  ).json()) as { uploadURL: string };
+  expect(
+    (await page.request.put(uploadURL, { data: picture ?? (await freshPicture()) })).status(),
+  ).toBe(200);
+  const processed = await page.request.put(memePaths.memeImages, {
+    headers,
+    data: { imageUrl: uploadURL },
+  });
+  if (processed.status() !== 200) return processed;
+  const { objectPath } = (await processed.json()) as { objectPath: string };
+  return page.request.post(memePaths.create, {
+    headers,
+    data: { title, category: 'overtime', imageUrl: objectPath },
+  });
+}
+
+/** A meme posted by the member of `page`, which must be accepted. */
+export async function postedMeme(page: Page, title: string): Promise<Meme> {
+  const res = await postMemeViaApi(page, title);
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { meme: Meme }).meme;
 }
