@@ -92,28 +92,40 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
     .orderBy('meme_decisions.id', 'desc')
     .limit(limit)
     .execute();
-  const entries: QueueEntry[] = [];
-  for (const d of decisions) {
-    const reports = await db
-      .selectFrom('meme_reports')
-      .select(['reason', 'created_at'])
-      .where('decision_id', '=', d.id)
-      .execute();
-    // The log row the decision wrote (same meme, kind and time).
-    const logged = await db
-      .selectFrom('operator_log')
-      .select(['operator_name', 'reason'])
-      .where('target_type', '=', 'meme')
-      .where('target_id', '=', String(d.meme_id))
-      .where('kind', '=', d.decision)
-      .where('created_at', '=', d.decided_at)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+  if (decisions.length === 0) return [];
+  // Two reads for the whole page, not two per decision.
+  const reports = await db
+    .selectFrom('meme_reports')
+    .select(['decision_id', 'reason', 'created_at'])
+    .where(
+      'decision_id',
+      'in',
+      decisions.map((d) => d.id),
+    )
+    .execute();
+  // The log rows the decisions wrote (same meme, kind and time).
+  const logged = await db
+    .selectFrom('operator_log')
+    .select(['target_id', 'kind', 'created_at', 'operator_name', 'reason'])
+    .where('target_type', '=', 'meme')
+    .where(
+      'target_id',
+      'in',
+      decisions.map((d) => String(d.meme_id)),
+    )
+    .orderBy('id', 'desc')
+    .execute();
+  return decisions.map((d): QueueEntry => {
+    const own = reports.filter((r) => r.decision_id === d.id);
+    const log = logged.find(
+      (l) =>
+        l.target_id === String(d.meme_id) && l.kind === d.decision && l.created_at === d.decided_at,
+    );
     const reasons: Record<string, number> = {};
-    for (const r of reports) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
-    const times = reports.map((r) => r.created_at);
+    for (const r of own) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
+    const times = own.map((r) => r.created_at);
     const deleted = d.image_key === null;
-    entries.push({
+    return {
       meme: {
         id: d.meme_id,
         title: d.meme_title,
@@ -130,12 +142,11 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
       decision: {
         kind: d.decision as MemeDecision,
         decidedAt: d.decided_at,
-        operator: logged?.operator_name ?? null,
-        reason: logged?.reason ?? null,
+        operator: log?.operator_name ?? null,
+        reason: log?.reason ?? null,
       },
-    });
-  }
-  return entries;
+    };
+  });
 }
 
 /** How many reports wait for a decision. */

@@ -9,7 +9,8 @@ import {
 } from '../admin/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { cliOperator } from '../console/operator-log.ts';
-import { decide, REPORTS_TO_HIDE, reportQueue, type Decision } from './moderation.ts';
+import { reportQueue } from '../console/queue.ts';
+import { decide, REPORTS_TO_HIDE, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
 /** What the gallery's operator commands use of the admin context. */
@@ -94,15 +95,16 @@ export const memesListCommand = listingCommand({
 export const memesQueueCommand = listingCommand({
   name: 'memes:queue',
   summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
-  load: reportQueue,
+  // The console's queue (console/queue.ts): one reading of the reports for both faces.
+  load: (db, limit) => reportQueue(db, { status: 'open', sort: 'most', limit }),
   none: 'No reports waiting.',
   header: ['id'.padStart(6), 'reports', 'state ', 'first report (UTC)', 'title / reasons'],
   cells: (entry) => [
-    String(entry.id).padStart(6),
+    String(entry.meme.id).padStart(6),
     String(entry.reports).padStart(7),
-    entry.hidden ? 'hidden' : 'shown ',
+    entry.meme.hidden ? 'hidden' : 'shown ',
     utc(entry.firstReportAt).slice(0, 16).padEnd(18),
-    JSON.stringify(entry.title),
+    JSON.stringify(entry.meme.title),
   ],
   detail: (entry) => {
     const reasons = Object.entries(entry.reasons)

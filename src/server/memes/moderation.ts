@@ -118,49 +118,6 @@ async function fileReportOnce(
   });
 }
 
-export interface QueueEntry {
-  id: number;
-  title: string;
-  hidden: boolean;
-  reports: number;
-  reasons: Record<string, number>;
-  firstReportAt: number;
-}
-
-/** Memes with open reports, most reported first (then the longest waiting). */
-export async function reportQueue(db: Kysely<Database>, limit: number): Promise<QueueEntry[]> {
-  const rows = await db
-    .selectFrom('meme_reports')
-    .innerJoin('memes', 'memes.id', 'meme_reports.meme_id')
-    .select([
-      'memes.id',
-      'memes.title',
-      'memes.hidden',
-      'meme_reports.reason',
-      'meme_reports.created_at',
-    ])
-    .where('meme_reports.decision_id', 'is', null)
-    .execute();
-  const byMeme = new Map<number, QueueEntry>();
-  for (const row of rows) {
-    const entry = byMeme.get(row.id) ?? {
-      id: row.id,
-      title: row.title,
-      hidden: row.hidden === 1,
-      reports: 0,
-      reasons: {},
-      firstReportAt: row.created_at,
-    };
-    entry.reports++;
-    entry.reasons[row.reason] = (entry.reasons[row.reason] ?? 0) + 1;
-    entry.firstReportAt = Math.min(entry.firstReportAt, row.created_at);
-    byMeme.set(row.id, entry);
-  }
-  return [...byMeme.values()]
-    .sort((a, b) => b.reports - a.reports || a.firstReportAt - b.firstReportAt)
-    .slice(0, limit);
-}
-
 export type Decision = 'dismiss' | 'hide' | 'unhide' | 'delete';
 
 export interface DecisionResult {
