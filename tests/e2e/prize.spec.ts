@@ -4,7 +4,7 @@ import { shortAddress } from '#shared/siws.ts';
 import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import { authPaths, walletPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
-import { pageWalletScript } from '#test-support/page-wallet-script.ts';
+import { installPageWallet } from '#test-support/page-wallet-script.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts';
 import { startChainSite, type ChainSite } from '#test-support/chain-site.ts';
@@ -39,10 +39,7 @@ test('a member links a Solana wallet from the prize box; the wallet code loads o
   page,
 }) => {
   const wallet = new TestWallet();
-  await page.exposeFunction('testWalletSign', (messageBase64: string) =>
-    Buffer.from(wallet.sign(Buffer.from(messageBase64, 'base64'))).toString('base64'),
-  );
-  await page.addInitScript({ content: pageWalletScript(wallet, WALLET_NAME) });
+  await installPageWallet(page, wallet, WALLET_NAME);
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());

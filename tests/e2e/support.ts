@@ -144,3 +144,19 @@ export async function postedMeme(page: Page, title: string): Promise<Meme> {
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { meme: Meme }).meme;
 }
+
+/** Chromium's virtual authenticator (CDP WebAuthn) on the page: real passkeys, no mocks. */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}

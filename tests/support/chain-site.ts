@@ -13,13 +13,21 @@ import { TestChain } from './test-chain.ts';
  */
 export interface ChainSite {
   node: NodeProcess;
+  /** Where a browser opens the site: PUBLIC_ORIGIN. */
+  origin: string;
   chain: TestChain;
   dataDir: string;
   admin(...args: string[]): Promise<AdminCliResult>;
   stop(): Promise<void>;
 }
 
-export async function startChainSite(site?: Record<string, unknown>): Promise<ChainSite> {
+export async function startChainSite(
+  site?: Record<string, unknown>,
+  options: {
+    /** Served as http://localhost:PORT: browsers refuse an IP address as a passkey's relying party. */
+    passkeys?: boolean;
+  } = {},
+): Promise<ChainSite> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-chain-e2e-'));
   const chain = new TestChain();
   await chain.start();
@@ -33,16 +41,13 @@ export async function startChainSite(site?: Record<string, unknown>): Promise<Ch
     fs.writeFileSync(env.SITE_CONFIG, JSON.stringify(site));
   }
   const port = await freePort();
+  const origin = `http://${options.passkeys ? 'localhost' : '127.0.0.1'}:${port}`;
   const node = await startNode({
-    env: {
-      ...env,
-      PORT: String(port),
-      TRUST_PROXY: 'true',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    },
+    env: { ...env, PORT: String(port), TRUST_PROXY: 'true', PUBLIC_ORIGIN: origin },
   });
   return {
     node,
+    origin,
     chain,
     dataDir,
     admin: (...args) => runAdminCli(env, ...args),

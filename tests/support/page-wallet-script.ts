@@ -1,9 +1,11 @@
 import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { getBase64EncodedWireTransaction, getTransactionDecoder, type Address } from '@solana/kit';
 import { buildSync } from 'esbuild';
 import type { TestWallet } from './test-wallet.ts';
 
 /** page-wallet.ts as one init script, its settings in front: `page.addInitScript({ content })`. */
-export function pageWalletScript(wallet: TestWallet, name: string): string {
+function pageWalletScript(wallet: TestWallet, name: string, sends: boolean): string {
   const bundle = buildSync({
     entryPoints: [path.join(import.meta.dirname, 'page-wallet.ts')],
     bundle: true,
@@ -11,6 +13,54 @@ export function pageWalletScript(wallet: TestWallet, name: string): string {
     target: 'es2022',
     write: false,
   });
-  const config = { name, address: wallet.address, publicKey: [...wallet.publicKey] };
+  const config = { name, address: wallet.address, publicKey: [...wallet.publicKey], sends };
   return `window.__testWalletConfig = ${JSON.stringify(config)};\n${bundle.outputFiles[0]!.text}`;
+}
+
+/** Signs the transaction's message with the wallet's key and sends it to a JSON-RPC server. */
+async function signAndSend(wallet: TestWallet, rpcUrl: string, wire: Uint8Array) {
+  const tx = getTransactionDecoder().decode(wire);
+  const signed = {
+    ...tx,
+    signatures: {
+      ...tx.signatures,
+      [wallet.address as Address]: wallet.sign(new Uint8Array(tx.messageBytes)),
+    },
+  } as typeof tx;
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'sendTransaction',
+      params: [getBase64EncodedWireTransaction(signed), { encoding: 'base64' }],
+    }),
+  });
+  const answer = (await res.json()) as { result?: string; error?: { message: string } };
+  if (answer.result === undefined) throw new Error(answer.error?.message ?? 'not sent');
+  return answer.result;
+}
+
+/**
+ * Registers `wallet` in the page through the Wallet Standard, as an extension does. Its key
+ * stays in the test process. With `sendTo` (a test RPC's URL) the wallet also signs and sends
+ * transactions there (`solana:signAndSendTransaction`), answering the signature as a wallet
+ * does.
+ */
+export async function installPageWallet(
+  page: Page,
+  wallet: TestWallet,
+  name: string,
+  sendTo?: string,
+): Promise<void> {
+  await page.exposeFunction('testWalletSign', (messageBase64: string) =>
+    Buffer.from(wallet.sign(Buffer.from(messageBase64, 'base64'))).toString('base64'),
+  );
+  if (sendTo !== undefined) {
+    await page.exposeFunction('testWalletSignAndSend', (wireBase64: string) =>
+      signAndSend(wallet, sendTo, Buffer.from(wireBase64, 'base64')),
+    );
+  }
+  await page.addInitScript({ content: pageWalletScript(wallet, name, sendTo !== undefined) });
 }

@@ -7,17 +7,22 @@
 import type { SolanaSignInInput } from '@solana/wallet-standard-features';
 import type { Wallet, WalletAccount } from '@wallet-standard/base';
 import { registerWallet } from '@wallet-standard/wallet';
+import { base58 } from '@scure/base';
 import { signInMessageText } from '../../src/shared/siws.ts';
 
 interface PageWalletConfig {
   name: string;
   address: string;
   publicKey: number[];
+  /** Signs and sends transactions through the test process (`installPageWallet`'s `sendTo`). */
+  sends: boolean;
 }
 
 const page = window as unknown as {
   __testWalletConfig: PageWalletConfig;
   testWalletSign(messageBase64: string): Promise<string>;
+  /** Answers the transaction's signature (base58) once sent. */
+  testWalletSignAndSend(wireBase64: string): Promise<string>;
 };
 const config = page.__testWalletConfig;
 
@@ -30,7 +35,11 @@ const account: WalletAccount = {
   address: config.address,
   publicKey: new Uint8Array(config.publicKey),
   chains: ['solana:mainnet'],
-  features: ['solana:signIn', 'solana:signMessage'],
+  features: [
+    'solana:signIn',
+    'solana:signMessage',
+    ...(config.sends ? ['solana:signAndSendTransaction' as const] : []),
+  ],
 };
 
 function text(input: SolanaSignInInput): string {
@@ -81,6 +90,18 @@ const wallet: Wallet = {
           })),
         ),
     },
+    ...(config.sends && {
+      'solana:signAndSendTransaction': {
+        version: '1.0.0',
+        supportedTransactionVersions: ['legacy', 0],
+        signAndSendTransaction: (...inputs: Array<{ transaction: Uint8Array }>) =>
+          Promise.all(
+            inputs.map(async ({ transaction }) => ({
+              signature: base58.decode(await page.testWalletSignAndSend(toBase64(transaction))),
+            })),
+          ),
+      },
+    }),
   },
 };
 

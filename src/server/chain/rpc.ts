@@ -15,6 +15,8 @@ export interface ChainRpc {
   finalizedTransaction(signature: string): Promise<ChainTransaction | null>;
   /** How far a transaction has come, to tell "not finalized yet" from "never seen". */
   status(signature: string): Promise<SignatureStatus>;
+  /** A recent blockhash at `finalized`, for the console's transfer to be built on. */
+  latestBlockhash(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }>;
 }
 
 /** Without SOLANA_RPC_URL nothing can be verified; the operator reads this line. */
@@ -101,6 +103,12 @@ export function createChainRpc(url: string, timeoutMs: number): ChainRpc {
       if (!found) return 'unknown';
       if (found.err !== null) return 'failed';
       return found.confirmationStatus ?? 'processed';
+    },
+    async latestBlockhash() {
+      const { value } = await call('getLatestBlockhash', (abortSignal) =>
+        rpc.getLatestBlockhash({ commitment: 'finalized' }).send({ abortSignal }),
+      );
+      return value;
     },
   };
 }

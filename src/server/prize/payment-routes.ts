@@ -6,7 +6,12 @@ import {
 } from '#shared/api/chain.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import { confirmPayment, paymentContext, paymentStatus, preparePayment } from './payments.ts';
+import {
+  confirmPayment,
+  paymentContext,
+  paymentStatus,
+  preparePaymentWithLifetime,
+} from './payments.ts';
 
 /**
  * The console's prize payment: prepare (reference and memo), confirm (verified on chain, then
@@ -26,7 +31,7 @@ export const prizePaymentRoutes: FastifyPluginAsync<{
   endpointRoute(
     app,
     preparePaymentEndpoint,
-    async (request) => preparePayment(ctx, request.params.week),
+    async (request) => preparePaymentWithLifetime(ctx, request.params.week),
     extras,
   );
   endpointRoute(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import type { Kysely } from 'kysely';
-import type { PaymentStatus } from '#shared/api/chain.ts';
+import type { PaymentStatus, PreparedPayment } from '#shared/api/chain.ts';
 import type { ErrorCode } from '#shared/api/error-codes.ts';
 import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
 import { ChainUnavailable, createChainRpc, NO_RPC_MESSAGE, type ChainRpc } from '../chain/rpc.ts';
@@ -152,7 +152,8 @@ function statusOf(
   if (state.lastExpired) {
     return { ...base, state: 'expired', detail: detail ?? state.lastExpired.reason };
   }
-  return { ...base, state: 'approved' };
+  // Nothing can be paid without an RPC to verify it: the console says how to set one.
+  return { ...base, state: 'approved', detail: detail ?? (ctx.rpc ? null : NO_RPC_MESSAGE) };
 }
 
 export async function paymentStatus(ctx: PaymentContext, weekId: string): Promise<PaymentStatus> {
@@ -194,6 +195,29 @@ export async function preparePayment(ctx: PaymentContext, weekId: string): Promi
     created_at: ctx.now(),
   });
   return paymentStatus(ctx, weekId);
+}
+
+/**
+ * The console's payment, prepared: the week's pending payment and a recent blockhash from the
+ * site's RPC, fetched first so an RPC that is down records nothing.
+ */
+export async function preparePaymentWithLifetime(
+  ctx: PaymentContext,
+  weekId: string,
+): Promise<PreparedPayment> {
+  const rpc = requireRpc(ctx);
+  let lifetime: PreparedPayment['lifetime'];
+  try {
+    const latest = await rpc.latestBlockhash();
+    lifetime = {
+      blockhash: latest.blockhash,
+      lastValidBlockHeight: latest.lastValidBlockHeight.toString(),
+    };
+  } catch (error) {
+    if (error instanceof ChainUnavailable) throw unavailable(error);
+    throw error;
+  }
+  return { ...(await preparePayment(ctx, weekId)), lifetime };
 }
 
 const expectation = (ctx: PaymentContext, pending: PrizeEventRow): ExpectedPayment => ({

@@ -50,16 +50,25 @@ const PAYMENT_ERRORS = {
   503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE'],
 } as const;
 
+/**
+ * A prepared payment and what the console's transfer is built on: a recent blockhash from the
+ * server's RPC, so the browser never talks to an RPC of its own.
+ */
+export const preparedPaymentSchema = paymentStatusSchema.extend({
+  lifetime: z.object({ blockhash: z.string(), lastValidBlockHeight: z.string() }),
+});
+export type PreparedPayment = z.infer<typeof preparedPaymentSchema>;
+
 export const preparePaymentEndpoint = defineEndpoint({
   method: 'POST',
   path: chainPaths.payment,
   id: 'preparePrizePayment',
   summary:
-    "Prepares the week's payment: a fresh reference key and the memo the transfer must carry (the open one while it is pending)",
+    "Prepares the week's payment: a fresh reference key and the memo the transfer must carry (the open one while it is pending), and a recent blockhash to build it on",
   tag: 'console',
   access: 'operator',
   params: weekParamsSchema,
-  response: paymentStatusSchema,
+  response: preparedPaymentSchema,
   errors: PAYMENT_ERRORS,
 });
 

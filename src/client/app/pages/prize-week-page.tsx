@@ -14,6 +14,8 @@ import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
 
 const ReplayViewer = lazy(() => import('#client/features/replay/replay-viewer.tsx'));
+// The wallet code (Wallet Standard, @solana/kit) loads only here, once a week is approved.
+const PrizePayment = lazy(() => import('#client/features/console/prize-payment.tsx'));
 
 type Week = EndpointResponse<typeof prizeWeekEndpoint>;
 type Entry = Week['entries'][number];
@@ -166,9 +168,10 @@ export default function PrizeWeekPage() {
             Approved: {data.approved.playerName} (run {data.approved.runId}), wallet{' '}
             {data.approved.wallet}.{data.paid ? ' Paid.' : ''}
           </p>
-          {/* PAYMENT: the chain helper's `PrizePayment` for this week mounts here, lazily. */}
-          <div data-testid="prize-payment-slot" className="mt-2 text-sm text-slate-400">
-            Payment: record it with the CLI (prize:paid) until the payment component lands here.
+          <div className="mt-2">
+            <Suspense fallback={<p className="text-sm text-slate-400">Loading the payment…</p>}>
+              <PrizePayment week={data.week} />
+            </Suspense>
           </div>
         </div>
       )}

@@ -1,0 +1,276 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  SolanaSignAndSendTransaction,
+  type SolanaSignAndSendTransactionFeature,
+} from '@solana/wallet-standard-features';
+import { getBase58Decoder } from '@solana/kit';
+import { getWallets } from '@wallet-standard/app';
+import type { Wallet, WalletAccount } from '@wallet-standard/base';
+import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
+import {
+  confirmPaymentEndpoint,
+  paymentStatusEndpoint,
+  preparePaymentEndpoint,
+  type PaymentStatus,
+} from '#shared/api/chain.ts';
+import { prizeTransferBytes } from '#shared/prize-transfer.ts';
+import { shortAddress } from '#shared/siws.ts';
+import { consoleKeys, errorCode, errorText, useConsoleQuery } from './console-api.ts';
+import { callEndpoint } from '#client/lib/api-call.ts';
+import { toast } from '#client/lib/toast-store.ts';
+import { Button } from '#client/ui/button.tsx';
+
+/** How often the console asks the server to look for the sent transfer at `finalized`. */
+const CHECK_EVERY_MS = 4_000;
+
+/** A wallet that can pay: it connects and signs and sends a transaction itself. */
+function canPay(wallet: Wallet): boolean {
+  return StandardConnect in wallet.features && SolanaSignAndSendTransaction in wallet.features;
+}
+
+function usePayingWallets(): readonly Wallet[] {
+  const [wallets, setWallets] = useState<readonly Wallet[]>(() =>
+    getWallets().get().filter(canPay),
+  );
+  useEffect(() => {
+    const registry = getWallets();
+    const refresh = () => setWallets(registry.get().filter(canPay));
+    const offRegister = registry.on('register', refresh);
+    const offUnregister = registry.on('unregister', refresh);
+    return () => {
+      offRegister();
+      offUnregister();
+    };
+  }, []);
+  return wallets;
+}
+
+interface Payer {
+  wallet: Wallet;
+  account: WalletAccount;
+}
+
+/** The week's payment as the server last verified it: only a finalized transaction says paid. */
+function PaymentState({ status }: { status: PaymentStatus }) {
+  if (status.state === 'paid') {
+    return (
+      <p className="break-all text-emerald-300">
+        Paid {status.prize} to {shortAddress(status.recipient)}, verified on chain at finalized
+        (slot {status.slot}
+        {status.blockTime ? `, ${new Date(status.blockTime).toLocaleString()}` : ''}).{' '}
+        {status.explorerUrl && (
+          <a className="underline" href={status.explorerUrl} target="_blank" rel="noreferrer">
+            View the transaction
+          </a>
+        )}
+      </p>
+    );
+  }
+  if (status.state === 'pending') {
+    return <p className="break-all text-amber-300">Pending: {status.detail}</p>;
+  }
+  if (status.state === 'expired') {
+    return (
+      <p className="break-all text-amber-300">
+        The last payment expired: {status.detail} Pay again below.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        To pay: {status.prize} to {shortAddress(status.recipient)}, with the memo and a reference
+        key the server checks the transfer by.
+      </p>
+      {status.detail && <p className="mt-1 text-amber-300">{status.detail}</p>}
+    </>
+  );
+}
+
+/**
+ * The prize week's payment (issue 33): an admin connects a Wallet Standard wallet, the console
+ * builds the transfer on the payment the server prepared (reference key, memo, blockhash) and
+ * the wallet signs and sends it; the server then finds it by its reference and records the week
+ * paid only once it is verified at `finalized`. Loaded only on the prize week page.
+ */
+export default function PrizePayment({ week }: { week: string }) {
+  const queryClient = useQueryClient();
+  const key = ['prize-payment', week];
+  const status = useConsoleQuery(key, paymentStatusEndpoint, { params: { week } });
+  const wallets = usePayingWallets();
+  const [payer, setPayer] = useState<Payer | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  /** The signature the wallet answered in this tab: the console keeps checking until final. */
+  const [sent, setSent] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const show = (next: PaymentStatus) => {
+    queryClient.setQueryData(['console', ...key], next);
+    if (next.state === 'paid') void queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+  };
+
+  async function check(signature: string | null) {
+    try {
+      show(
+        await callEndpoint(confirmPaymentEndpoint, {
+          params: { week },
+          body: signature ? { signature } : {},
+        }),
+      );
+      setRefusal(null);
+    } catch (error) {
+      // A refusal (422) stays on screen; an RPC that is down (503) is asked again.
+      if (errorCode(error)?.startsWith('TX_')) {
+        setRefusal(errorText(error));
+        setSent(null);
+      } else if (signature === null) {
+        toast({ title: 'Not checked', description: errorText(error), variant: 'destructive' });
+      }
+    }
+  }
+
+  const state = status.data?.state;
+  useEffect(() => {
+    if (sent === null || state !== 'pending') return;
+    const timer = setInterval(() => void check(sent), CHECK_EVERY_MS);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `check` reads only `week`
+  }, [sent, state]);
+
+  async function connect(wallet: Wallet) {
+    setBusy(`Connecting ${wallet.name}…`);
+    try {
+      const { accounts } = await (wallet.features as StandardConnectFeature)[
+        StandardConnect
+      ].connect();
+      const account = accounts[0];
+      if (!account) throw new Error('The wallet shared no account');
+      setPayer({ wallet, account });
+    } catch (error) {
+      toast({ title: 'Not connected', description: errorText(error), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function pay({ wallet, account }: Payer) {
+    setBusy(`Waiting for ${wallet.name}…`);
+    setRefusal(null);
+    try {
+      const prepared = await callEndpoint(preparePaymentEndpoint, { params: { week } });
+      show(prepared);
+      const feature = (wallet.features as SolanaSignAndSendTransactionFeature)[
+        SolanaSignAndSendTransaction
+      ];
+      const [output] = await feature.signAndSendTransaction({
+        account,
+        chain: account.chains.find((c) => c.startsWith('solana:')) ?? 'solana:mainnet',
+        transaction: prizeTransferBytes(prepared, account.address),
+      });
+      if (!output) throw new Error('The wallet returned no signature');
+      const signature = getBase58Decoder().decode(output.signature);
+      setSent(signature);
+      toast({
+        title: 'Transfer sent',
+        description: 'The week is recorded paid once the chain finalizes it.',
+      });
+      await check(signature);
+    } catch (error) {
+      toast({ title: 'Not paid', description: errorText(error), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (status.isPending) return <p className="text-slate-400">Loading the payment…</p>;
+  if (status.isError) return <p role="alert">{errorText(status.error)}</p>;
+  const data = status.data;
+  return (
+    <div className="space-y-2 text-sm" data-testid="prize-payment">
+      <div data-testid="payment-state">
+        <PaymentState status={data} />
+      </div>
+      {refusal && (
+        <p role="alert" className="break-all text-red-300">
+          {refusal}
+        </p>
+      )}
+      {data.state === 'pending' && (
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={busy !== null}
+          onClick={() => void check(sent)}
+        >
+          Check now
+        </Button>
+      )}
+      {data.state !== 'paid' && sent === null && (
+        <PayerChoice
+          wallets={wallets}
+          payer={payer}
+          busy={busy}
+          prize={data.prize}
+          onConnect={(wallet) => void connect(wallet)}
+          onPay={(p) => void pay(p)}
+          pending={data.state === 'pending'}
+        />
+      )}
+    </div>
+  );
+}
+
+function PayerChoice({
+  wallets,
+  payer,
+  busy,
+  prize,
+  pending,
+  onConnect,
+  onPay,
+}: {
+  wallets: readonly Wallet[];
+  payer: Payer | null;
+  busy: string | null;
+  prize: string;
+  pending: boolean;
+  onConnect: (wallet: Wallet) => void;
+  onPay: (payer: Payer) => void;
+}) {
+  if (payer) {
+    return (
+      <div className="space-y-1">
+        {pending && (
+          <p className="text-slate-400">
+            If your wallet already sent this payment, check it instead of paying again: the
+            reference stays the same, but a second transfer would still move money.
+          </p>
+        )}
+        <Button disabled={busy !== null} onClick={() => onPay(payer)}>
+          {busy ?? `Pay ${prize} from ${shortAddress(payer.account.address)}`}
+        </Button>
+      </div>
+    );
+  }
+  if (wallets.length === 0) {
+    return (
+      <p className="text-slate-400" data-testid="no-paying-wallet">
+        No Solana wallet that can send a transaction was found in this browser. Install Phantom,
+        Solflare or Backpack, then reload.
+      </p>
+    );
+  }
+  return (
+    <ul className="flex flex-wrap gap-2">
+      {wallets.map((wallet) => (
+        <li key={wallet.name}>
+          <Button variant="secondary" disabled={busy !== null} onClick={() => onConnect(wallet)}>
+            <img src={wallet.icon} alt="" className="h-5 w-5 rounded" />
+            {busy ?? `Connect ${wallet.name}`}
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
