@@ -66,15 +66,25 @@ test('an admin pays the approved week from the console; it is paid only once fin
   site.chain.airdrop(treasury.address, 5n * LAMPORTS_PER_SOL);
   await installPageWallet(page, treasury, WALLET_NAME, site.chain.url);
   await addVirtualAuthenticator(page);
-  await page.goto('/admin/prize-week');
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  const paymentCodeLoaded = () => scripts.some((url) => url.includes('prize-payment'));
+  await page.goto('/admin');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  // The wallet code loads with the prize week page, not with the console.
+  expect(paymentCodeLoaded()).toBe(false);
+  await page.getByRole('link', { name: 'Prize week' }).click();
 
   const state = page.getByTestId('payment-state');
   await expect(state).toHaveText(
     `To pay: 1 SOL to ${shortAddress(winnerWallet.address)}, with the memo and a reference key the server checks the transfer by.`,
     { timeout: 30_000 },
   );
+  expect(paymentCodeLoaded()).toBe(true);
   await page.getByRole('button', { name: `Connect ${WALLET_NAME}` }).click();
 
   // The transfer lands below finalized: the console says it waits, and nothing is paid yet.
