@@ -87,6 +87,13 @@ test('an admin pays the approved week from the console; it is paid only once fin
   expect(paymentCodeLoaded()).toBe(true);
   await page.getByRole('button', { name: `Connect ${WALLET_NAME}` }).click();
 
+  // A visitor watches the giveaway while the admin pays (the Sunday livestream).
+  const visitor = await browser.newPage({ baseURL: site.origin });
+  await visitor.goto('/');
+  const giveaway = visitor.locator('section#giveaway');
+  await giveaway.scrollIntoViewIfNeeded();
+  await expect(giveaway.getByTestId('no-winners')).toBeVisible({ timeout: 30_000 });
+
   // The transfer lands below finalized: the console says it waits, and nothing is paid yet.
   site.chain.finalizeNew = false;
   await page
@@ -116,13 +123,9 @@ test('an admin pays the approved week from the console; it is paid only once fin
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath('payout-paid-phone.png'), fullPage: true });
 
-  // A visitor sees the winner, verified on chain.
-  const visitor = await browser.newPage({ baseURL: site.origin });
-  await visitor.goto('/');
-  const giveaway = visitor.locator('section#giveaway');
-  await giveaway.scrollIntoViewIfNeeded();
+  // The visitor sees the winner arrive, verified on chain, without a reload.
   const winner = giveaway.getByTestId('winners').getByRole('listitem');
-  await expect(winner).toContainText(winnerName, { timeout: 30_000 });
+  await expect(winner).toContainText(winnerName, { timeout: 10_000 });
   await expect(winner.getByTestId('winner-verified')).toContainText(
     /^Verified on chain · slot \d+$/,
   );
