@@ -10,8 +10,3 @@ export function formatTokenUnits(amount: string, decimals: number): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction ? `${grouped}.${fraction}` : grouped;
 }
-
-/** Whole tokens (rounded down) of a base-unit amount, for sums against the spec's figures. */
-export function wholeTokens(amount: string, decimals: number): bigint {
-  return BigInt(amount) / 10n ** BigInt(decimals);
-}

@@ -2,6 +2,7 @@ import { useEffect, type ComponentType } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { cn } from '#client/ui/cn.ts';
+import { BurnsPage } from './burns-page.tsx';
 import { useOperator } from './console-api.ts';
 import { LogPage } from './log-page.tsx';
 import { PasskeyGate } from './passkey-gate.tsx';
@@ -23,6 +24,7 @@ const SECTIONS: Section[] = [
   { path: '/log', label: 'Log' },
   { path: '/passkeys', label: 'Passkeys' },
   { path: '/prize-week', label: 'Prize week', admin: true },
+  { path: '/burns', label: 'Burns', admin: true },
 ];
 
 function ConsoleNav() {
@@ -77,6 +79,7 @@ function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
             {prizeWeek && <Route path="/prize-week" component={prizeWeek} />}
+            <Route path="/burns" component={BurnsPage} />
             <Route>
               <QueuePage />
             </Route>
