@@ -10,7 +10,7 @@ const LIVE_TIMEOUT = 5_000;
 const card = (page: Page, title: string) =>
   page.getByTestId('meme-card').filter({ hasText: title });
 
-test('one page votes and plays; the other sees the counts, new memes and the board change @phone', async ({
+test('one page votes and plays; the other sees the counts, new memes and the board change', async ({
   browser,
   page: watcher,
 }, testInfo) => {
