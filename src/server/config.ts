@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { LIVE_HEARTBEAT_MS } from '#shared/api/live.ts';
 
 const optionalString = z
   .string()
@@ -69,6 +70,12 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  LIVE_HEARTBEAT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(LIVE_HEARTBEAT_MS)
+    .default(LIVE_HEARTBEAT_MS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CLIENT_DIST_DIR: optionalString,
 });
@@ -113,6 +120,11 @@ export interface AppConfig {
    * when empty).
    */
   solana: { rpcUrl: string | undefined; timeoutMs: number; treasury: string[] };
+  /**
+   * `GET /api/events` (docs/decisions/021): a comment line every `heartbeatMs` on each stream,
+   * at most 15 s; lower for a proxy that closes quieter connections sooner.
+   */
+  live: { heartbeatMs: number };
   logLevel: string;
   /** Where the built client lives; undefined serves no static files (API-only tests). */
   clientDistDir: string | undefined;
@@ -222,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       timeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
       treasury: e.PRIZE_TREASURY ? e.PRIZE_TREASURY.split(',').map((a) => a.trim()) : [],
     },
+    live: { heartbeatMs: e.LIVE_HEARTBEAT_MS },
     logLevel: e.LOG_LEVEL,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? 'dist/client'),
   };

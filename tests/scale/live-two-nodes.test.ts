@@ -3,14 +3,19 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPaths } from '#shared/api/admin.ts';
+import type { LeaderboardEntry, SubmitScoreResponse } from '#shared/api/game.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import { gamePaths, memePaths, pathTo } from '#shared/api/paths.ts';
+import { runAdminCli } from '#test-support/admin-cli.ts';
 import { EventStreamReader, type StreamEvent } from '#test-support/event-stream.ts';
 import { scoreBody } from '#test-support/honest-run.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { addPasskey, PASSWORD } from '#test-support/operators.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
 import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
+import { SoftAuthenticator } from '#test-support/soft-authenticator.ts';
 import { TestClient } from '#test-support/test-client.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -41,6 +46,8 @@ describe.skipIf(!adminUrl).each([
   let member: TestClient;
   let played: ReportedRun;
   let meme: Meme;
+  let scoredEntryId: number;
+  let env: () => Record<string, string | undefined>;
   const readers: EventStreamReader[] = [];
   const listen = async (node: NodeProcess, headers: Record<string, string> = {}) => {
     const reader = await EventStreamReader.open(`${node.origin}${LIVE_EVENTS_PATH}`, {
@@ -68,7 +75,7 @@ describe.skipIf(!adminUrl).each([
       publicOrigin: PUBLIC_ORIGIN,
       dataDirPrefix: 'grind-live-node-',
     });
-    const env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
+    env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
     a = await startNode({ env: env() });
     b = await startNode({ env: env() });
     member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
@@ -130,6 +137,7 @@ describe.skipIf(!adminUrl).each([
       body: scoreBody(played.run, 'ignored'),
     });
     expect(scored.statusCode, scored.body).toBe(201);
+    scoredEntryId = scored.json<SubmitScoreResponse>().entry.id;
     const scoredAt = Date.now();
     await onB.next(is('leaderboard'), WITHIN_MS);
     expect(Date.now() - scoredAt).toBeLessThan(WITHIN_MS);
@@ -165,4 +173,34 @@ describe.skipIf(!adminUrl).each([
     await onB.next(is('meme', { id: meme.id, change: 'hidden' }), WITHIN_MS);
     expect(Date.now() - hiddenAt).toBeLessThan(WITHIN_MS);
   });
+
+  it('a meme unhidden by the CLI, and a run disqualified in the console on A, reach B', async () => {
+    const onB = await listen(b);
+    // The CLI is a process of its own: its publisher reaches the nodes over the site's bus.
+    const unhidden = await runAdminCli(env(), 'memes:unhide', String(meme.id), '--reason', 'ok');
+    expect(unhidden.code, unhidden.stderr).toBe(0);
+    await onB.next(is('meme', { id: meme.id, change: 'unhidden' }), WITHIN_MS);
+
+    const adminName = name('admin');
+    const admin = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
+    await admin.register(adminName, PASSWORD, { node: a.origin });
+    const role = await runAdminCli(env(), 'users:role', adminName, 'admin');
+    expect(role.code, role.stderr).toBe(0);
+    await addPasskey(admin, new SoftAuthenticator(PUBLIC_ORIGIN), a.origin);
+    const boardOnB = async () =>
+      (await member.request('GET', `${gamePaths.leaderboard}?limit=50`, { node: b.origin }))
+        .json<LeaderboardEntry[]>()
+        .map((e) => e.id);
+    // B holds the board with the run in its cache when A takes the run off it.
+    expect(await boardOnB()).toContain(scoredEntryId);
+    const from = onB.events.length;
+    const res = await admin.request(
+      'POST',
+      adminPaths.disqualify.replace(':runId', played.run.runId),
+      { node: a.origin, body: { reason: 'disqualified in a test' } },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    await onB.next(is('leaderboard'), WITHIN_MS, from);
+    expect(await boardOnB()).not.toContain(scoredEntryId);
+  }, 60_000);
 });

@@ -11,7 +11,10 @@ export interface StreamEvent {
  */
 export class EventStreamReader {
   readonly events: StreamEvent[] = [];
-  comments = 0;
+  /** Comment lines (`:` and what follows it), with the time each arrived. */
+  readonly comments: { text: string; at: number }[] = [];
+  /** The stream's first line, whatever it is. */
+  firstLine: string | undefined;
   retry: number | undefined;
   ended = false;
   private waiters: (() => void)[] = [];
@@ -56,9 +59,11 @@ export class EventStreamReader {
     let type = 'message';
     const data: string[] = [];
     let fields = 0;
-    for (const line of block.split('\n')) {
+    const lines = block.split('\n');
+    this.firstLine ??= lines[0];
+    for (const line of lines) {
       if (line.startsWith(':')) {
-        this.comments += 1;
+        this.comments.push({ text: line.slice(1).trim(), at: Date.now() });
         continue;
       }
       const colon = line.indexOf(':');
@@ -106,10 +111,13 @@ export class EventStreamReader {
     }
   }
 
-  /** Resolves once the server has ended the stream (or after `timeoutMs`, false). */
-  async waitForEnd(timeoutMs = 5_000): Promise<boolean> {
+  /**
+   * Resolves true once `condition` holds, checked whenever the stream delivers something; false
+   * after `timeoutMs` or when the stream ends without it.
+   */
+  async until(condition: () => boolean, timeoutMs = 2_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.ended && Date.now() < deadline) {
+    while (!condition() && !this.ended && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
         this.waiters.push(() => {
@@ -118,7 +126,12 @@ export class EventStreamReader {
         });
       });
     }
-    return this.ended;
+    return condition();
+  }
+
+  /** Resolves once the server has ended the stream (or after `timeoutMs`, false). */
+  waitForEnd(timeoutMs = 5_000): Promise<boolean> {
+    return this.until(() => this.ended, timeoutMs);
   }
 
   get lastId(): number | undefined {

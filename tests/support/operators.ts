@@ -29,14 +29,23 @@ export async function operator(
   return { client, user, authenticator };
 }
 
-/** Adds a passkey through the console's API, as the console page does. */
-export async function addPasskey(client: TestClient, authenticator: SoftAuthenticator) {
+/**
+ * Adds a passkey through the console's API, as the console page does; `node` names the node of
+ * a multi-node site to ask (TestClient.http).
+ */
+export async function addPasskey(
+  client: TestClient,
+  authenticator: SoftAuthenticator,
+  node?: string,
+) {
   const options = await client.request('POST', adminPaths.registrationOptions, {
     body: { password: PASSWORD },
+    node,
   });
   if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);
   const res = await client.request('POST', adminPaths.registration, {
     body: { response: authenticator.register(options.json()) },
+    node,
   });
   if (res.statusCode !== 201) throw new Error(`registration: ${res.statusCode} ${res.body}`);
   return res.json<{ passkey: { id: number } }>().passkey;

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
+import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import type { LeaderboardEntry } from '#shared/api/game.ts';
 import { runStatistics } from '#shared/game/run-statistics.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { EventStreamReader } from '#test-support/event-stream.ts';
 import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
 import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
@@ -171,6 +173,31 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(logged.map((e) => [e.targetId, e.reason])).toEqual([
       [run.runId, 'a script played this run'],
     ]);
+  });
+
+  it('a disqualification tells open pages to refetch the board, which then leaves the run out', async () => {
+    const carol = await member('Carol');
+    const run = await seedEntry(carol.user.id, carol.user.username, 400);
+    const visitor = TestClient.inject(t.app);
+    const board = async () =>
+      (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
+        LeaderboardEntry[]
+      >();
+    // Stored around the game's routes: a board cached before it is let go, then read once, so
+    // the node holds a board with the run in its cache.
+    t.clock.advance(READ_CACHE_LONGEST_MS + 1);
+    expect((await board()).map((e) => e.id)).toContain(run.entryId);
+    const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
+    const admin = await operator(t, 'admin', { passkey: true });
+    const res = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+      body: { reason: 'played by a bot' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const event = await reader.next((e) => e.type === 'leaderboard');
+    reader.close();
+    expect(event.data).toEqual({ week: new Date(weekStartUtc(t.clock.now())).toISOString() });
+    // The page's refetch, at the same moment on the clock: not the cached board.
+    expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
   });
 
   it('refuses a moderator (ADMIN_ONLY)', async () => {

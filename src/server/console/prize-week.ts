@@ -9,6 +9,7 @@ import { findRuns, runStatisticsByRunId, weekStandings } from '../game/repositor
 import type { AppDeps } from '../deps.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError, notFound } from '../http-error.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { prizeApproveCommand, prizeReviewCommand } from '../prize/admin-commands.ts';
 import { weekEvents } from '../prize/repository.ts';
 import { findWallets } from '../wallet/repository.ts';
@@ -241,5 +242,10 @@ export async function disqualifyRun(
       },
       now,
     );
+  });
+  // The run leaves the public board: open pages refetch it, and every node drops its cached one.
+  recordLiveEvent(deps.db, {
+    type: 'leaderboard',
+    data: { week: new Date(entry.week_start).toISOString() },
   });
 }

@@ -1,7 +1,9 @@
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
+import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { EventStreamReader } from '#test-support/event-stream.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
@@ -126,6 +128,34 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
         targetLabel: 'To be judged',
       });
     }
+  });
+
+  it('each decision reaches the open pages as a meme event, and the gallery they refetch shows it', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const { meme } = await reportedMeme('Judged live', ['spam']);
+    const visitor = TestClient.inject(t.app);
+    const listed = async () =>
+      (await visitor.request('GET', memePaths.list))
+        .json<{ id: number }[]>()
+        .some((m) => m.id === meme.id);
+    const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
+    const change = (id: number, change: string) => (e: { type: string; data: unknown }) =>
+      e.type === 'meme' &&
+      (e.data as { id: number }).id === id &&
+      (e.data as { change: string }).change === change;
+    for (const [decision, announced, shown] of [
+      ['hide', 'hidden', false],
+      ['unhide', 'unhidden', true],
+      ['delete', 'deleted', false],
+    ] as const) {
+      // Read first, so the node holds the list in its cache when the decision lands.
+      expect(await listed()).toBe(!shown);
+      const from = reader.events.length;
+      expect((await decideOn(mod.client, meme.id, decision)).statusCode).toBe(200);
+      await reader.next(change(meme.id, announced), 2_000, from);
+      expect(await listed(), decision).toBe(shown);
+    }
+    reader.close();
   });
 
   it('the CLI decides through the same service and lands in the same log', async () => {

@@ -1,8 +1,9 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_EVENTS_PATH, LIVE_RETRY_MS } from '#shared/api/live.ts';
+import { LIVE_EVENTS_PATH, LIVE_HEARTBEAT_MS, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { loadConfig } from '#server/config.ts';
 import { LISTENER_NAME } from '#server/live/transport.ts';
 import { cliOperator } from '#server/console/operator-log.ts';
 import { decide } from '#server/memes/moderation.ts';
@@ -207,4 +208,40 @@ describe('a slow reader', () => {
     reader.close();
     stalled.destroy();
   }, 60_000);
+});
+
+describe('the heartbeat', () => {
+  // The app's own setting (LIVE_HEARTBEAT_MS), shortened so a test sees several beats.
+  const HEARTBEAT_MS = 150;
+  const BEATS = 4;
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { live: { heartbeatMs: HEARTBEAT_MS } });
+    origin = await t.listen();
+  });
+  afterAll(async () => t.close());
+
+  it('is 15 s unless configured, and never longer', () => {
+    expect(loadConfig({}).live.heartbeatMs).toBe(LIVE_HEARTBEAT_MS);
+    expect(LIVE_HEARTBEAT_MS).toBeLessThanOrEqual(15_000);
+    expect(() => loadConfig({ LIVE_HEARTBEAT_MS: '20000' })).toThrow(/LIVE_HEARTBEAT_MS/);
+  });
+
+  it('sends an idle stream the retry hint first, then a comment at the configured interval', async () => {
+    const openedAt = Date.now();
+    const reader = await EventStreamReader.open(`${origin}${LIVE_EVENTS_PATH}`);
+    const beats = () => reader.comments.filter((c) => c.text === '');
+    // The default (15 s) would not get there in this time: the configured interval is used.
+    expect(await reader.until(() => beats().length >= BEATS, 20 * HEARTBEAT_MS)).toBe(true);
+    const elapsed = Date.now() - openedAt;
+    reader.close();
+    expect(reader.firstLine).toBe(`retry: ${LIVE_RETRY_MS}`);
+    expect(reader.retry).toBe(LIVE_RETRY_MS);
+    expect(reader.events).toEqual([]);
+    // Timers do not fire early: in `elapsed` ms at most one beat per interval (and one at once)
+    // can have been sent, so the beats are spaced by the interval, not sent in a burst (20 ms
+    // for the event loop's clock being read late).
+    expect(beats().length).toBeLessThanOrEqual(Math.floor((elapsed + 20) / HEARTBEAT_MS) + 1);
+  });
 });

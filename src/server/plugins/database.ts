@@ -37,6 +37,7 @@ export const database = fp(
         createLiveTransport(config, db, secret, () => clock.now()),
         () => clock.now(),
         app.log,
+        { heartbeatMs: config.live.heartbeatMs },
       ),
     };
     attachLivePublisher(db, deps.live);

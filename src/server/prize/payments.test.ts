@@ -73,6 +73,12 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   });
 
   const db = () => t.app.deps.db;
+  let origin: string | undefined;
+  /** An open page's stream of live events. */
+  const liveStream = async () =>
+    EventStreamReader.open(`${(origin ??= await t.listen())}${LIVE_EVENTS_PATH}`);
+  const winnersOf = (week: string) => (e: { type: string; data: unknown }) =>
+    e.type === 'winners' && (e.data as { week: string }).week === week;
   const steps = async (week: string) => (await weekEvents(db(), week)).map((e) => e.step);
   let weekNumber = 10;
   /** A week approved for a fresh wallet, as prize:approve records it. */
@@ -168,8 +174,12 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     // Asked again while pending: the same reference, so two consoles cannot pay twice.
     expect((await prepare(week)).reference).toBe(prepared.reference);
     const signature = await pay(prepared);
+    const reader = await liveStream();
     const res = await confirm(week, signature);
     expect(res.statusCode, res.body).toBe(200);
+    // Open pages refetch Recent Winners.
+    await reader.next(winnersOf(week));
+    reader.close();
     const paid = res.json<PaymentStatus>();
     expect(paid).toMatchObject({
       state: 'paid',
@@ -299,8 +309,12 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     await t.app.maintenance.runAll();
     expect(await steps(week)).toEqual(['approved', 'pending']);
     chain.finalize(signature);
+    const reader = await liveStream();
     await t.app.maintenance.runAll();
     expect(await steps(week)).toEqual(['approved', 'pending', 'paid']);
+    // Paid by the scheduler, with nobody in the console: open pages still hear of it.
+    await reader.next(winnersOf(week));
+    reader.close();
     expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
       state: 'paid',
       signature,
@@ -348,7 +362,7 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     const owner = await fundedSigner(chain);
     const grind = await createTestMint(chain, owner, { mint: siteMint, decimals: 6 });
     const first = chain.send(await burnTokens(chain, grind, 1_500_000n));
-    const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
+    const reader = await liveStream();
     let res = await operator.request('POST', chainPaths.recordBurn, { body: { signature: first } });
     expect(res.statusCode, res.body).toBe(201);
     // The stream announces the recorded burn, so the giveaway's burn panel refetches.
