@@ -14,6 +14,9 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   browser,
   page: watcher,
 }, testInfo) => {
+  // Two pages, a vote, two posts and a whole round: more than the default minute on a busy
+  // machine, though each step has its own bound below.
+  test.setTimeout(150_000);
   const actorContext = await browser.newContext({
     viewport: watcher.viewportSize() ?? undefined,
     baseURL: testInfo.project.use.baseURL,
@@ -80,5 +83,18 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   await watcher.screenshot({
     path: testInfo.outputPath(`watcher-board-${isPhone(watcher) ? 'phone' : 'desktop'}.png`),
   });
+
+  // At 390x844 too: a phone watching the gallery sees a vote change the count in place.
+  await watcher.setViewportSize({ width: 390, height: 844 });
+  await actor.setViewportSize({ width: 390, height: 844 });
+  const watchedSecond = card(watcher, second);
+  await watchedSecond.scrollIntoViewIfNeeded();
+  await expect(watchedSecond.getByTestId('upvotes')).toHaveText('0');
+  await actor.goto('/#gallery');
+  const actingSecond = card(actor, second);
+  await actingSecond.getByRole('button', { name: /^Upvote/ }).click();
+  await expect(actingSecond.getByTestId('upvotes')).toHaveText('1');
+  await expect(watchedSecond.getByTestId('upvotes')).toHaveText('1', { timeout: LIVE_TIMEOUT });
+  await watcher.screenshot({ path: testInfo.outputPath('watcher-vote-phone.png') });
   await actorContext.close();
 });
