@@ -14,7 +14,7 @@ interface Call {
   credentials: RequestCredentials | undefined;
 }
 
-/** A scripted fetch: answers in order per URL, records what was sent. */
+/** A fetch that answers in order per URL and records what was sent. */
 function fakeFetch(script: Record<string, Array<() => Response>>) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {

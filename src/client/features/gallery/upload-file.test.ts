@@ -3,12 +3,12 @@ import { uploadFile, UploadFailedError, type UploadTransport } from './upload-fi
 import type { AttemptOutcome } from './upload-policy.ts';
 
 /** A transport that answers from a script and records what the uploader did. */
-function scripted(outcomes: AttemptOutcome[], renewed: string[] = ['https://store/renewed']) {
+function answering(outcomes: AttemptOutcome[], renewed: string[] = ['https://store/renewed']) {
   const log: string[] = [];
   const transport: UploadTransport = {
     async put(url) {
       const next = outcomes.shift();
-      if (!next) throw new Error('no more scripted outcomes');
+      if (!next) throw new Error('no more outcomes to answer');
       log.push(`put ${url} -> ${next.kind === 'response' ? next.status : 'network error'}`);
       return next;
     },
@@ -35,7 +35,7 @@ const blob = new Blob(['x']);
 
 describe('uploadFile', () => {
   it('retries network and server errors on the spec schedule until the PUT succeeds', async () => {
-    const { transport, log } = scripted([{ kind: 'network-error' }, status(503), status(500), ok]);
+    const { transport, log } = answering([{ kind: 'network-error' }, status(503), status(500), ok]);
     await expect(uploadFile('https://store/a', blob, transport, () => {})).resolves.toBe(
       'https://store/a',
     );
@@ -47,7 +47,7 @@ describe('uploadFile', () => {
   });
 
   it('gives up after the fourth retry with "Upload failed"', async () => {
-    const { transport, log } = scripted(Array.from({ length: 5 }, () => status(500)));
+    const { transport, log } = answering(Array.from({ length: 5 }, () => status(500)));
     await expect(uploadFile('u', blob, transport, () => {})).rejects.toEqual(
       new UploadFailedError('Upload failed'),
     );
@@ -56,7 +56,7 @@ describe('uploadFile', () => {
 
   it('continues with a fresh URL after "Request has expired" and returns that URL', async () => {
     const expired = status(403, '<Error><Message>Request has expired</Message></Error>');
-    const { transport, log } = scripted([expired, ok]);
+    const { transport, log } = answering([expired, ok]);
     await expect(uploadFile('https://store/old', blob, transport, () => {})).resolves.toBe(
       'https://store/renewed',
     );
@@ -68,7 +68,7 @@ describe('uploadFile', () => {
   });
 
   it('fails at once on a refusal and reports the server reason', async () => {
-    const { transport } = scripted([status(413, '{"message":"The image is larger than 5 MB."}')]);
+    const { transport } = answering([status(413, '{"message":"The image is larger than 5 MB."}')]);
     await expect(uploadFile('u', blob, transport, () => {})).rejects.toThrow(
       'The image is larger than 5 MB.',
     );
@@ -76,7 +76,7 @@ describe('uploadFile', () => {
 
   it('waits out a 429 and reports progress from zero again', async () => {
     const progress: number[] = [];
-    const { transport, log } = scripted([status(429, '', 2), ok]);
+    const { transport, log } = answering([status(429, '', 2), ok]);
     await uploadFile('u', blob, transport, (f) => progress.push(f));
     expect(log).toContain('sleep 2000');
     expect(progress).toEqual([0, 1]);

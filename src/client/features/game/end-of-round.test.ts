@@ -28,7 +28,6 @@ const round = (overrides: Partial<FinishedRound> = {}): FinishedRound => ({
   runId: 'run-1',
   summary,
   inputs: [3, 30, 61],
-  scripted: false,
   cutShort: null,
   ...overrides,
 });

@@ -1,5 +1,4 @@
 import { DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
-import { installBenchHook } from './bench-hook.ts';
 import { GameRenderer } from '#client/lib/game-renderer.ts';
 import { reportProgress } from './game-api.ts';
 import { GameSession } from './game-session.ts';
@@ -39,7 +38,7 @@ export class GameController {
   /** While a registered round runs, its reports go out once a second from the frame loop. */
   private reportProgress(now: number): void {
     const session = this.session;
-    if (session.phase !== 'running' || !session.runId || session.scriptedRound) return;
+    if (session.phase !== 'running' || !session.runId) return;
     if (this.reporterRunId !== session.runId) {
       const runId = session.runId;
       this.reporterRunId = runId;
@@ -62,24 +61,14 @@ export class GameController {
     return this.session.phase === 'countdown' || this.session.phase === 'running';
   }
 
-  private frameCostListener: ((ms: number) => void) | null = null;
-
   private readonly tick = (now: number) => {
     this.handle = 0;
-    const started =
-      this.frameCostListener && this.session.phase === 'running' ? performance.now() : -1;
     this.session.frame(now);
     this.reportProgress(now);
     this.draw(now);
     this.hud.sync(this.session, now);
-    if (started >= 0) this.frameCostListener?.(performance.now() - started);
     if (this.active) this.ensureLoop();
   };
-
-  /** Benchmarks: hears what each running frame of the real loop cost, in milliseconds. */
-  observeFrameCost(listener: ((ms: number) => void) | null): void {
-    this.frameCostListener = listener;
-  }
 
   ensureLoop(): void {
     if (this.handle === 0 && !document.hidden) this.handle = requestAnimationFrame(this.tick);
@@ -122,14 +111,12 @@ export class GameController {
       this.session.pause();
     };
     document.addEventListener('visibilitychange', onVisibility);
-    const removeHook = installBenchHook(this, canvas);
     return () => {
       observer.disconnect();
       window.removeEventListener('resize', redraw);
       document.removeEventListener('visibilitychange', onVisibility);
       cancelAnimationFrame(this.handle);
       this.handle = 0;
-      removeHook();
       this.renderer = null;
     };
   }

@@ -105,7 +105,6 @@ function GameSection({ leaderboard }: { leaderboard?: ReactNode }) {
   useEffect(
     () =>
       session.onFinished((round: FinishedRound) => {
-        if (round.scripted) return;
         const score = round.summary.score;
         const highScore = Math.max(score, game.hud.getSnapshot().highScore);
         if (score > readHighScore()) writeHighScore(score);

@@ -28,17 +28,12 @@ export interface FinishedRound {
   summary: RunSummary;
   /** Step numbers of the jumps, as POST /api/game-scores expects them. */
   inputs: number[];
-  /** Played by a JumpScript, not a person: nothing is submitted. */
-  scripted: boolean;
   /**
    * Why the round ended before its crash, if it did: the tab was hidden (a paused round looks
    * like a slowed one), or the server refused its progress. Such a round is not submitted.
    */
   cutShort: 'hidden' | 'refused' | null;
 }
-
-/** Replays a jump log instead of reading the player (benchmarks, demos). */
-export type JumpScript = (steps: number) => boolean;
 
 /**
  * One round at a time: ready, countdown, running, over. It owns the engine state and the jump
@@ -54,7 +49,6 @@ export class GameSession {
   countdownMs = 0;
   private ticket: RoundTicket | null = null;
   private pendingJump = false;
-  private script: JumpScript | null = null;
   private readonly clock = new FrameClock();
   private readonly finishedListeners = new Set<(round: FinishedRound) => void>();
 
@@ -71,11 +65,6 @@ export class GameSession {
     return COUNTDOWN_LABELS[index]!;
   }
 
-  /** The round is played by a JumpScript (benchmarks), not a person. */
-  get scriptedRound(): boolean {
-    return this.script !== null;
-  }
-
   /** Ready or over: a new round may start. */
   get canStart(): boolean {
     return this.phase === 'ready' || this.phase === 'over';
@@ -87,7 +76,7 @@ export class GameSession {
   }
 
   /** Starts the countdown; the round runs once the countdown is over and the ticket is in. */
-  start(script: JumpScript | null = null): boolean {
+  start(): boolean {
     if (!this.canStart) return false;
     this.phase = 'countdown';
     this.countdownMs = 0;
@@ -96,7 +85,6 @@ export class GameSession {
     this.runId = null;
     this.ticket = null;
     this.pendingJump = false;
-    this.script = script;
     this.clock.reset();
     return true;
   }
@@ -149,7 +137,7 @@ export class GameSession {
 
   private advance(): void {
     const state = this.state;
-    const jump = this.script ? this.script(state.steps) : this.pendingJump;
+    const jump = this.pendingJump;
     this.pendingJump = false;
     // Recorded before the step, as the replay applies a jump "at step n" in the step taken then.
     if (jump) this.inputs.push(state.steps);
@@ -175,7 +163,6 @@ export class GameSession {
       runId: this.runId,
       summary: summarize(this.state),
       inputs: this.inputs,
-      scripted: this.script !== null,
       cutShort,
     };
     for (const listener of this.finishedListeners) listener(round);
