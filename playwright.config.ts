@@ -14,7 +14,8 @@ const port = Number(process.env.E2E_PORT);
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  // Journeys that play a whole round take most of a minute on a busy 2-core machine.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   workers: 2,
   reporter: process.env.CI ? 'line' : 'list',
