@@ -4,19 +4,16 @@ import { Input } from '#client/ui/input.tsx';
 import { errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Every operator decision, console and CLI, newest first; filtered by operator, kind and date. */
 export function LogPage() {
   const [operator, setOperator] = useState('');
   const [kind, setKind] = useState('');
   const [date, setDate] = useState('');
-  const from = date ? Date.parse(`${date}T00:00:00Z`) : undefined;
   const query = {
     operator: operator || undefined,
     kind: kind || undefined,
-    from,
-    to: from === undefined ? undefined : from + DAY_MS,
+    from: date || undefined,
+    to: date || undefined,
   };
   const log = useConsoleQuery(['log', query], logEndpoint, { query });
   return (
