@@ -38,12 +38,12 @@ export function LogPage() {
   return (
     <section>
       <h1 className="mb-3 text-xl font-bold">Operator log</h1>
-      <div className="mb-4 grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
-        <label className="text-sm">
+      <div className="mb-4 grid grid-cols-2 gap-2 lg:grid-cols-4">
+        <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Operator</span>
           <Input value={operator} onChange={filter(setOperator)} placeholder="username or cli:…" />
         </label>
-        <label className="text-sm">
+        <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Kind</span>
           <select
             value={kind}

@@ -150,7 +150,7 @@ function AppealCard({ appeal }: { appeal: AppealEntry }) {
       </blockquote>
       <Input
         aria-label={`Reason for the appeal of ${appeal.member}`}
-        placeholder="Reason (kept in the log, shown to the member)"
+        placeholder="Reason (logged, told to the member)"
         value={reason}
         onChange={(e) => setReason(e.target.value)}
       />
