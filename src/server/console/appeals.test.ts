@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runAdminIn } from '#test-support/admin-cli.ts';
 import { adminPaths } from '#shared/api/admin.ts';
 import { appealPaths, authPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { postMeme } from '#test-support/gallery.ts';
@@ -220,5 +221,61 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(await me(laptop)).toEqual({ user: { id: suspended.user.id, username: suspended.name } });
     expect((await me(suspended.client)).appealDecision).toBeUndefined();
     expect((await laptop.request('POST', pathTo(appealPaths.seen, { id }))).statusCode).toBe(200);
+  });
+  it('the CLI lists and decides appeals through the same service, logged as the CLI', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const suspended = await member(mod);
+    const { id } = (await appeal(suspended.client)).json().appeal;
+    const list = await runAdminIn(t, ['appeals:list', '--limit', '1000']);
+    expect(list.code).toBe(0);
+    expect(list.text).toContain(`#${id}  ${suspended.name}  suspended until`);
+    expect(list.text).toContain(JSON.stringify(TEXT));
+
+    expect(
+      (await runAdminIn(t, ['appeals:decide', String(id), 'pardon', '--reason', 'ok'])).code,
+    ).toBe(2);
+    expect((await runAdminIn(t, ['appeals:decide', String(id), 'lift'])).code).toBe(2);
+    expect(
+      (await runAdminIn(t, ['appeals:decide', String(id), 'lift', '--reason', 'x'])).code,
+    ).toBe(2);
+    const lifted = await runAdminIn(t, [
+      'appeals:decide',
+      String(id),
+      'lift',
+      '--reason',
+      'heard on Discord',
+    ]);
+    expect(lifted.code, lifted.text).toBe(0);
+    expect(lifted.text).toContain('the suspension is over');
+    const report = await suspended.client.request(
+      'POST',
+      pathTo(memePaths.report, { id: 999_999 }),
+      {
+        body: { reason: 'spam' },
+      },
+    );
+    // No longer refused for the suspension: the report reaches the route (no such meme).
+    expect(report.statusCode).toBe(404);
+    const again = await runAdminIn(t, [
+      'appeals:decide',
+      String(id),
+      'uphold',
+      '--reason',
+      'twice',
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.text).toContain('already been decided');
+    expect((await queueAppeals(mod)).some((a) => a.id === id)).toBe(false);
+    const [entry] = await listDecisions(t.app.deps.db, {
+      targetType: 'member',
+      targetId: String(suspended.user.id),
+      limit: 1,
+    });
+    expect(entry).toMatchObject({
+      kind: 'appeal-lift',
+      reason: 'heard on Discord',
+      operatorId: null,
+      operatorAddress: 'cli',
+    });
   });
 });
