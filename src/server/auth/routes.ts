@@ -39,12 +39,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // A member's read also carries the decision on their appeal until they have seen it (022).
+  // Best effort: the member comes from the session cache, and a database that cannot answer
+  // the notice now must not fail the read; it is told on a later one.
   endpointRoute(
     app,
     meEndpoint,
     async (request) => {
-      const told = request.user && (await untoldDecision(app.deps.db, request.user.id));
-      return told ? { user: request.user, appealDecision: told } : { user: request.user };
+      const { user } = request;
+      if (!user) return { user: null };
+      const told = await untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
+        return null;
+      });
+      return told ? { user, appealDecision: told } : { user };
     },
     { preHandler: noStore },
   );
