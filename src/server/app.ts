@@ -14,6 +14,7 @@ import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { adminPageRoute } from './console/page-route.ts';
 import { operatorOnly } from './console/guard.ts';
+import { appealRoutes } from './console/appeal-routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { refuseSuspended } from './console/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -116,6 +117,7 @@ export async function buildApp(
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
     await scope.register(walletRoutes);
+    await scope.register(appealRoutes);
     // The operator console's API: never stored, refusals included.
     await scope.register(async (admin) => {
       admin.addHook('onRequest', noStore);

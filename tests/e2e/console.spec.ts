@@ -95,6 +95,9 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
     page.getByTestId('log-entry').filter({ hasText: 'spam link in the picture' }),
   ).toContainText(name);
   await page.screenshot({ path: testInfo.outputPath('console-log.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath('console-log-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The overview: five 30-day charts, drawn as SVG.
   await page.getByRole('link', { name: 'Overview' }).click();
@@ -102,10 +105,12 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   await page.screenshot({ path: testInfo.outputPath('console-overview.png'), fullPage: true });
 });
 
-test('a moderator suspends a member from the Members page; their vote gets the refusal toast', async ({
+test('a moderator suspends a member from the Members page; their vote gets the refusal toast, they appeal from it, the appeal is lifted and they are told', async ({
   page,
   browser,
 }, testInfo) => {
+  // Two people, a suspension, an appeal and its decision: a long journey.
+  test.setTimeout(120_000);
   const memberContext = await browser.newContext();
   const member = await memberContext.newPage();
   const memberName = uniqueUsername('sus');
@@ -129,9 +134,43 @@ test('a moderator suspends a member from the Members page; their vote gets the r
 
   await member.goto(`/memes/${memeId}`);
   await member.getByRole('button', { name: 'Upvote' }).first().click();
+  const refusal = member
+    .locator('li[data-variant]')
+    .filter({ hasText: 'Your account is suspended' });
+  await expect(refusal).toContainText('vote brigading');
+  await member.screenshot({ path: testInfo.outputPath('refusal-toast.png') });
+
+  // From the refusal the member appeals, once; the appeal waits in the moderator's queue.
+  await refusal.getByRole('button', { name: 'Appeal' }).click();
+  const appealText = 'I voted with my friends, not with a script.';
+  await member.getByLabel('Why should it be lifted? You can appeal once.').fill(appealText);
+  await member.screenshot({ path: testInfo.outputPath('appeal-form.png') });
+  await member.setViewportSize({ width: 390, height: 844 });
+  await member.screenshot({ path: testInfo.outputPath('appeal-form-phone.png') });
+  await member.getByRole('button', { name: 'Send appeal' }).click();
+  await expect(member.locator('li[data-variant]').filter({ hasText: 'Appeal sent' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Queue' }).click();
+  const appeal = page.getByTestId('appeal-entry').filter({ hasText: memberName });
+  await expect(appeal).toContainText(appealText);
+  await expect(appeal).toContainText('vote brigading');
+  await page.screenshot({ path: testInfo.outputPath('console-appeals.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath('console-appeals-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await appeal.getByLabel(`Reason for the appeal of ${memberName}`).fill('friends, fair enough');
+  await appeal.getByRole('button', { name: 'Lift suspension' }).click();
+  await expect(appeal).toHaveCount(0);
+
+  // The member is told the decision on their next visit, once.
+  await member.reload();
   await expect(
-    member.locator('li[data-variant]').filter({ hasText: 'Your account is suspended' }),
-  ).toContainText('vote brigading');
+    member.locator('li[data-variant]').filter({ hasText: 'Your suspension is lifted' }),
+  ).toContainText('friends, fair enough');
+  await member.screenshot({ path: testInfo.outputPath('appeal-decision.png') });
+  await member.reload();
+  await expect(member.getByRole('button', { name: 'Upvote' }).first()).toBeVisible();
+  await expect(member.locator('li[data-variant]')).toHaveCount(0);
   await memberContext.close();
 });
 

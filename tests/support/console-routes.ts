@@ -63,6 +63,13 @@ CONSOLE_ROUTES.push(
 
 CONSOLE_ROUTES.push(route('GET', adminPaths.overview));
 
+CONSOLE_ROUTES.push(
+  route('POST', adminPaths.appealDecision, {
+    path: adminPaths.appealDecision.replace(':id', '1'),
+    body: { decision: 'uphold', reason: 'the rules were clear' },
+  }),
+);
+
 const runPath = (pattern: string) => pattern.replace(':runId', 'some-run');
 CONSOLE_ROUTES.push(
   route('GET', adminPaths.prizeWeek, { role: 'admin' }),

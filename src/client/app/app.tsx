@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { memePaths } from '#shared/api/paths.ts';
+import { useAppeal } from '#client/lib/appeal-store.ts';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
 import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
@@ -15,6 +16,9 @@ const MemePage = lazy(() => import('./pages/meme-page.tsx'));
 
 // The dialog (forms, validation, zod) loads the first time someone opens it.
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
+// A suspended member's appeal form, and the decision on an appeal: loaded when wanted.
+const AppealDialog = lazy(() => import('#client/features/appeal/appeal-dialog.tsx'));
+const AppealNotice = lazy(() => import('#client/features/appeal/appeal-notice.tsx'));
 // The toasts' code (Radix's toast, a tenth of the page's JavaScript) loads with the first toast.
 const Toaster = lazy(() => import('#client/ui/toaster.tsx'));
 // The footer is at the bottom of every page: it comes alive as it comes near, or when idle.
@@ -30,6 +34,16 @@ function AuthDialogWhenWanted() {
       <AuthDialog />
     </Suspense>
   ) : null;
+}
+
+function AppealWhenWanted() {
+  const { everOpened, notice } = useAppeal();
+  return (
+    <Suspense fallback={null}>
+      {everOpened && <AppealDialog />}
+      {notice && <AppealNotice />}
+    </Suspense>
+  );
 }
 
 function ToasterWhenWanted() {
@@ -73,6 +87,7 @@ export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) 
           </Suspense>
         </div>
         <AuthDialogWhenWanted />
+        <AppealWhenWanted />
         <ToasterWhenWanted />
       </Router>
     </PageFactsProvider>

@@ -1,5 +1,7 @@
 import { authPaths } from '#shared/api/paths.ts';
 import type { MeResponse, User } from '#shared/api/auth.ts';
+import type { AppealDecisionNotice } from '#shared/api/appeals.ts';
+import { setAppealNotice } from './appeal-store.ts';
 import { readJson } from './api-client.ts';
 import { useSyncExternalStore } from 'react';
 import { createStore } from './store.ts';
@@ -35,6 +37,18 @@ function setSession(user: User | null) {
   if (!same) for (const listener of userChangeListeners) listener(before);
 }
 
+/** A decision on the member's appeal not yet shown to them (decision 022), checked by hand too. */
+function noticeFrom(raw: MeResponse | null | undefined): AppealDecisionNotice | null {
+  const notice = raw?.appealDecision;
+  return notice &&
+    typeof notice.id === 'number' &&
+    (notice.decision === 'upheld' || notice.decision === 'lifted') &&
+    typeof notice.note === 'string' &&
+    typeof notice.decidedAt === 'number'
+    ? notice
+    : null;
+}
+
 /**
  * Asks the server who is signed in (on first use, and when an answer says the session may have
  * ended). A failed check keeps what was known; the first one failing reads as signed out.
@@ -42,12 +56,17 @@ function setSession(user: User | null) {
 export async function recheckSession(): Promise<void> {
   const asked = ++generation;
   let user: User | null;
+  let notice: AppealDecisionNotice | null = null;
   try {
-    user = userFrom((await readJson(authPaths.me, 'returnNull')) as MeResponse | null);
+    const raw = (await readJson(authPaths.me, 'returnNull')) as MeResponse | null;
+    user = userFrom(raw);
+    notice = noticeFrom(raw);
   } catch {
     user = session.get().user;
   }
-  if (asked === generation) setSession(user);
+  if (asked !== generation) return;
+  setSession(user);
+  if (user) setAppealNotice(notice);
 }
 
 /**

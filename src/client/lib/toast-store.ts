@@ -3,10 +3,17 @@ import { createStore, useStore } from './store.ts';
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 5000;
 
+/** A button on a toast (the appeal of a suspension's refusal). */
+export interface ToastAction {
+  label: string;
+  onSelect: () => void;
+}
+
 export interface ToastInput {
   title?: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  action?: ToastAction | undefined;
 }
 
 export interface ToastItem extends ToastInput {

@@ -4,6 +4,8 @@ import { dismissToast, useToasts } from '#client/lib/toast-store.ts';
 import { cn } from './cn.ts';
 
 export const TOAST_DURATION_MS = 5000;
+/** A toast with a button stays long enough to reach it. */
+export const ACTION_TOAST_DURATION_MS = 12000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export default function Toaster() {
@@ -22,6 +24,7 @@ export default function Toaster() {
             if (!open) dismissToast(t.id);
           }}
           data-variant={t.variant ?? 'default'}
+          duration={t.action ? ACTION_TOAST_DURATION_MS : TOAST_DURATION_MS}
           className={cn(
             'relative flex w-full items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg',
             'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[state=closed]:hidden',
@@ -38,6 +41,15 @@ export default function Toaster() {
               <ToastPrimitive.Description className="text-sm whitespace-pre-line opacity-90">
                 {t.description}
               </ToastPrimitive.Description>
+            ) : null}
+            {t.action ? (
+              <ToastPrimitive.Action
+                altText={t.action.label}
+                onClick={t.action.onSelect}
+                className="mt-1 justify-self-start rounded-md border border-current px-3 py-1 text-sm font-semibold hover:bg-white/10"
+              >
+                {t.action.label}
+              </ToastPrimitive.Action>
             ) : null}
           </div>
           <ToastPrimitive.Close

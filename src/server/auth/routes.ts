@@ -14,6 +14,7 @@ import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { login, register } from './service.ts';
+import { untoldDecision } from '../console/appeals.ts';
 
 /**
  * Register and login end alike: a new session, a csrf cookie no earlier token matches, and the
@@ -37,9 +38,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { preHandler: noStore },
   );
 
-  endpointRoute(app, meEndpoint, async (request) => ({ user: request.user }), {
-    preHandler: noStore,
-  });
+  // A member's read also carries the decision on their appeal until they have seen it (022).
+  // Best effort: the member comes from the session cache, and a database that cannot answer
+  // the notice now must not fail the read; it is told on a later one.
+  endpointRoute(
+    app,
+    meEndpoint,
+    async (request) => {
+      const { user } = request;
+      if (!user) return { user: null };
+      const told = await untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
+        return null;
+      });
+      return told ? { user, appealDecision: told } : { user };
+    },
+    { preHandler: noStore },
+  );
 
   endpointRoute(app, registerEndpoint, async (request, reply) => {
     // One person may hold a whole /48: registrations count per subscriber (docs/decisions/018).

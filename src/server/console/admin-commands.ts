@@ -1,17 +1,28 @@
-import { ROLES, type Role } from '#shared/api/admin.ts';
+import { APPEAL_VERDICTS, reasonSchema, ROLES, type Role } from '#shared/api/admin.ts';
 import {
   findMember,
+  limitOption,
+  parseOptions,
   positionals,
+  requiredOption,
   UsageError,
   usernameArg,
+  utc,
   type AdminCommand,
 } from '../admin/command.ts';
+import { HttpError } from '../http-error.ts';
+import { decideAppeal, openAppeals } from './appeals.ts';
 import { cliOperator } from './operator-log.ts';
 import { resetPasskeys, setRole } from './roles.ts';
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+const isVerdict = (value: string): value is (typeof APPEAL_VERDICTS)[number] =>
+  (APPEAL_VERDICTS as readonly string[]).includes(value);
 
-/** Roles and passkeys: the console's doors, opened and closed from the shell only. */
+/**
+ * Roles and passkeys (the console's doors, opened and closed from the shell only), and appeals
+ * (the same service as the console's queue).
+ */
 export const consoleAdminCommands: Record<string, AdminCommand> = {
   'users:role': {
     usage: `users:role <username> <${ROLES.join('|')}>`,
@@ -47,6 +58,67 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
         `Removed ${removed} passkey(s) of ${user.username}; their sessions need a new passkey for the console.`,
       );
       return 0;
+    },
+  },
+  'appeals:list': {
+    usage: 'appeals:list [--limit 50]',
+    summary:
+      "Suspended members' appeals waiting for a decision, oldest first (the console's queue lists the same).",
+    async run(ctx, args) {
+      const { values, positionals: rest } = parseOptions(args, ['limit']);
+      positionals(rest, []);
+      const appeals = await openAppeals(ctx.db, limitOption(values.limit, 50, 1000));
+      if (appeals.length === 0) {
+        ctx.print('No appeals waiting.');
+        return 0;
+      }
+      for (const a of appeals) {
+        const ends =
+          a.suspension.endsAt === null ? 'for good' : `until ${utc(a.suspension.endsAt)}`;
+        const state = a.suspension.liftedAt === null ? `suspended ${ends}` : 'lifted since';
+        ctx.print(`#${a.id}  ${a.member}  ${state}: ${JSON.stringify(a.suspension.reason)}`);
+        // Appeals are member input: one line each, whatever they contain.
+        ctx.print(`        appealed ${utc(a.createdAt)}: ${JSON.stringify(a.text)}`);
+      }
+      ctx.print('Decide each with appeals:decide <id> <uphold|lift> --reason "..."');
+      return 0;
+    },
+  },
+  'appeals:decide': {
+    usage: `appeals:decide <id> <${APPEAL_VERDICTS.join('|')}> --reason "told to the member, kept in the log"`,
+    summary:
+      "Upholds an appeal or lifts the appealed suspension, as the console's queue does; the member is told at their next visit. Logged.",
+    async run(ctx, args) {
+      const { values, positionals: rest } = parseOptions(args, ['reason']);
+      const [rawId, verdict] = positionals(rest, ['id', 'uphold|lift']);
+      if (!/^[1-9][0-9]{0,9}$/.test(rawId!)) throw new UsageError(`"${rawId}" is not an appeal id`);
+      if (!isVerdict(verdict!)) {
+        throw new UsageError(`"${verdict}" is not a decision: use ${APPEAL_VERDICTS.join(' or ')}`);
+      }
+      const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
+      if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+      try {
+        const appeal = await decideAppeal(
+          ctx.db,
+          cliOperator(),
+          Number(rawId),
+          verdict,
+          reason.data,
+          ctx.now(),
+        );
+        ctx.print(
+          `Appeal #${appeal.id} of ${appeal.member}: ${appeal.decision}` +
+            (verdict === 'lift' ? '; the suspension is over.' : '; the suspension stands.'),
+        );
+        return 0;
+      } catch (error) {
+        // No such appeal, or decided already: the console's refusal, as a line.
+        if (error instanceof HttpError && error.statusCode < 500) {
+          ctx.print(error.message);
+          return 1;
+        }
+        throw error;
+      }
     },
   },
 };

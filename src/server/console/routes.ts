@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import {
+  appealDecisionEndpoint,
   authenticationEndpoint,
   authenticationOptionsEndpoint,
   listPasskeysEndpoint,
@@ -14,6 +15,7 @@ import {
   overviewEndpoint,
   approveRunEndpoint,
   disqualifyRunEndpoint,
+  logDayStart,
   prizeWeekEndpoint,
   replayWatchedEndpoint,
   registrationEndpoint,
@@ -28,6 +30,7 @@ import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions, recordDecision } from './operator-log.ts';
+import { decideAppeal, openAppeals } from './appeals.ts';
 import { openReportCount, reportQueue } from './queue.ts';
 import { overview } from './overview.ts';
 import { approveRun, disqualifyRun, prizeWeek, recordWatch } from './prize-week.ts';
@@ -43,6 +46,8 @@ import {
   relyingParty,
   removePasskey,
 } from './passkeys.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The console's writes, per network: far above an operator's pace, far below a script's. */
 export const CONSOLE_WRITES = { limit: 60, windowMs: 60 * 1000 };
@@ -170,11 +175,20 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     logEndpoint,
     async (request) => {
       const { operator, kind, from, to, before, limit } = request.query;
-      const [entries, kinds] = await Promise.all([
-        listDecisions(app.deps.db, { operator, kind, from, to, before, limit }),
+      // One row past the page says whether there is a next one.
+      const [rows, kinds] = await Promise.all([
+        listDecisions(app.deps.db, {
+          operator: operator || undefined,
+          kind: kind || undefined,
+          from: from === undefined ? undefined : logDayStart(from),
+          to: to === undefined ? undefined : logDayStart(to) + DAY_MS,
+          before,
+          limit: limit + 1,
+        }),
         decisionKinds(app.deps.db),
       ]);
-      return { entries, kinds };
+      const entries = rows.slice(0, limit);
+      return { entries, kinds, next: rows.length > limit ? entries.at(-1)!.id : null };
     },
     { onRequest: moderator },
   );
@@ -183,13 +197,30 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     reportsEndpoint,
     async (request) => {
-      const [entries, openReports] = await Promise.all([
+      const [entries, appeals, openReports] = await Promise.all([
         reportQueue(app.deps.db, request.query),
+        openAppeals(app.deps.db, request.query.limit),
         openReportCount(app.deps.db),
       ]);
-      return { entries, appeals: [], openReports };
+      return { entries, appeals, openReports };
     },
     { onRequest: moderator },
+  );
+
+  endpointRoute(
+    app,
+    appealDecisionEndpoint,
+    async (request) => ({
+      appeal: await decideAppeal(
+        app.deps.db,
+        operatorOf(request),
+        request.params.id,
+        request.body.decision,
+        request.body.reason,
+        app.deps.clock.now(),
+      ),
+    }),
+    consoleWrite(moderator),
   );
 
   endpointRoute(

@@ -197,26 +197,63 @@ export const logEntrySchema = z.object({
 });
 export type LogEntry = z.infer<typeof logEntrySchema>;
 
-export const logQuerySchema = z.object({
-  operator: z.string().max(64).optional(),
-  kind: z.string().max(64).optional(),
-  /** Epoch ms, inclusive. */
-  from: z.coerce.number().int().nonnegative().optional(),
-  /** Epoch ms, exclusive. */
-  to: z.coerce.number().int().nonnegative().optional(),
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(100),
-});
+export const LOG_FIRST_DAY = '2000-01-01';
+export const LOG_LAST_DAY = '2099-12-31';
+
+/** A day as the log's filter takes it: `YYYY-MM-DD`, UTC, a real date within the site's span. */
+const logDaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Give a date as YYYY-MM-DD')
+  .refine((day) => {
+    const ms = Date.parse(`${day}T00:00:00Z`);
+    return (
+      Number.isFinite(ms) &&
+      new Date(ms).toISOString().slice(0, 10) === day &&
+      day >= LOG_FIRST_DAY &&
+      day <= LOG_LAST_DAY
+    );
+  }, 'Give a real date between 2000-01-01 and 2099-12-31');
+export const LOG_PAGE_MAX = 100;
+
+/** The start of a filter day (UTC midnight, epoch ms). */
+export const logDayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+
+export const logQuerySchema = z
+  .object({
+    operator: z.string().trim().max(64).optional(),
+    kind: z.string().trim().max(64).optional(),
+    /** The first day shown (UTC), whole. */
+    from: logDaySchema.optional(),
+    /** The last day shown (UTC), whole. */
+    to: logDaySchema.optional(),
+    /** The paging cursor: the `next` of the page before; rows older than it. */
+    before: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31)
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(50),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'The "from" date must not be after the "to" date',
+    path: ['to'],
+  });
 
 export const logEndpoint = defineEndpoint({
   method: 'GET',
   path: adminPaths.log,
   id: 'operatorLog',
-  summary: 'The operator log, newest first, filtered by operator, kind and date',
+  summary: 'The operator log, newest first, filtered by operator, kind and days, a page at a time',
   tag: 'console',
   access: 'operator',
   query: logQuerySchema,
-  response: z.object({ entries: z.array(logEntrySchema), kinds: z.array(z.string()) }),
+  response: z.object({
+    entries: z.array(logEntrySchema),
+    kinds: z.array(z.string()),
+    /** The `before` of the next (older) page; null on the last page. */
+    next: z.number().int().nullable(),
+  }),
   errors: OPERATOR_REFUSALS,
 });
 
@@ -307,6 +344,27 @@ export const memeDecisionEndpoint = defineEndpoint({
   body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
   response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
   errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const APPEAL_VERDICTS = ['uphold', 'lift'] as const;
+
+export const appealDecisionEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.appealDecision,
+  id: 'decideOnAppeal',
+  summary:
+    'Upholds or lifts an appealed suspension, with a reason the log keeps and the member sees',
+  tag: 'console',
+  access: 'operator',
+  params: idParamsSchema,
+  body: z.object({ decision: z.enum(APPEAL_VERDICTS), reason: reasonSchema }),
+  response: z.object({ appeal: appealEntrySchema }),
+  errors: {
+    ...OPERATOR_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['APPEAL_DECIDED'],
+    429: ['RATE_LIMITED'],
+  },
 });
 
 export const SUSPENSION_LENGTHS = ['day', 'week', 'month', 'forever'] as const;

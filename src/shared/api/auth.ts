@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appealDecisionNoticeSchema } from './appeals.ts';
 import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
 import { authPaths } from './paths.ts';
 
@@ -59,7 +60,11 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export const meResponseSchema = z.object({ user: userSchema.nullable() });
+export const meResponseSchema = z.object({
+  user: userSchema.nullable(),
+  /** Present only while the member has a decision on their appeal not yet shown (decision 022). */
+  appealDecision: appealDecisionNoticeSchema.optional(),
+});
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
 export const authResponseSchema = z.object({ user: userSchema });
@@ -86,7 +91,7 @@ export const meEndpoint = defineEndpoint({
   method: 'GET',
   path: authPaths.me,
   id: 'getCurrentUser',
-  summary: 'The signed-in member, or null for a visitor',
+  summary: 'The signed-in member (null for a visitor) and any appeal decision not yet shown',
   tag: 'auth',
   access: 'visitor',
   response: meResponseSchema,

@@ -54,6 +54,14 @@ export const memePaths = {
   memeImages: '/api/meme-images',
 } as const;
 
+/** A suspended member's appeal (docs/decisions/022-operator-console.md). */
+export const appealPaths = {
+  /** POST: the signed-in member appeals their current suspension, once. */
+  appeal: '/api/suspension/appeal',
+  /** POST: the member has been shown the decision on their appeal. */
+  seen: '/api/suspension/appeal/:id/seen',
+} as const;
+
 export const objectPaths = {
   /** The local store's signed upload URLs (`PUT /api/uploads/<token>`). */
   localUploadPrefix: '/api/uploads/',

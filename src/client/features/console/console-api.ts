@@ -39,6 +39,7 @@ export function useConsoleQuery<E extends Endpoint>(
   key: readonly unknown[],
   endpoint: E,
   input?: EndpointInput<E>,
+  enabled = true,
 ) {
   return useQuery<EndpointResponse<E>>({
     queryKey: ['console', ...key],
@@ -49,5 +50,6 @@ export function useConsoleQuery<E extends Endpoint>(
       ),
     refetchOnWindowFocus: true,
     staleTime: 5_000,
+    enabled,
   });
 }

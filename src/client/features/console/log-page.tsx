@@ -1,41 +1,53 @@
 import { useState } from 'react';
-import { logEndpoint } from '#shared/api/admin.ts';
+import { logEndpoint, logQuerySchema } from '#shared/api/admin.ts';
+import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const PAGE_SIZE = 50;
 
-/** Every operator decision, console and CLI, newest first; filtered by operator, kind and date. */
+/**
+ * Every operator decision, console and CLI, newest first; filtered by operator, kind and a range
+ * of UTC days, a page at a time (the server's `next` cursor).
+ */
 export function LogPage() {
   const [operator, setOperator] = useState('');
   const [kind, setKind] = useState('');
-  const [date, setDate] = useState('');
-  const from = date ? Date.parse(`${date}T00:00:00Z`) : undefined;
-  const query = {
-    operator: operator || undefined,
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  // The cursors of the pages walked through: the last is the page shown.
+  const [cursors, setCursors] = useState<number[]>([]);
+  const filters = {
+    operator: operator.trim() || undefined,
     kind: kind || undefined,
-    from,
-    to: from === undefined ? undefined : from + DAY_MS,
+    from: from || undefined,
+    to: to || undefined,
   };
-  const log = useConsoleQuery(['log', query], logEndpoint, { query });
+  const checked = logQuerySchema.safeParse(filters);
+  const problem = checked.success
+    ? null
+    : (checked.error.issues[0]?.message ?? 'Check the filters');
+  const query = { ...filters, limit: PAGE_SIZE, before: cursors.at(-1) };
+  const log = useConsoleQuery(['log', query], logEndpoint, { query }, problem === null);
+  // A new filter starts again at the newest page.
+  const filter = (set: (value: string) => void) => (e: { target: { value: string } }) => {
+    set(e.target.value);
+    setCursors([]);
+  };
   return (
     <section>
       <h1 className="mb-3 text-xl font-bold">Operator log</h1>
-      <div className="mb-4 grid gap-2 sm:grid-cols-3">
-        <label className="text-sm">
+      <div className="mb-4 grid grid-cols-2 gap-2 lg:grid-cols-4">
+        <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Operator</span>
-          <Input
-            value={operator}
-            onChange={(e) => setOperator(e.target.value)}
-            placeholder="username or cli:…"
-          />
+          <Input value={operator} onChange={filter(setOperator)} placeholder="username or cli:…" />
         </label>
-        <label className="text-sm">
+        <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Kind</span>
           <select
             value={kind}
-            onChange={(e) => setKind(e.target.value)}
+            onChange={filter(setKind)}
             className="h-10 w-full rounded-lg border border-slate-700 bg-slate-900 px-2 text-sm"
           >
             <option value="">All kinds</option>
@@ -47,11 +59,20 @@ export function LogPage() {
           </select>
         </label>
         <label className="text-sm">
-          <span className="mb-1 block text-slate-400">Day (UTC)</span>
-          <Input type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <span className="mb-1 block text-slate-400">From (UTC day)</span>
+          <Input type="date" value={from} max={to || undefined} onChange={filter(setFrom)} />
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block text-slate-400">To (UTC day)</span>
+          <Input type="date" value={to} min={from || undefined} onChange={filter(setTo)} />
         </label>
       </div>
-      {log.isError && <p role="alert">{errorText(log.error)}</p>}
+      {problem && (
+        <p role="alert" className="mb-3 text-red-300">
+          {problem}
+        </p>
+      )}
+      {!problem && log.isError && <p role="alert">{errorText(log.error)}</p>}
       {log.data && log.data.entries.length === 0 && (
         <p className="text-slate-400">No decisions match.</p>
       )}
@@ -75,6 +96,27 @@ export function LogPage() {
           </li>
         ))}
       </ol>
+      {(cursors.length > 0 || log.data?.next) && (
+        <nav aria-label="Log pages" className="mt-4 flex items-center gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={cursors.length === 0}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
+            Newer
+          </Button>
+          <span className="text-sm text-slate-400">Page {cursors.length + 1}</span>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!log.data?.next}
+            onClick={() => log.data?.next && setCursors([...cursors, log.data.next])}
+          >
+            Older
+          </Button>
+        </nav>
+      )}
     </section>
   );
 }

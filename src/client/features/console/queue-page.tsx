@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
+  appealDecisionEndpoint,
+  type AppealEntry,
   MEME_DECISIONS,
   memeDecisionEndpoint,
   reportsEndpoint,
@@ -108,6 +110,67 @@ function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }
   );
 }
 
+const VERDICT_LABELS = { uphold: 'Uphold', lift: 'Lift suspension' } as const;
+
+/** A suspended member's appeal: their text, the suspension, and uphold or lift with a reason. */
+function AppealCard({ appeal }: { appeal: AppealEntry }) {
+  const [reason, setReason] = useState('');
+  const queryClient = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (decision: keyof typeof VERDICT_LABELS) =>
+      callEndpoint(appealDecisionEndpoint, {
+        params: { id: appeal.id },
+        body: { decision, reason },
+      }),
+    onSuccess: (_result, decision) => {
+      toast({ title: `${VERDICT_LABELS[decision]}: done`, description: appeal.member });
+      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+    },
+    onError: (error) =>
+      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
+  });
+  const { suspension } = appeal;
+  const ends = suspension.endsAt === null ? 'for good' : `until ${when(suspension.endsAt)}`;
+  return (
+    <li
+      className="space-y-2 rounded-xl border border-amber-900/60 bg-slate-900 p-3 text-sm"
+      data-testid="appeal-entry"
+    >
+      <h3 className="text-base font-semibold text-slate-100">
+        Appeal from <span className="break-all">{appeal.member}</span>
+      </h3>
+      <p className="text-slate-400">
+        {suspension.liftedAt !== null
+          ? `Suspension lifted ${when(suspension.liftedAt)}`
+          : `Suspended ${ends}`}
+        : “{suspension.reason}” · appealed {when(appeal.createdAt)}
+      </p>
+      <blockquote className="border-l-2 border-slate-600 pl-3 break-words whitespace-pre-line text-slate-200">
+        {appeal.text}
+      </blockquote>
+      <Input
+        aria-label={`Reason for the appeal of ${appeal.member}`}
+        placeholder="Reason (logged, told to the member)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      <div className="flex flex-wrap gap-2">
+        {(['uphold', 'lift'] as const).map((verdict) => (
+          <Button
+            key={verdict}
+            size="sm"
+            variant={verdict === 'lift' ? 'secondary' : 'outline'}
+            disabled={decide.isPending || reason.trim().length < 3}
+            onClick={() => decide.mutate(verdict)}
+          >
+            {VERDICT_LABELS[verdict]}
+          </Button>
+        ))}
+      </div>
+    </li>
+  );
+}
+
 const selectClass = 'h-9 rounded-lg border border-slate-700 bg-slate-900 px-2 text-sm';
 
 /** Reported memes: open (to decide) or resolved (what was decided, by whom, why). */
@@ -150,9 +213,24 @@ export function QueuePage() {
         </div>
       </div>
       {queue.isError && <p role="alert">{errorText(queue.error)}</p>}
+      {status === 'open' && queue.data && queue.data.appeals.length > 0 && (
+        <section aria-labelledby="appeals-heading" className="mb-5">
+          <h2 id="appeals-heading" className="mb-2 text-lg font-semibold">
+            Appeals{' '}
+            <span className="text-sm font-normal text-slate-400">
+              {queue.data.appeals.length} waiting
+            </span>
+          </h2>
+          <ul className="space-y-3">
+            {queue.data.appeals.map((appeal) => (
+              <AppealCard key={appeal.id} appeal={appeal} />
+            ))}
+          </ul>
+        </section>
+      )}
       {queue.data && queue.data.entries.length === 0 && (
         <p className="text-slate-400">
-          {status === 'open' ? 'Nothing waiting.' : 'No decisions yet.'}
+          {status === 'open' ? 'No reported memes waiting.' : 'No decisions yet.'}
         </p>
       )}
       <ul className="space-y-3">

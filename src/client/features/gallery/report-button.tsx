@@ -7,6 +7,7 @@ import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { useReport } from './gallery-api.ts';
+import { appealActionFor } from '#client/lib/appeal-store.ts';
 
 /** The flag on a meme: a reason from the short list, one report per member or visitor. */
 export function ReportButton({
@@ -38,6 +39,7 @@ export function ReportButton({
             title: 'Failed to report meme',
             description: errorMessage(error),
             variant: 'destructive',
+            action: appealActionFor(error),
           }),
       },
     );

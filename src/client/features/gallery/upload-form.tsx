@@ -10,6 +10,7 @@ import { cn } from '#client/ui/cn.ts';
 import { Input } from '#client/ui/input.tsx';
 import { processUploadedImage, requestUploadURL, useCreateMeme } from './gallery-api.ts';
 import { browserTransport, uploadFile } from './upload-file.ts';
+import { appealActionFor } from '#client/lib/appeal-store.ts';
 
 type ImageState =
   | { status: 'empty' }
@@ -41,7 +42,12 @@ export function UploadForm() {
   /** A request to the server failed: a 401 is the session ending, anything else is told. */
   const serverRefused = (error: unknown, title: string, fallback?: string) => {
     if (!(error instanceof ApiError && error.status === 401)) {
-      toast({ title, description: errorMessage(error) ?? fallback, variant: 'destructive' });
+      toast({
+        title,
+        description: errorMessage(error) ?? fallback,
+        variant: 'destructive',
+        action: appealActionFor(error),
+      });
       return;
     }
     toast({

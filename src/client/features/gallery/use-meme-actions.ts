@@ -3,6 +3,7 @@ import { errorMessage } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { useVote } from './gallery-api.ts';
 import { shareMeme } from './share-meme.ts';
+import { appealActionFor } from '#client/lib/appeal-store.ts';
 
 /** Voting and sharing with their toasts, for the gallery's cards and a meme's own page. */
 export function useMemeActions() {
@@ -17,6 +18,7 @@ export function useMemeActions() {
             title: 'Failed to vote on meme',
             description: errorMessage(error),
             variant: 'destructive',
+            action: appealActionFor(error),
           }),
       },
     );

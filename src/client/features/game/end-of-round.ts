@@ -4,6 +4,7 @@ import { ApiError, errorMessage } from '#client/lib/api-client.ts';
 import type { ToastInput } from '#client/lib/toast-store.ts';
 import type { FinishedRound } from './game-session.ts';
 import type { ProgressOutcome } from './progress-reporter.ts';
+import { appealActionFor } from '#client/lib/appeal-store.ts';
 
 export const NAME_PROMPT = 'Enter your name for the leaderboard:';
 export const COIN_SAVE_FALLBACK = 'Failed to save collected coins.';
@@ -92,6 +93,7 @@ export async function handleFinishedRound(
         title: SCORE_SUBMIT_FAILED,
         description: errorMessage(error),
         variant: 'destructive',
+        action: appealActionFor(error),
       });
     }
   }

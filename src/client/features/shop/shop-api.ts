@@ -10,6 +10,7 @@ import {
 import { getCharacter, type CharacterKey } from '#shared/characters.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
+import { appealActionFor } from '#client/lib/appeal-store.ts';
 import {
   userCharactersQueryKey,
   userProfileQuery,
@@ -53,6 +54,7 @@ function tellWriteFailed(error: Error, action: 'purchase' | 'select'): boolean {
     title: FAILED_TITLES[action],
     description: errorMessage(error) ?? `Failed to ${action} character. Please try again.`,
     variant: 'destructive',
+    action: appealActionFor(error),
   });
   return true;
 }

@@ -1,0 +1,59 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { appealEndpoint, appealSeenEndpoint } from '#shared/api/appeals.ts';
+import { endpointRoute } from '../http/endpoint-route.ts';
+import { clientNetwork } from '../http/client-network.ts';
+import { unauthorized } from '../http-error.ts';
+import { membersOnly } from '../security/session-scope.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
+import { fileAppeal, markTold } from './appeals.ts';
+
+/** A member's appeal writes, per network: a handful an hour is all an honest member needs. */
+export const APPEAL_WRITES = { limit: 20, windowMs: 60 * 60 * 1000 };
+
+const SIGN_IN = 'Please sign in to appeal.';
+
+/** Counted per network after the session check, before the body is read. */
+const appealWriteLimit: onRequestHookHandler = async (request) => {
+  await enforceRateLimit(
+    request.server.deps.rateLimiter,
+    `appeal:net:${clientNetwork(request)}`,
+    APPEAL_WRITES,
+    'Too many appeal requests. Please try again later.',
+  );
+};
+
+/**
+ * The member's side of an appeal, in the session scope (CSRF and Origin as on every write). Not
+ * among the writes refuseSuspended refuses: a suspended member is who appeals.
+ */
+export async function appealRoutes(app: FastifyInstance): Promise<void> {
+  const guards = { onRequest: [membersOnly(SIGN_IN), appealWriteLimit] };
+
+  endpointRoute(
+    app,
+    appealEndpoint,
+    async (request) => {
+      if (!request.user) throw unauthorized(SIGN_IN);
+      return {
+        appeal: await fileAppeal(
+          app.deps.db,
+          request.user,
+          request.body.text,
+          app.deps.clock.now(),
+        ),
+      };
+    },
+    guards,
+  );
+
+  endpointRoute(
+    app,
+    appealSeenEndpoint,
+    async (request) => {
+      if (!request.user) throw unauthorized(SIGN_IN);
+      await markTold(app.deps.db, request.user.id, request.params.id, app.deps.clock.now());
+      return { ok: true as const };
+    },
+    guards,
+  );
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { appealPaths } from './paths.ts';
+import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
+
+/**
+ * A suspended member's appeal (docs/decisions/022-operator-console.md): one per suspension, a
+ * short text; a moderator upholds or lifts it in the console, and the decision is told to the
+ * member on their next session read (`appealDecision` in GET /api/auth/me) until they have seen it.
+ */
+export const APPEAL_TEXT_MIN = 10;
+export const APPEAL_TEXT_MAX = 500;
+
+export const appealBodySchema = z.object({
+  text: z
+    .string({ error: 'Say why the suspension should be lifted' })
+    .trim()
+    .min(APPEAL_TEXT_MIN, `Say why in a sentence or two (at least ${APPEAL_TEXT_MIN} characters)`)
+    .max(APPEAL_TEXT_MAX, `Keep the appeal under ${APPEAL_TEXT_MAX} characters`)
+    // Line breaks are fine; other control characters (NUL among them) are not text.
+    .refine((text) => DISPLAYABLE_TEXT.test(text.replace(/\r?\n/g, ' ')), 'Use plain text'),
+});
+export type AppealBody = z.infer<typeof appealBodySchema>;
+
+export const APPEAL_DECISIONS = ['upheld', 'lifted'] as const;
+export type AppealDecision = (typeof APPEAL_DECISIONS)[number];
+
+/** The decision on the member's appeal, until they have been shown it. */
+export const appealDecisionNoticeSchema = z.object({
+  id: z.number().int(),
+  decision: z.enum(APPEAL_DECISIONS),
+  /** The moderator's reason, for the member. */
+  note: z.string(),
+  decidedAt: z.number(),
+});
+export type AppealDecisionNotice = z.infer<typeof appealDecisionNoticeSchema>;
+
+export const appealEndpoint = defineEndpoint({
+  method: 'POST',
+  path: appealPaths.appeal,
+  id: 'appealSuspension',
+  summary: "Appeals the member's current suspension, once, with a short text for the moderators",
+  tag: 'auth',
+  access: 'member',
+  body: appealBodySchema,
+  status: 201,
+  response: z.object({ appeal: z.object({ id: z.number().int(), createdAt: z.number() }) }),
+  errors: {
+    401: ['UNAUTHORIZED'],
+    403: WRITE_REFUSALS,
+    409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const appealSeenEndpoint = defineEndpoint({
+  method: 'POST',
+  path: appealPaths.seen,
+  id: 'appealDecisionSeen',
+  summary: 'The member has been shown the decision on their appeal: it is not told again',
+  tag: 'auth',
+  access: 'member',
+  params: z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) }),
+  response: z.object({ ok: z.literal(true) }),
+  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
