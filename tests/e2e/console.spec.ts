@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { postedMeme, signUpViaApi, uniqueUsername } from './support';
+import { addVirtualAuthenticator, postedMeme, signUpViaApi, uniqueUsername } from './support';
 
 // The operator console in Chromium with its virtual authenticator (CDP WebAuthn): real
 // passkeys, no mocks. The site runs at http://localhost:PORT (playwright.config.ts), since
@@ -17,21 +17,6 @@ async function admin(...args: string[]): Promise<string> {
   const run = await runAdminCli({ DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' }, ...args);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
-}
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
 }
 
 test('a moderator adds a passkey and hides a reported meme, whose page then 404s for visitors', async ({
