@@ -70,3 +70,12 @@ export const COMMON_ERRORS = {
 
 /** A write's refusals in the session scope: a missing or stale CSRF token, another site's request. */
 export const WRITE_REFUSALS = ['CSRF', 'CROSS_SITE'] as const satisfies readonly ErrorCode[];
+
+/**
+ * A write a suspended member may not make (upload, post, vote, report, score, buy): 403
+ * `SUSPENDED` with the reason and end time (server/console/suspensions.ts), beside the above.
+ */
+export const MEMBER_WRITE_REFUSALS = [
+  ...WRITE_REFUSALS,
+  'SUSPENDED',
+] as const satisfies readonly ErrorCode[];

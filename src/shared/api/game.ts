@@ -3,7 +3,7 @@ import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 
 /** Filled paths of the two game routes with a parameter. */
@@ -265,7 +265,7 @@ export const submitScoreEndpoint = defineEndpoint({
   status: 201,
   response: submitScoreResponseSchema,
   errors: {
-    403: ['CROSS_SITE', 'RUN_NOT_YOURS'],
+    403: ['CROSS_SITE', 'RUN_NOT_YOURS', 'SUSPENDED'],
     413: ['PAYLOAD_TOO_LARGE'],
     422: [...RUN_REFUSALS, 'RUN_USED', 'RUN_MISMATCH', 'SCORE_MISMATCH', 'NAME_TAKEN'],
     429: ['RATE_LIMITED'],
@@ -283,7 +283,7 @@ export const addCoinsEndpoint = defineEndpoint({
   response: addCoinsResponseSchema,
   errors: {
     401: ['UNAUTHORIZED'],
-    403: [...WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    403: [...MEMBER_WRITE_REFUSALS, 'RUN_NOT_YOURS'],
     409: ['ALREADY_CREDITED'],
     413: ['PAYLOAD_TOO_LARGE'],
     422: [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
 import { memePaths } from './paths.ts';
 
 /** One file of at most 5 MB. */
@@ -171,7 +171,7 @@ export const voteEndpoint = defineEndpoint({
   body: voteBodySchema,
   response: voteResponseSchema,
   errors: {
-    403: ['CSRF', 'CROSS_SITE'],
+    403: MEMBER_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     429: ['RATE_LIMITED'],
   },
@@ -218,7 +218,7 @@ export const createMemeEndpoint = defineEndpoint({
   errors: {
     400: ['IMAGE_NOT_AVAILABLE'],
     401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
+    403: MEMBER_WRITE_REFUSALS,
     429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
   },
 });
@@ -234,7 +234,7 @@ export const reportMemeEndpoint = defineEndpoint({
   body: reportBodySchema,
   response: reportResponseSchema,
   errors: {
-    403: WRITE_REFUSALS,
+    403: MEMBER_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['ALREADY_REPORTED'],
     429: ['RATE_LIMITED'],
@@ -250,7 +250,7 @@ export const uploadTargetEndpoint = defineEndpoint({
   tag: 'uploads',
   access: 'member',
   response: uploadTargetResponseSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 401: ['UNAUTHORIZED'], 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 /** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
@@ -266,7 +266,7 @@ export const memeImageEndpoint = defineEndpoint({
   errors: {
     400: ['BAD_UPLOAD_URL', 'UPLOAD_MISSING', 'UPLOAD_EXPIRED', 'corrupt_image'],
     401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
+    403: MEMBER_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],
     413: ['TOO_LARGE', 'image_too_large'],

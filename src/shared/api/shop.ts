@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { characterKeys } from '#shared/characters.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
 import { shopPaths } from './paths.ts';
 
 export const characterKeySchema = z.enum(characterKeys);
@@ -71,7 +71,7 @@ export const purchaseEndpoint = defineEndpoint({
   errors: {
     400: ['NOT_ENOUGH_COINS'],
     401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
+    403: MEMBER_WRITE_REFUSALS,
     404: ['UNKNOWN_CHARACTER'],
     409: ['ALREADY_OWNED'],
   },
