@@ -5,7 +5,7 @@ import {
   UsageError,
   usernameArg,
   type AdminCommand,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { cliOperator } from './operator-log.ts';
 import { resetPasskeys, setRole } from './roles.ts';
 
