@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -10,6 +11,86 @@ const features = fs
   .readdirSync(new URL('./src/client/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+
+/**
+ * The server's rooms. Infrastructure (these folders, and the top-level files every module may
+ * use) imports no domain. Every other folder under src/server is a domain, read from the
+ * folders, and imports only the domains listed for it below; a new folder imports none until it
+ * is listed here. The table is checked to have no cycle, so imports between domains go one way.
+ */
+const serverInfrastructure = [
+  'db',
+  'http',
+  'security',
+  'storage',
+  'site',
+  'live',
+  'chain',
+  'plugins',
+];
+const serverBaseFiles = ['clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
+const serverDomainImports = {
+  accounts: [],
+  cli: ['accounts'],
+  // The me read tells a member the decision on their appeal (console/appeals.ts).
+  auth: ['accounts', 'console'],
+  shop: ['accounts', 'cli'],
+  game: ['accounts', 'cli', 'shop'],
+  memes: ['accounts', 'cli', 'game'],
+  uploads: ['memes'],
+  ops: ['memes'],
+  prize: ['cli', 'game', 'wallet'],
+  wallet: ['accounts'],
+  burns: ['cli', 'prize'],
+  console: ['accounts', 'cli', 'game', 'memes', 'prize', 'wallet'],
+  // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.
+  admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop'],
+};
+/**
+ * Imports against that direction, still to be taken out (issue 31): the moderation log and the
+ * report queue live in console but memes writes and reads them; a wallet link asks prize whether
+ * a payment is on its way. Listed apart so the table above stays acyclic and no new one joins.
+ */
+const serverBackImports = { memes: ['console'], wallet: ['prize'] };
+
+function assertAcyclic(graph) {
+  const state = new Map();
+  const visit = (node, trail) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      throw new Error(
+        `eslint.config.js: server domains import in a cycle: ${[...trail, node].join(' -> ')}`,
+      );
+    }
+    state.set(node, 'open');
+    for (const next of graph[node] ?? []) visit(next, [...trail, node]);
+    state.set(node, 'done');
+  };
+  for (const node of Object.keys(graph)) visit(node, []);
+}
+assertAcyclic(serverDomainImports);
+
+const serverDomains = fs
+  .readdirSync(new URL('./src/server', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !serverInfrastructure.includes(entry.name))
+  .map((entry) => entry.name);
+const serverZones = [
+  ...[...serverInfrastructure, ...serverBaseFiles].map((room) => ({
+    target: `src/server/${room}`,
+    from: serverDomains.map((domain) => `src/server/${domain}`),
+    message: 'Server infrastructure imports no domain.',
+  })),
+  ...serverDomains.map((domain) => {
+    const allowed = [...(serverDomainImports[domain] ?? []), ...(serverBackImports[domain] ?? [])];
+    return {
+      target: `src/server/${domain}`,
+      from: serverDomains
+        .filter((other) => other !== domain && !allowed.includes(other))
+        .map((other) => `src/server/${other}`),
+      message: `${allowed.length ? `${domain} may import only ${allowed.join(', ')}` : `${domain} imports no other domain`} (serverDomainImports in eslint.config.js).`,
+    };
+  }),
+].filter((zone) => zone.from.length > 0);
 
 /** Rooms (CONVENTIONS.md): who may import whom. */
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
@@ -114,6 +195,17 @@ export default tseslint.config(
           selector: `${node}[source.value=/^#test-support\\/|(^|\\/)tests\\//]`,
           message: 'Production code never imports test helpers (tests/).',
         })),
+      ],
+    },
+  },
+  {
+    // Domain direction on the server. Tests are left out: a suite may set up any domain it needs.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: fileURLToPath(new URL('.', import.meta.url)), zones: serverZones },
       ],
     },
   },

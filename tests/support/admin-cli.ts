@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { AdminContext } from '#server/admin/command.ts';
+import type { AdminContext } from '#server/cli/command.ts';
 import { runAdmin } from '#server/admin/registry.ts';
 import type { AppConfig } from '#server/config.ts';
 import { defaultSite, type SiteConfig } from '#shared/site.ts';

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
 import { hashPassword } from '../security/password.ts';
-import { memberCommands } from './command.ts';
+import { memberCommands } from '../cli/command.ts';
 
 /** Ends every session of the member; gives how many there were. */
 async function endSessions(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { positionals, UsageError, type AdminCommand, type AdminContext } from './command.ts';
+import { positionals, UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
 
 const USAGE = 'backup <file>';
 

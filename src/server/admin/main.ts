@@ -7,7 +7,7 @@ import { loadOrCreateSecret } from '../security/secrets.ts';
 import { loadSiteConfig } from '../site/load-site-config.ts';
 import { createObjectStore } from '../storage/create-object-store.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import type { AdminContext } from './command.ts';
+import type { AdminContext } from '../cli/command.ts';
 import { runAdmin, type OpenedContext } from './registry.ts';
 
 /** The operator's database and object store, configured exactly as the server configures them. */

@@ -6,7 +6,7 @@ import { prizeAdminCommands } from '../prize/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { accountAdminCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
-import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
+import { UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
 import { userAdminCommands } from './user-commands.ts';
 
 function merge(

@@ -5,7 +5,7 @@ import {
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { memberCommands, positionals, utc, type AdminCommand } from './command.ts';
+import { memberCommands, positionals, utc, type AdminCommand } from '../cli/command.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;

@@ -1,9 +1,9 @@
 import { USERNAME_PATTERN, type LoginBody, type RegisterBody } from '#shared/api/auth.ts';
+import { findUserByUsername, insertUser, isLookAlikeOfMember } from '../accounts/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
-import { findUserByUsername, insertUser, isLookAlikeOfMember } from './repository.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -54,11 +54,7 @@ export async function register(
  * with 11 wrong passwords per window. Guessing one password from many networks is still bounded
  * per network and by the cost of each hash.
  */
-export async function login(
-  deps: AppDeps,
-  body: LoginBody,
-  network: string,
-): Promise<SessionUser> {
+export async function login(deps: AppDeps, body: LoginBody, network: string): Promise<SessionUser> {
   // Only names registration allows have accounts. Any other fails as an unknown one, counted
   // under one key and looked up nowhere: PostgreSQL's text cannot even hold some (NUL).
   const name = USERNAME_PATTERN.test(body.username) ? body.username.toLowerCase() : null;

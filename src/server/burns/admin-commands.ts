@@ -1,5 +1,5 @@
 import { formatTokenUnits } from '#shared/format-units.ts';
-import { positionals, UsageError, type AdminCommand } from '../admin/command.ts';
+import { positionals, UsageError, type AdminCommand } from '../cli/command.ts';
 import { isSignature } from '../chain/verify.ts';
 import { HttpError } from '../http-error.ts';
 import { chainRpcFor } from '../prize/payments.ts';

@@ -9,7 +9,7 @@ import {
   usernameArg,
   utc,
   type AdminCommand,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { HttpError } from '../http-error.ts';
 import { decideAppeal, openAppeals } from './appeals.ts';
 import { cliOperator } from './operator-log.ts';

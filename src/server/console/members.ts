@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { MemberDetail } from '#shared/api/admin.ts';
+import { findUserByUsername } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import { notFound } from '../http-error.ts';
 import { listDecisions } from './operator-log.ts';
@@ -22,11 +23,7 @@ export async function findMembers(db: Kysely<Database>, q: string) {
 
 /** The member of that name as the console's actions need them; 404 when there is none. */
 export async function memberByName(db: Kysely<Database>, username: string) {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'role', 'coins', 'created_at'])
-    .where('username_lower', '=', username.toLowerCase())
-    .executeTakeFirst();
+  const user = await findUserByUsername(db, username);
   if (!user) throw notFound(`No member named "${username}".`);
   return user;
 }

@@ -12,7 +12,7 @@ import {
 import type { Passkey } from '#shared/api/admin.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { findUserPasswordHash } from '../auth/repository.ts';
+import { findUserPasswordHash } from '../accounts/repository.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';

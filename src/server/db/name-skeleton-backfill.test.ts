@@ -8,7 +8,7 @@ import {
   databaseKinds,
   type TestDatabase,
 } from '#test-support/test-database.ts';
-import { insertUser } from '../auth/repository.ts';
+import { insertUser } from '../accounts/repository.ts';
 import { createDatabase } from './create-database.ts';
 import { createMigrator, migrateToLatest } from './migrate.ts';
 

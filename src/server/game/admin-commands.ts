@@ -9,7 +9,7 @@ import {
   weekOption,
   type AdminCommand,
   type AdminContext,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
 /** What the game's operator commands use of the admin context. */

@@ -18,7 +18,7 @@ import type { RunStatistics } from '#shared/game/run-statistics.ts';
 import { readSnapshot } from '../db/read-snapshot.ts';
 import { MAX_STEPS, STEP_MS, STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { MAX_REPORT_GAP_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
-import { nameSkeleton } from '#shared/name-skeleton.ts';
+import { lookAlikesOfMembers } from '../accounts/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type GameRunRow = Selectable<GameRunsTable>;
@@ -530,27 +530,6 @@ export async function weekStandings(
       batch *= 2;
     }
   });
-}
-
-/** Whether the name is a member's or looks like one (same skeleton: `Аdmin` beside `admin`). */
-export async function isMemberName(db: Db, name: string): Promise<boolean> {
-  return (await lookAlikesOfMembers(db, [name])).size > 0;
-}
-
-/** Those of the names that are a member's or look like one. */
-async function lookAlikesOfMembers(db: Db, names: string[]): Promise<Set<string>> {
-  if (names.length === 0) return new Set();
-  const skeletons = new Map<string, string[]>();
-  for (const name of new Set(names)) {
-    const skeleton = nameSkeleton(name);
-    skeletons.set(skeleton, [...(skeletons.get(skeleton) ?? []), name]);
-  }
-  const members = await db
-    .selectFrom('users')
-    .select('username_skeleton')
-    .where('username_skeleton', 'in', [...skeletons.keys()])
-    .execute();
-  return new Set(members.flatMap((member) => skeletons.get(member.username_skeleton ?? '') ?? []));
 }
 
 /** Runs handed out but never replayed can no longer be submitted once they expire. */

@@ -36,7 +36,7 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { enforceRateLimit, type RateLimiter } from '../security/rate-limit.ts';
 import { applyCredit } from '../shop/ledger.ts';
-import { findProfile } from '../shop/repository.ts';
+import { findProfile, isLookAlikeOfMember } from '../accounts/repository.ts';
 import {
   countOpenRuns,
   findEntryReplay,
@@ -46,7 +46,6 @@ import {
   hasOverlappingCreditedRun,
   insertRun,
   insertScore,
-  isMemberName,
   markCoinsCredited,
   markScoreSubmitted,
   recordProgress,
@@ -421,7 +420,7 @@ export async function submitScore(
     if (username === undefined)
       throw rejectRun('This game run belongs to a closed account.', 'RUN_NOT_YOURS');
     playerName = username;
-  } else if (await isMemberName(deps.db, playerName)) {
+  } else if (await isLookAlikeOfMember(deps.db, playerName)) {
     // The prize is paid to a name: a visitor may not play under a member's.
     throw rejectRun(
       `The name "${playerName}" belongs to a registered member. Log in as them or choose another name.`,

@@ -4,9 +4,9 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
-import { UsageError } from '../admin/command.ts';
+import { UsageError } from '../cli/command.ts';
 import { postMeme } from '#test-support/gallery.ts';
-import { keyFromObjectPath } from '../uploads/object-paths.ts';
+import { keyFromObjectPath } from './object-paths.ts';
 import { insertMeme } from './repository.ts';
 import { toMeme } from './service.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';

@@ -6,7 +6,7 @@ import {
   utc,
   type AdminCommand,
   type AdminContext,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { cliOperator } from '../console/operator-log.ts';
 import { reportQueue } from '../console/queue.ts';

@@ -3,7 +3,7 @@ import type { ReportReason } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { memberSince } from '../auth/repository.ts';
+import { memberSince } from '../accounts/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
 import { recordDecision, type Operator } from '../console/operator-log.ts';
 import { recordLiveEvent } from '../live/record.ts';

@@ -3,7 +3,7 @@ import { memePaths } from '#shared/api/paths.ts';
 import { MAX_ROW_ID } from '#shared/api/text.ts';
 import { sendPage } from '../http/static-client.ts';
 import type { SitePages } from '../site/pages.ts';
-import { objectPathForKey } from '../uploads/object-paths.ts';
+import { objectPathForKey } from './object-paths.ts';
 import { renderMemePage } from './meme-page-html.ts';
 import { findVisibleMeme } from './repository.ts';
 

@@ -9,8 +9,8 @@ import {
 } from '#shared/api/memes.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { keyFromObjectPath, objectPathForKey } from '../uploads/object-paths.ts';
-import { takeMemeImage } from '../uploads/repository.ts';
+import { keyFromObjectPath, objectPathForKey } from './object-paths.ts';
+import { takeMemeImage } from './meme-images.ts';
 import type { ReadCache } from '../http/read-cache.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { recordLiveEvent } from '../live/record.ts';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { memberSince } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
-import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError } from '../http-error.ts';
 
 /**
@@ -29,11 +29,9 @@ export async function claimUploadSlot(
   now: number,
   checkOnly = false,
 ): Promise<void> {
-  let userQuery = db.selectFrom('users').select('created_at').where('id', '=', userId);
-  if (!checkOnly && isPostgres(db)) userQuery = userQuery.forUpdate();
-  const user = await userQuery.executeTakeFirst();
-  if (!user) return;
-  const moreFrom = user.created_at + NEW_ACCOUNT_PERIOD_MS;
+  const since = await memberSince(db, userId, { lock: !checkOnly });
+  if (since === undefined) return;
+  const moreFrom = since + NEW_ACCOUNT_PERIOD_MS;
   if (now >= moreFrom) return;
   const { n } = await db
     .selectFrom('memes')

@@ -13,7 +13,7 @@ import {
   type AdminCommand,
   type AdminContext,
   type IsoWeek,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { verifyStanding } from '../game/admin-commands.ts';
 import {
   findRuns,

@@ -7,7 +7,7 @@ import {
   usernameArg,
   utc,
   type AdminCommand,
-} from '../admin/command.ts';
+} from '../cli/command.ts';
 import { creditCoins } from './ledger.ts';
 import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
 

@@ -4,20 +4,6 @@ import type { Database } from '../db/database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface ProfileRow {
-  username: string;
-  coins: number;
-  selected_character_key: string;
-}
-
-export function findProfile(db: Db, userId: number): Promise<ProfileRow | undefined> {
-  return db
-    .selectFrom('users')
-    .select(['username', 'coins', 'selected_character_key'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
-
 /** Keys with an ownership row; `default` has none (it is owned without a purchase). */
 export async function ownedKeys(db: Db, userId: number): Promise<string[]> {
   const rows = await db
@@ -107,14 +93,6 @@ export function listUsers(db: Db): Promise<UserSummaryRow[]> {
     ])
     .orderBy('users.id')
     .execute();
-}
-
-export function findUserByUsername(db: Db, username: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'username', 'coins', 'selected_character_key', 'created_at'])
-    .where('username_lower', '=', username.toLowerCase())
-    .executeTakeFirst();
 }
 
 export function ownedRows(db: Db, userId: number) {

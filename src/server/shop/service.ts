@@ -7,17 +7,12 @@ import {
   isCharacterKey,
   type Character,
 } from '#shared/characters.ts';
+import { findProfile, type ProfileRow } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import type { SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { applyDebit } from './ledger.ts';
-import {
-  findProfile,
-  insertOwnership,
-  ownedKeys,
-  selectOwnedCharacter,
-  type ProfileRow,
-} from './repository.ts';
+import { insertOwnership, ownedKeys, selectOwnedCharacter } from './repository.ts';
 
 export interface ShopDeps {
   db: Kysely<Database>;

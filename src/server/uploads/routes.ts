@@ -8,7 +8,7 @@ import { notFound, unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { type LocalDiskStore } from '../storage/local-disk.ts';
 import { createImageProcessor } from './image-processing.ts';
-import { isServableKey, OBJECTS_PREFIX } from './object-paths.ts';
+import { isServableKey, OBJECTS_PREFIX } from '../memes/object-paths.ts';
 import {
   IMMUTABLE_CACHE,
   issueUploadTarget,

@@ -22,16 +22,14 @@ import {
   type ImageProcessor,
   type ProcessedImage,
 } from './image-processing.ts';
-import { objectPathForKey } from './object-paths.ts';
+import { objectPathForKey } from '../memes/object-paths.ts';
+import { deleteMemeImage, insertMemeImage, staleMemeImages } from '../memes/meme-images.ts';
 import {
   consumeUpload,
-  deleteMemeImage,
   deleteUpload,
   expiredUploads,
   findUpload,
-  insertMemeImage,
   insertUpload,
-  staleMemeImages,
 } from './repository.ts';
 
 /** How long an upload URL may be used. */

@@ -8,7 +8,7 @@ import type {
   WalletResponse,
 } from '#shared/api/wallet.ts';
 import { parseSignInMessage, shortAddress, signInMessageText } from '#shared/siws.ts';
-import { findUserPasswordHash } from '../auth/repository.ts';
+import { findUserPasswordHash } from '../accounts/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { openApproval } from '../prize/repository.ts';

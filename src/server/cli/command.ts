@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findUserByUsername } from '../shop/repository.ts';
+import { findUserByUsername } from '../accounts/repository.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
