@@ -13,6 +13,7 @@ import { createDatabase } from '#server/db/create-database.ts';
 import { insertMeme } from '#server/memes/repository.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { startScratchSite } from '#test-support/scratch-site.ts';
+import { sleep } from '#test-support/sleep.ts';
 import { TestClient } from '#test-support/test-client.ts';
 
 const { values } = parseArgs({
@@ -32,7 +33,6 @@ const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORIGIN = 'http://grind.example';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let addressCounter = 0;
 const nextAddress = () => {
   addressCounter += 1;

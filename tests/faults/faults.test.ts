@@ -106,6 +106,18 @@ interface VotePair {
   pending: (VoteType | null)[];
   /** What happened to this pair's votes, for a failure message. */
   history: string[];
+  /**
+   * Every outcome the pair could have shown while a check read the stored votes: the load keeps
+   * voting during that read, so a vote answered after the read began may not be in it yet.
+   */
+  during?: Set<VoteType | null>;
+}
+
+/** The pair's possible stored outcomes now, and kept for a check whose read is under way. */
+function possibleOutcomes(pair: VotePair): (VoteType | null)[] {
+  const now = [pair.answered, ...pair.maybe, ...pair.pending];
+  for (const outcome of now) pair.during?.add(outcome);
+  return now;
 }
 
 /** The site as a balancer sees it: a fixed list of node addresses, some of them down at times. */
@@ -517,6 +529,7 @@ describe.concurrent('faults under load', () => {
               votes.set(key, pair);
               const from = [pair.answered, ...pair.maybe];
               pair.pending = from.map((f) => voteTransition(f, voteType).next);
+              possibleOutcomes(pair);
               const res = await site.send<{ myVote: VoteType | null }>(
                 visitor,
                 'POST',
@@ -538,6 +551,7 @@ describe.concurrent('faults under load', () => {
                   ...new Set([...pair.maybe, ...from.map((f) => voteTransition(f, voteType).next)]),
                 ];
               }
+              possibleOutcomes(pair);
             }),
           ),
           // Page loads and reads: the gallery, the standings, who am I, an image.
@@ -638,6 +652,8 @@ describe.concurrent('faults under load', () => {
 
         /** Every 2xx the load has seen so far is in the stored data; every invariant holds. */
         const expectReflected = async (phase: string) => {
+          const pairsBefore = new Set(votes.values());
+          for (const pair of pairsBefore) pair.during = new Set(possibleOutcomes(pair));
           const stored = new Map(
             (
               await setup.db
@@ -652,11 +668,14 @@ describe.concurrent('faults under load', () => {
             const voter = visitorVoterOf(pair.voter, secret);
             if (!voter) continue;
             const now = stored.get(`${voter}:${pair.memeId}`) ?? null;
+            // A pair first seen during the read had no vote stored when the read began.
+            const before = pair.during ?? new Set<VoteType | null>([null]);
             expect(
-              [pair.answered, ...pair.maybe, ...pair.pending],
+              [...before, ...possibleOutcomes(pair)],
               `${phase}: vote on meme ${pair.memeId}: ${pair.history.join('; ')}`,
             ).toContain(now);
           }
+          for (const pair of pairsBefore) pair.during = undefined;
           const debits = await setup.db
             .selectFrom('coin_ledger')
             .select(['user_id', 'character_key', 'balance_after', 'run_id', 'delta', 'reason'])
