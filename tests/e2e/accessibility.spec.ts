@@ -52,7 +52,8 @@ test('the shop has no serious or critical accessibility violations, signed out o
 
   await signUpViaApi(page, uniqueUsername('axe'));
   await page.reload();
-  await expect(page.getByText('Office Worker')).toBeVisible();
+  // The signed-in shop is lazily loaded code: 30 s, as every such wait on a loaded machine.
+  await expect(page.getByText('Office Worker')).toBeVisible({ timeout: 30_000 });
   await page.waitForLoadState('networkidle');
   expect(await seriousViolations(page)).toEqual([]);
 });
