@@ -15,6 +15,7 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
   lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -231,4 +232,21 @@ export async function tokenTransfer(
   transfer = withReference(transfer, extra.reference);
   if (extra.alsoNaming) transfer = withReference(transfer, extra.alsoNaming);
   return signed(chain, of.owner, [transfer, memoInstruction(extra.memo)]);
+}
+
+/** Sends a signed transaction to a JSON-RPC server as a wallet does; the signature it answers. */
+export async function sendThroughRpc(rpcUrl: string, tx: Transaction): Promise<string> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'sendTransaction',
+      params: [getBase64EncodedWireTransaction(tx), { encoding: 'base64' }],
+    }),
+  });
+  const answer = (await res.json()) as { result?: string; error?: { message: string } };
+  if (answer.result === undefined) throw new Error(answer.error?.message ?? 'not sent');
+  return answer.result;
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { getBase64EncodedWireTransaction, getTransactionDecoder, type Address } from '@solana/kit';
+import { getTransactionDecoder, type Address } from '@solana/kit';
 import { buildSync } from 'esbuild';
+import { sendThroughRpc } from './chain-transactions.ts';
 import type { TestWallet } from './test-wallet.ts';
 
 /** page-wallet.ts as one init script, its settings in front: `page.addInitScript({ content })`. */
@@ -27,19 +28,7 @@ async function signAndSend(wallet: TestWallet, rpcUrl: string, wire: Uint8Array)
       [wallet.address as Address]: wallet.sign(new Uint8Array(tx.messageBytes)),
     },
   } as typeof tx;
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'sendTransaction',
-      params: [getBase64EncodedWireTransaction(signed), { encoding: 'base64' }],
-    }),
-  });
-  const answer = (await res.json()) as { result?: string; error?: { message: string } };
-  if (answer.result === undefined) throw new Error(answer.error?.message ?? 'not sent');
-  return answer.result;
+  return sendThroughRpc(rpcUrl, signed);
 }
 
 /**

@@ -1,13 +1,13 @@
-import {
-  getBase64EncodedWireTransaction,
-  getTransactionDecoder,
-  signTransaction,
-  type KeyPairSigner,
-} from '@solana/kit';
+import { getTransactionDecoder, signTransaction, type KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainPaths, type PaymentStatus, type PreparedPayment } from '#shared/api/chain.ts';
 import { prizeTransferBytes } from '#shared/prize-transfer.ts';
-import { freshAddress, fundedSigner, LAMPORTS_PER_SOL } from '#test-support/chain-transactions.ts';
+import {
+  freshAddress,
+  fundedSigner,
+  LAMPORTS_PER_SOL,
+  sendThroughRpc,
+} from '#test-support/chain-transactions.ts';
 import { operator as asOperator } from '#test-support/operators.ts';
 import { TestChain } from '#test-support/test-chain.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
@@ -58,19 +58,7 @@ describe.each(databaseKinds)("the console's prize transfer, on %s", (kind) => {
   /** What a wallet does with the console's bytes: signs them and sends them to its RPC. */
   async function signAndSend(bytes: Uint8Array, payer: KeyPairSigner): Promise<string> {
     const tx = await signTransaction([payer.keyPair], getTransactionDecoder().decode(bytes));
-    const res = await fetch(chain.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'sendTransaction',
-        params: [getBase64EncodedWireTransaction(tx), { encoding: 'base64' }],
-      }),
-    });
-    const answer = (await res.json()) as { result?: string; error?: { message: string } };
-    if (answer.result === undefined) throw new Error(answer.error?.message);
-    return answer.result;
+    return sendThroughRpc(chain.url, tx);
   }
 
   it('is built on the prepared blockhash, lands, and is recorded paid', async () => {

@@ -5,7 +5,6 @@ import {
   type SolanaSignAndSendTransactionFeature,
 } from '@solana/wallet-standard-features';
 import { getBase58Decoder } from '@solana/kit';
-import { getWallets } from '@wallet-standard/app';
 import type { Wallet, WalletAccount } from '@wallet-standard/base';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import {
@@ -18,6 +17,7 @@ import { prizeTransferBytes } from '#shared/prize-transfer.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { consoleKeys, errorCode, errorText, useConsoleQuery } from './console-api.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
+import { useStandardWallets } from '#client/lib/standard-wallets.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 
@@ -27,23 +27,6 @@ const CHECK_EVERY_MS = 4_000;
 /** A wallet that can pay: it connects and signs and sends a transaction itself. */
 function canPay(wallet: Wallet): boolean {
   return StandardConnect in wallet.features && SolanaSignAndSendTransaction in wallet.features;
-}
-
-function usePayingWallets(): readonly Wallet[] {
-  const [wallets, setWallets] = useState<readonly Wallet[]>(() =>
-    getWallets().get().filter(canPay),
-  );
-  useEffect(() => {
-    const registry = getWallets();
-    const refresh = () => setWallets(registry.get().filter(canPay));
-    const offRegister = registry.on('register', refresh);
-    const offUnregister = registry.on('unregister', refresh);
-    return () => {
-      offRegister();
-      offUnregister();
-    };
-  }, []);
-  return wallets;
 }
 
 interface Payer {
@@ -98,7 +81,7 @@ export default function PrizePayment({ week }: { week: string }) {
   const queryClient = useQueryClient();
   const key = ['prize-payment', week];
   const status = useConsoleQuery(key, paymentStatusEndpoint, { params: { week } });
-  const wallets = usePayingWallets();
+  const wallets = useStandardWallets(canPay);
   const [payer, setPayer] = useState<Payer | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   /** The signature the wallet answered in this tab: the console keeps checking until final. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   SolanaSignIn,
@@ -6,7 +6,6 @@ import {
   type SolanaSignInFeature,
   type SolanaSignMessageFeature,
 } from '@solana/wallet-standard-features';
-import { getWallets } from '@wallet-standard/app';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import type { Wallet } from '@wallet-standard/base';
 import {
@@ -20,6 +19,7 @@ import {
 import { shortAddress, signInMessageText } from '#shared/siws.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
+import { useStandardWallets } from '#client/lib/standard-wallets.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
@@ -30,24 +30,6 @@ import { walletQueryKey } from './wallet-api.ts';
 function canProve(wallet: Wallet): boolean {
   const features = wallet.features;
   return SolanaSignIn in features || (StandardConnect in features && SolanaSignMessage in features);
-}
-
-/** The Wallet Standard wallets in this browser that can prove an address, as they register. */
-function useProvingWallets(): readonly Wallet[] {
-  const [wallets, setWallets] = useState<readonly Wallet[]>(() =>
-    getWallets().get().filter(canProve),
-  );
-  useEffect(() => {
-    const registry = getWallets();
-    const refresh = () => setWallets(registry.get().filter(canProve));
-    const offRegister = registry.on('register', refresh);
-    const offUnregister = registry.on('unregister', refresh);
-    return () => {
-      offRegister();
-      offUnregister();
-    };
-  }, []);
-  return wallets;
 }
 
 function toBase64(bytes: Uint8Array): string {
@@ -100,7 +82,7 @@ export default function WalletLinkDialog({
   onOpenChange: (open: boolean) => void;
   current: string | undefined;
 }) {
-  const wallets = useProvingWallets();
+  const wallets = useStandardWallets(canProve);
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
   // Asked again here: a session alone must not be able to move the prize to another wallet.
