@@ -6,6 +6,9 @@ import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-proce
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
 import { browserIdle, isPhone, LANDING_SECTION_IDS, scrollStopped, toastWith } from './support';
 
+/** The gallery and the game are lazily loaded code: 30 s, as every such wait on a loaded machine. */
+const LAZY_SECTION_MS = 30_000;
+
 // The home page as a visitor sees it, at both sizes. The chart frame's host is fulfilled
 // locally; the clipboard is the browser's own (permission granted) unless a test breaks it.
 
@@ -410,7 +413,9 @@ test('the gallery and the game load only as they come near, and take their place
   expect(chunks).toContain('gallery-section');
 
   await section(page, 'game').scrollIntoViewIfNeeded();
-  await expect(section(page, 'game').getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect(section(page, 'game').getByRole('button', { name: 'Start Game' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   await expect(
     section(page, 'game').getByRole('heading', { name: 'Weekly Leaderboard' }),
   ).toBeVisible();
@@ -419,7 +424,9 @@ test('the gallery and the game load only as they come near, and take their place
 
 test('a /#game link lands on the game once it has loaded @phone', async ({ page }) => {
   const game = await openSection(page, 'game');
-  await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   await expect(game.locator('canvas')).toBeVisible();
   // Whatever loaded above it, the game's top sits just under the sticky header.
   await expect
@@ -443,7 +450,9 @@ test('once the visitor presses, the page no longer moves back to the address sec
   });
   const gallery = await openSection(page, 'gallery');
   letCodeThrough();
-  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible();
+  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   const top = () => gallery.evaluate((el) => Math.round(el.getBoundingClientRect().top));
   /** Scrolls away as a script would (no wheel, no key, no press), then changes the page's height. */
   let grow = 100;
@@ -502,7 +511,9 @@ test('a visitor who scrolls while the app is on its way keeps their place when i
   const kept = await top();
   letAppThrough();
   // The app starts and the gallery's code arrives: each of them used to put the section back.
-  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible();
+  await expect(gallery.getByRole('heading', { name: 'Community Meme Gallery' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   await browserIdle(page);
   expect(Math.abs((await top()) - kept)).toBeLessThan(40);
 });
@@ -594,7 +605,9 @@ test('from the shop, the footer\'s "Game" link goes home to the game @phone', as
   await page.goto('/shop');
   await page.locator('footer#contact').getByRole('link', { name: 'Game' }).click();
   await expect(page).toHaveURL(/\/#game$/);
-  await expect(section(page, 'game').getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect(section(page, 'game').getByRole('button', { name: 'Start Game' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   await expect.poll(() => inViewport(section(page, 'game'))).toBe(true);
 });
 
@@ -602,7 +615,9 @@ test('back from the shop by the "Game" link, the page lands on the game though t
   page,
 }) => {
   const game = await openSection(page, 'game');
-  await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible();
+  await expect(game.getByRole('button', { name: 'Start Game' })).toBeVisible({
+    timeout: LAZY_SECTION_MS,
+  });
   await expect.poll(() => inViewport(game)).toBe(true);
   // The visitor scrolls away with the wheel: from then on the page leaves them where they are...
   await page.mouse.move(100, 300);
