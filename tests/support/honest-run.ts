@@ -7,6 +7,7 @@ import type { ProgressBody, SubmitScoreBody } from '#shared/api/game.ts';
 import { autopilotInputs } from '#shared/game/autopilot.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
+import { RunStatisticsRecorder, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { sleep } from './sleep.ts';
@@ -16,6 +17,7 @@ export interface HonestRun {
   seed: number;
   inputs: number[];
   result: ValidRun;
+  statistics: RunStatistics;
 }
 
 /**
@@ -24,9 +26,10 @@ export interface HonestRun {
  */
 export function playHonestly(runId: string, seed: number, targetSteps: number): HonestRun {
   const inputs = autopilotInputs(seed, targetSteps);
-  const result = simulate(seed, inputs);
+  const statistics = new RunStatisticsRecorder();
+  const result = simulate(seed, inputs, {}, statistics);
   if (!result.ok) throw new Error(`autopilot run did not replay: ${result.message}`);
-  return { runId, seed, inputs, result };
+  return { runId, seed, inputs, result, statistics: statistics.result() };
 }
 
 /** Milliseconds from a run's issue to the end of its play in real time (countdown included). */
@@ -117,7 +120,7 @@ export async function storeLastWeekRun(
     const seed = randomBytes(4).readUInt32LE();
     const run = playHonestly(runId, seed, targetSteps);
     await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, lastWeek);
+    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, run.statistics, lastWeek);
     await insertScore(db, {
       runId,
       userId: user.id,

@@ -8,7 +8,11 @@ import {
   type PacingRefusal,
 } from '#shared/game/pacing.ts';
 import { createPrng, nextUint32, type Prng } from '#shared/game/prng.ts';
-import { machineSigns, runStatistics, type RunStatistics } from '#shared/game/run-statistics.ts';
+import {
+  machineSigns,
+  RunStatisticsRecorder,
+  type RunStatistics,
+} from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
 
 // The corpus of machine players issue 21 asks for: what the run statistics make of each, and
@@ -169,9 +173,10 @@ export function playCorpus(seeds: readonly number[], targetSteps: number): Corpu
   for (const player of machinePlayers) {
     for (const seed of seeds) {
       const inputs = player.play(seed, targetSteps);
-      const result = simulate(seed, inputs);
+      const recorder = new RunStatisticsRecorder();
+      const result = simulate(seed, inputs, {}, recorder);
       if (!result.ok) throw new Error(`${player.name} made an invalid run: ${result.message}`);
-      const stats = runStatistics(seed, inputs);
+      const stats = recorder.result();
       rows.push({
         player: player.name,
         steps: result.steps,

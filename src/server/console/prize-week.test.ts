@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import type { LeaderboardEntry } from '#shared/api/game.ts';
-import { runStatistics } from '#shared/game/run-statistics.ts';
+
 import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
@@ -17,7 +17,6 @@ import { TestWallet } from '#test-support/test-wallet.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
 import {
   insertRun,
-  insertRunStatistics,
   insertScore,
   recordVerification,
 } from '../game/repository.ts';
@@ -35,8 +34,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const run = playHonestly(runId, seed, targetSteps);
     const now = t.clock.now();
     await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, now);
-    await insertRunStatistics(db(), runId, runStatistics(seed, run.inputs), now);
+    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, run.statistics, now);
     const entryId = await insertScore(db(), {
       runId,
       userId,

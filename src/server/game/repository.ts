@@ -214,7 +214,7 @@ export async function recordRefusal(
   );
 }
 
-export async function insertRunStatistics(
+async function insertRunStatistics(
   db: Db,
   runId: string,
   stats: RunStatistics,
@@ -326,6 +326,7 @@ export async function recordVerification(
   db: Kysely<Database>,
   runId: string,
   outcome: RunOutcome,
+  statistics: RunStatistics,
   now: number,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -351,6 +352,7 @@ export async function recordVerification(
         .values({ run_id: runId, first_step: 0, jumps: toChunk(outcome.inputs) })
         .execute();
     }
+    await insertRunStatistics(trx, runId, statistics, now);
     return true;
   });
 }

@@ -28,7 +28,7 @@ import {
   UNREPORTED_TAIL_STEPS,
   AHEAD_TOLERANCE_MS,
 } from '#shared/game/pacing.ts';
-import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
+import { machineSigns, RunStatisticsRecorder } from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import { recordLiveEvent } from '../live/record.ts';
@@ -42,7 +42,6 @@ import {
   findEntryReplay,
   findRun,
   findRunProgress,
-  insertRunStatistics,
   hasOverlappingCreditedRun,
   insertRun,
   insertScore,
@@ -337,7 +336,9 @@ async function verifyOnce(
       Math.floor((sinceStartMs + AHEAD_TOLERANCE_MS) / STEP_MS),
     ),
   );
-  const result = simulate(run.seed, inputs, { maxSteps });
+  // The one replay of the run: its verdict, and the reviewer's figures (docs/decisions/012).
+  const statistics = new RunStatisticsRecorder();
+  const result = simulate(run.seed, inputs, { maxSteps }, statistics);
   if (!result.ok) {
     return refuse(
       deps,
@@ -357,7 +358,9 @@ async function verifyOnce(
     coins: result.coins,
     obstaclesPassed: result.obstaclesPassed,
   };
-  if (await recordVerification(deps.db, run.id, outcome, deps.clock.now())) return outcome;
+  if (await recordVerification(deps.db, run.id, outcome, statistics.result(), deps.clock.now())) {
+    return outcome;
+  }
   // Another request replayed or refused this run between our read and now: theirs stands.
   const fresh = await findRun(deps.db, run.id);
   if (fresh) throwIfRefused(fresh);
@@ -428,15 +431,12 @@ export async function submitScore(
     );
   }
 
-  // The reviewer's figures: one more pass over the replay, for ranked runs only.
-  const statistics = runStatistics(run.seed, body.inputs);
   const now = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
     // The outcome is stored (verifyOnce), and only the same jump log gets this far.
     if (!(await markScoreSubmitted(trx, run.id, now))) {
       throw rejectRun('This game run has already been submitted.', 'RUN_USED');
     }
-    await insertRunStatistics(trx, run.id, statistics, now);
     return insertScore(trx, {
       runId: run.id,
       userId: ownerId,

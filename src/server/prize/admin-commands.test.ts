@@ -15,10 +15,9 @@ import { fundedSigner, prizeTransfer } from '#test-support/chain-transactions.ts
 import { afterAll, beforeAll } from 'vitest';
 import { createDatabase } from '../db/create-database.ts';
 import { createMigrator } from '../db/migrate.ts';
-import { machineSigns, runStatistics } from '#shared/game/run-statistics.ts';
+import { machineSigns } from '#shared/game/run-statistics.ts';
 import {
   insertRun,
-  insertRunStatistics,
   insertScore,
   recordVerification,
 } from '../game/repository.ts';
@@ -64,9 +63,8 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     const run = playHonestly(runId, seed, targetSteps);
     const now = t.clock.now();
     await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, now);
-    const statistics = runStatistics(seed, run.inputs);
-    await insertRunStatistics(db(), runId, statistics, now);
+    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, run.statistics, now);
+    const statistics = run.statistics;
     const entryId = await insertScore(db(), {
       runId,
       userId,

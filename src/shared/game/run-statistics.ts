@@ -1,5 +1,6 @@
 import { CANVAS_HEIGHT, STEP_MS } from './constants.ts';
-import { createGame, step, type GameState } from './engine.ts';
+import type { ReadonlyGameState } from './engine.ts';
+import type { StepObserver } from './simulate.ts';
 
 /**
  * Figures computed from a run's replay that point a human reviewer at machine-like play. They
@@ -55,54 +56,64 @@ export function machineSigns(stats: RunStatistics): MachineSign[] {
   return signs;
 }
 
-/** Replays a run (already verified) and measures it. Costs about one more replay. */
-export function runStatistics(seed: number, inputs: readonly number[]): RunStatistics {
-  const state = createGame(seed);
-  const intervals: number[] = [];
-  const aims: number[] = [];
-  const margins: number[] = [];
-  const reactions: number[] = [];
+/**
+ * Measures a run as it is replayed: handed to `simulate`, so the one replay that verifies a
+ * finished run also gives its figures.
+ */
+export class RunStatisticsRecorder implements StepObserver {
+  private readonly intervals: number[] = [];
+  private readonly aims: number[] = [];
+  private readonly margins: number[] = [];
+  private readonly reactions: number[] = [];
   /** Obstacle id -> closest approach so far while overlapping. */
-  const closest = new Map<number, number>();
+  private readonly closest = new Map<number, number>();
   /** Obstacle ids waiting for their first jump, with the step they came into view. */
-  const waiting = new Map<number, number>();
-  let topSpeed = state.speed;
-  let next = 0;
-  let lastJump = -1;
+  private readonly waiting = new Map<number, number>();
+  private topSpeed = 0;
+  private lastJump = -1;
+  private jumps = 0;
+  private spawnedBefore = 0;
 
-  while (!state.over) {
-    const jump = next < inputs.length && inputs[next] === state.steps;
-    if (jump) {
-      next += 1;
-      if (lastJump >= 0) intervals.push((state.steps - lastJump) * STEP_MS);
-      lastJump = state.steps;
-      const centre = nextGapCentre(state);
-      if (centre !== null) aims.push(state.worker.y + state.worker.size / 2 - centre);
-      for (const [, seenAt] of waiting) reactions.push((state.steps - seenAt) * STEP_MS);
-      waiting.clear();
-    }
-    const spawnedBefore = state.obstaclesSpawned;
-    step(state, jump);
-    if (state.obstaclesSpawned > spawnedBefore) waiting.set(spawnedBefore, state.steps);
-    topSpeed = Math.max(topSpeed, state.speed);
-    trackMargins(state, closest, margins);
+  beforeStep(state: ReadonlyGameState, jump: boolean): void {
+    this.topSpeed = Math.max(this.topSpeed, state.speed);
+    this.spawnedBefore = state.obstaclesSpawned;
+    if (!jump) return;
+    if (this.lastJump >= 0) this.intervals.push((state.steps - this.lastJump) * STEP_MS);
+    this.lastJump = state.steps;
+    const centre = nextGapCentre(state);
+    if (centre !== null) this.aims.push(state.worker.y + state.worker.size / 2 - centre);
+    for (const [, seenAt] of this.waiting) this.reactions.push((state.steps - seenAt) * STEP_MS);
+    this.waiting.clear();
   }
 
-  const fast = reactions.filter((ms) => ms <= FAST_REACTION_MS).length;
-  return {
-    jumps: state.jumps,
-    jumpIntervalMedianMs: round(median(intervals)),
-    jumpIntervalCv: round(cv(intervals), 3),
-    aimSpreadPx: round(medianAbsoluteDeviation(aims)),
-    edgeMarginMinPx: round(margins.length ? Math.min(...margins) : 0),
-    edgeMarginMedianPx: round(median(margins)),
-    reactionMedianMs: round(median(reactions)),
-    fastReactionShare: round(reactions.length ? fast / reactions.length : 0, 3),
-    topSpeed: round(topSpeed, 2),
-  };
+  afterStep(state: ReadonlyGameState): void {
+    if (state.obstaclesSpawned > this.spawnedBefore) {
+      this.waiting.set(this.spawnedBefore, state.steps);
+    }
+    this.topSpeed = Math.max(this.topSpeed, state.speed);
+    this.jumps = state.jumps;
+    trackMargins(state, this.closest, this.margins);
+  }
+
+  /** The figures of the steps seen so far (the whole run once the replay is over). */
+  result(): RunStatistics {
+    const { intervals, aims, margins, reactions } = this;
+    const fast = reactions.filter((ms) => ms <= FAST_REACTION_MS).length;
+    return {
+      jumps: this.jumps,
+      jumpIntervalMedianMs: round(median(intervals)),
+      jumpIntervalCv: round(cv(intervals), 3),
+      aimSpreadPx: round(medianAbsoluteDeviation(aims)),
+      edgeMarginMinPx: round(margins.length ? Math.min(...margins) : 0),
+      edgeMarginMedianPx: round(median(margins)),
+      reactionMedianMs: round(median(reactions)),
+      fastReactionShare: round(reactions.length ? fast / reactions.length : 0, 3),
+      topSpeed: round(this.topSpeed, 2),
+    };
+  }
 }
 
-function nextGapCentre(state: GameState): number | null {
+function nextGapCentre(state: ReadonlyGameState): number | null {
   let best: number | null = null;
   let bestX = Infinity;
   for (const o of state.obstacles) {
@@ -116,7 +127,7 @@ function nextGapCentre(state: GameState): number | null {
 }
 
 /** Records each obstacle's closest approach once the worker has passed it. */
-function trackMargins(state: GameState, closest: Map<number, number>, margins: number[]): void {
+function trackMargins(state: ReadonlyGameState, closest: Map<number, number>, margins: number[]): void {
   const w = state.worker;
   for (const o of state.obstacles) {
     if (!o.active) continue;

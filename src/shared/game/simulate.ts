@@ -1,5 +1,5 @@
 import { MAX_INPUTS, MAX_STEPS } from './constants.ts';
-import { createGame, step, summarize, type RunSummary } from './engine.ts';
+import { createGame, step, summarize, type ReadonlyGameState, type RunSummary } from './engine.ts';
 import { isUint32 } from './prng.ts';
 
 export interface SimulateLimits {
@@ -22,6 +22,16 @@ export type InvalidRunReason =
   | 'too-long'
   | 'after-end';
 
+/**
+ * Watches a replay step by step (the reviewer's statistics), so one replay of a finished run
+ * gives both its verdict and its figures.
+ */
+export interface StepObserver {
+  /** Before step `state.steps` is taken, with whether it is a jump. */
+  beforeStep(state: ReadonlyGameState, jump: boolean): void;
+  afterStep(state: ReadonlyGameState): void;
+}
+
 export type ValidRun = { ok: true } & RunSummary;
 export interface InvalidRun {
   ok: false;
@@ -39,6 +49,7 @@ export function simulate(
   seed: number,
   inputs: readonly number[],
   limits: SimulateLimits = {},
+  observer?: StepObserver,
 ): SimulationResult {
   const maxSteps = bound(limits.maxSteps, MAX_STEPS, 'maxSteps');
   const maxInputs = bound(limits.maxInputs, MAX_INPUTS, 'maxInputs');
@@ -70,7 +81,9 @@ export function simulate(
     }
     const jump = next < inputs.length && inputs[next] === state.steps;
     if (jump) next += 1;
+    observer?.beforeStep(state, jump);
     step(state, jump);
+    observer?.afterStep(state);
   }
   if (next < inputs.length) {
     return invalid(
