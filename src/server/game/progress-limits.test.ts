@@ -13,7 +13,7 @@ import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient, type RequestOptions } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
-import { OPEN_RUNS_PER_NETWORK } from './service.ts';
+import { OPEN_RUNS_PER_NETWORK } from './runs.ts';
 
 const randomRunId = () => randomBytes(16).toString('base64url');
 

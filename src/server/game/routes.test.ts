@@ -13,7 +13,7 @@ import {
   scoreBody,
   type PlayedRun,
 } from '#test-support/test-play.ts';
-import { RUN_TTL_MS } from './service.ts';
+import { RUN_TTL_MS } from './runs.ts';
 import { gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('game runs, scores and coins on %s', (kind) => {

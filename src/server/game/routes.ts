@@ -22,18 +22,10 @@ import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { createMemoryRateLimiter } from '../security/rate-limit.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
-import {
-  addCoins,
-  admitReport,
-  COINS_REQUIRE_MEMBER,
-  entryReplay,
-  issueRun,
-  leaderboard,
-  reportProgress,
-  RUN_TTL_MS,
-  submitScore,
-  type ReportedRun,
-} from './service.ts';
+import { entryReplay, leaderboard } from './board.ts';
+import { addCoins, COINS_REQUIRE_MEMBER } from './coins.ts';
+import { admitReport, issueRun, reportProgress, RUN_TTL_MS, type ReportedRun } from './runs.ts';
+import { submitScore } from './scores.ts';
 import { warmUpReplay } from './warm-up.ts';
 
 /**

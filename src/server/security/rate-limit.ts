@@ -83,7 +83,7 @@ export function createSqlRateLimiter(db: Kysely<Database>, clock: Clock): RateLi
 
 /**
  * Fixed-window counters held by this process alone, for refusals that must write nothing to the
- * shared store: a report for a run that does not exist (game/service.ts) is counted here, so a
+ * shared store: a report for a run that does not exist (game/runs.ts) is counted here, so a
  * flood of made-up run ids gets 429 without a row per id, or any row at all (issue 30, finding
  * 2). Each node counts its own callers. At most `maxKeys` windows are kept; a new one past that
  * drops the oldest.

@@ -1,21 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  AddCoinsBody,
-  AddCoinsResponse,
-  GameRunResponse,
-  LeaderboardEntry,
-  ProgressBody,
-  ProgressResponse,
-  ReplayResponse,
-  SubmitScoreBody,
-} from '#shared/api/game.ts';
-import {
-  MAX_STEPS,
-  POWER_UPS_COLLECTED,
-  STEP_MS,
-  STEPS_PER_SECOND,
-} from '#shared/game/constants.ts';
-import { levelForScore } from '#shared/game/engine.ts';
+import type { GameRunResponse, ProgressBody, ProgressResponse } from '#shared/api/game.ts';
+import { MAX_STEPS, STEP_MS } from '#shared/game/constants.ts';
 import {
   checkJumpCount,
   checkReportTiming,
@@ -28,38 +13,31 @@ import {
   UNREPORTED_TAIL_STEPS,
   AHEAD_TOLERANCE_MS,
 } from '#shared/game/pacing.ts';
-import { machineSigns, RunStatisticsRecorder } from '#shared/game/run-statistics.ts';
+import { RunStatisticsRecorder } from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
-import { weekStartUtc } from '#shared/time.ts';
-import { recordLiveEvent } from '../live/record.ts';
+import { MINUTE_MS } from '#shared/time.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
-import { HttpError, unauthorized } from '../http-error.ts';
+import { HttpError } from '../http-error.ts';
 import { enforceRateLimit, type RateLimiter } from '../security/rate-limit.ts';
-import { applyCredit } from '../shop/ledger.ts';
-import { findProfile, isLookAlikeOfMember } from '../accounts/repository.ts';
 import {
   countOpenRuns,
-  findEntryReplay,
   findRun,
   findRunProgress,
-  hasOverlappingCreditedRun,
   insertRun,
-  insertScore,
-  markCoinsCredited,
-  markScoreSubmitted,
   recordProgress,
   recordRefusal,
   recordVerification,
   runJumps,
-  runStatisticsByRunId,
-  weekStandings,
   type GameRunRow,
   type RunOutcome,
 } from './repository.ts';
 
+// A game run from issue to verdict: handed out, paced by its progress reports, and replayed
+// once when its score or coins are sent (docs/decisions/012 and 018). The throttles of every
+// game route are here too, counted per member or per network.
+
 /** The longest round (MAX_STEPS) plus time to send it; older runs are refused. */
 export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
-const MINUTE_MS = 60 * 1000;
 
 /**
  * Rounds one network may have running at once (a run counts until it is verified, refused or
@@ -101,7 +79,7 @@ export function rejectRun(message: string, code: string): HttpError {
 }
 
 /** Counts one hit of `throttle` for `who` (see caller), or throws its 429. */
-async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: string) {
+export async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: string) {
   const { key, perMinute, tooMany } = GAME_LIMITS[throttle];
   await enforceRateLimit(
     deps.rateLimiter,
@@ -112,7 +90,7 @@ async function limit(deps: AppDeps, throttle: keyof typeof GAME_LIMITS, who: str
 }
 
 /** Members are counted per account, visitors per network (`clientNetwork(request)`). */
-function caller(user: SessionUser | null, network: string): string {
+export function caller(user: SessionUser | null, network: string): string {
   return user ? `user:${user.id}` : `net:${network}`;
 }
 
@@ -140,7 +118,7 @@ export async function issueRun(
 }
 
 /** The run the request names, still open to this caller. */
-async function openRun(
+export async function openRun(
   deps: AppDeps,
   runId: string,
   user: SessionUser | null,
@@ -276,7 +254,7 @@ export async function reportProgress(
 }
 
 /** The outcome of a verified run, with its stored jump log; null before verification. */
-async function storedOutcome(deps: AppDeps, run: GameRunRow): Promise<RunOutcome | null> {
+export async function storedOutcome(deps: AppDeps, run: GameRunRow): Promise<RunOutcome | null> {
   if (
     run.verified_at === null ||
     run.steps === null ||
@@ -308,7 +286,7 @@ const mismatch = () =>
  * round ran, last no longer than that progress allows, and replay; the outcome is stored at
  * once, whatever it is, so a run is replayed at most once (issue 19, finding 2).
  */
-async function verifyOnce(
+export async function verifyOnce(
   deps: AppDeps,
   run: GameRunRow,
   inputs: readonly number[],
@@ -367,200 +345,4 @@ async function verifyOnce(
   const settled = fresh && (await storedOutcome(deps, fresh));
   if (!settled || !sameJumps(settled.inputs, outcome.inputs)) throw mismatch();
   return settled;
-}
-
-function toEntry(row: {
-  id: number;
-  player_name: string;
-  score: number;
-  level: number;
-  tasks_completed: number;
-  created_at: number;
-}): LeaderboardEntry {
-  return {
-    id: row.id,
-    playerName: row.player_name,
-    score: row.score,
-    level: row.level,
-    tasksCompleted: row.tasks_completed,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
-
-export async function submitScore(
-  deps: AppDeps,
-  user: SessionUser | null,
-  body: SubmitScoreBody,
-  network: string,
-): Promise<LeaderboardEntry> {
-  await limit(deps, 'scores', caller(user, network));
-  const run = await openRun(deps, body.runId, user);
-  if (run.score_submitted_at !== null) {
-    throw rejectRun('This game run has already been submitted.', 'RUN_USED');
-  }
-  const outcome = await verifyOnce(deps, run, body.inputs);
-  const gameTime = Math.floor(outcome.steps / STEPS_PER_SECOND);
-  const claimed = [
-    body.score === outcome.score,
-    body.level === levelForScore(outcome.score),
-    body.tasksCompleted === outcome.score,
-    body.powerUpsCollected === POWER_UPS_COLLECTED,
-    body.gameTime === gameTime,
-  ];
-  if (claimed.includes(false)) {
-    throw rejectRun(
-      `The submitted figures do not match the replay of this run (score ${outcome.score}, ${gameTime} s).`,
-      'SCORE_MISMATCH',
-    );
-  }
-
-  // The entry belongs to whoever the run was issued to, else to the member submitting it.
-  const ownerId = run.user_id ?? user?.id ?? null;
-  let playerName = body.playerName;
-  if (ownerId !== null) {
-    const username =
-      ownerId === user?.id ? user.username : (await findProfile(deps.db, ownerId))?.username;
-    if (username === undefined)
-      throw rejectRun('This game run belongs to a closed account.', 'RUN_NOT_YOURS');
-    playerName = username;
-  } else if (await isLookAlikeOfMember(deps.db, playerName)) {
-    // The prize is paid to a name: a visitor may not play under a member's.
-    throw rejectRun(
-      `The name "${playerName}" belongs to a registered member. Log in as them or choose another name.`,
-      'NAME_TAKEN',
-    );
-  }
-
-  const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
-    // The outcome is stored (verifyOnce), and only the same jump log gets this far.
-    if (!(await markScoreSubmitted(trx, run.id, now))) {
-      throw rejectRun('This game run has already been submitted.', 'RUN_USED');
-    }
-    return insertScore(trx, {
-      runId: run.id,
-      userId: ownerId,
-      playerKey: ownerId !== null ? `u:${ownerId}` : `n:${playerName.toLowerCase()}`,
-      playerName,
-      score: outcome.score,
-      level: levelForScore(outcome.score),
-      tasksCompleted: outcome.score,
-      powerUpsCollected: POWER_UPS_COLLECTED,
-      gameTime,
-      weekStart: weekStartUtc(now),
-      createdAt: now,
-    });
-  });
-  recordLiveEvent(deps.db, {
-    type: 'leaderboard',
-    data: { week: new Date(weekStartUtc(now)).toISOString() },
-  });
-  return toEntry({
-    id,
-    player_name: playerName,
-    score: outcome.score,
-    level: levelForScore(outcome.score),
-    tasks_completed: outcome.score,
-    created_at: now,
-  });
-}
-
-export const COINS_REQUIRE_MEMBER = 'Please log in to save your coins.';
-
-export async function addCoins(
-  deps: AppDeps,
-  user: SessionUser | null,
-  body: AddCoinsBody,
-): Promise<AddCoinsResponse> {
-  if (!user) throw unauthorized(COINS_REQUIRE_MEMBER);
-  await limit(deps, 'coins', `user:${user.id}`);
-  const run = await openRun(deps, body.runId, user);
-  if (run.user_id !== user.id) {
-    throw new HttpError(
-      403,
-      'Coins can only be saved for a game you started while logged in.',
-      'RUN_NOT_YOURS',
-    );
-  }
-  if (run.coins_credited_at !== null) {
-    throw rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
-  }
-  const stored = await storedOutcome(deps, run);
-  if (!stored && !body.inputs) {
-    throw rejectRun('Send the jumps of this run so its coins can be verified.', 'RUN_NOT_VERIFIED');
-  }
-  const outcome = stored && !body.inputs ? stored : await verifyOnce(deps, run, body.inputs ?? []);
-  if (body.amount > outcome.coins) {
-    throw rejectRun(
-      `This game collected ${outcome.coins} coin${outcome.coins === 1 ? '' : 's'}, not ${body.amount}.`,
-      'COINS_MISMATCH',
-    );
-  }
-
-  const balance = await deps.db.transaction().execute(async (trx) => {
-    // The outcome is stored (verifyOnce): the guarded write checks it again in SQL.
-    if (!(await markCoinsCredited(trx, run.id, body.amount, deps.clock.now()))) {
-      throw rejectRun('The coins of this game have already been saved.', 'COINS_ALREADY_SAVED');
-    }
-    // The ledger's unique run id is a second lock on "once per run".
-    const credit = await applyCredit(trx, {
-      userId: user.id,
-      amount: body.amount,
-      reason: 'game-run',
-      runId: run.id,
-      now: deps.clock.now(),
-    });
-    // Coins pay for time played, and one player plays one game at a time: otherwise parallel
-    // runs on one account earn many times what any player could. Checked after the balance's
-    // row lock, so of two overlapping runs saved at once the second sees the first.
-    const overlaps = await hasOverlappingCreditedRun(trx, user.id, {
-      id: run.id,
-      issuedAt: run.issued_at,
-      steps: outcome.steps,
-    });
-    if (overlaps) {
-      throw rejectRun(
-        'Coins are saved for one game at a time, and this game overlaps one already saved.',
-        'RUN_OVERLAPS',
-      );
-    }
-    return credit.balance;
-  });
-  return { coinsAdded: body.amount, balance };
-}
-
-export async function leaderboard(deps: AppDeps, limit: number): Promise<LeaderboardEntry[]> {
-  const rows = await weekStandings(deps.db, weekStartUtc(deps.clock.now()), limit);
-  return rows.map(toEntry);
-}
-
-/** The public replay of a leaderboard entry: only ranked runs have entries. */
-export async function entryReplay(deps: AppDeps, entryId: number): Promise<ReplayResponse> {
-  const row = await findEntryReplay(deps.db, entryId);
-  if (!row || row.steps === null) {
-    throw new HttpError(404, 'There is no leaderboard entry with this id.', 'ENTRY_UNKNOWN');
-  }
-  const statistics = (await runStatisticsByRunId(deps.db, [row.run_id])).get(row.run_id) ?? null;
-  const disqualification = await deps.db
-    .selectFrom('run_disqualifications')
-    .select('reason')
-    .where('run_id', '=', row.run_id)
-    .executeTakeFirst();
-  return {
-    entryId: row.entry_id,
-    disqualified: disqualification?.reason ?? null,
-    playerName: row.player_name,
-    character: row.character_key,
-    seed: row.seed,
-    inputs: await runJumps(deps.db, row.run_id),
-    score: row.score,
-    level: row.level,
-    steps: row.steps,
-    coins: row.coins ?? 0,
-    obstaclesPassed: row.obstacles_passed ?? 0,
-    gameTime: row.game_time,
-    createdAt: new Date(row.created_at).toISOString(),
-    statistics,
-    signs: statistics ? machineSigns(statistics) : [],
-  };
 }
