@@ -255,11 +255,79 @@ function roundWithCoins(seed: number): { inputs: number[]; result: ValidRun } {
   throw new Error(`no coin within 3000 steps of seed ${seed}`);
 }
 
-// The browser plays on a paused clock: the test advances it one display frame (16 ms) at a time
-// and presses at the steps the autopilot chose, so the round is exactly the one worked out here.
-// The server paces the round against its own clock (progress reports each second), so the page's
-// clock is kept near real time: the test waits when it is ahead, and runs the frames between two
-// jumps at once when a slow machine leaves it behind.
+/**
+ * The frames of a round the page runs on a 16 ms frame clock, in ms after the frame that starts
+ * it: the frame before which each jump is pressed, and the frame that runs the round's last step.
+ * A 16 ms frame runs at most one 16.7 ms step, so every jump is the first step of its frame.
+ */
+function roundFrames(inputs: number[], steps: number): { presses: number[]; end: number } {
+  const clock = new FrameClock();
+  clock.restart(0);
+  const presses: number[] = [];
+  let now = 0;
+  for (let step = 0; step < steps; ) {
+    now += 16;
+    const ran = clock.stepsFor(clock.elapsed(now));
+    if (ran > 0 && inputs[presses.length] === step) presses.push(now);
+    step += ran;
+  }
+  expect(presses).toHaveLength(inputs.length);
+  return { presses, end: now };
+}
+
+/**
+ * Lets the page press jumps itself, just before given animation frames, counted in ms from the
+ * frame that started the round (the one after which the status reads "Flying"): a slow machine
+ * cannot then make a press land a frame late, nor miss the start. Installed over Playwright's
+ * fake requestAnimationFrame; the press is the event a key or a tap sends.
+ */
+async function installFramePresses(page: Page): Promise<void> {
+  await page.evaluate((phone) => {
+    const raf = window.requestAnimationFrame.bind(window);
+    const presses: FramePresses = { started: null, lastFrame: 0, due: [] };
+    (window as unknown as { __presses: FramePresses }).__presses = presses;
+    const press = () => {
+      if (phone) {
+        const init = { bubbles: true, cancelable: true, isPrimary: true, pointerType: 'touch' };
+        document
+          .querySelector('section#game canvas')!
+          .dispatchEvent(new PointerEvent('pointerdown', init));
+      } else {
+        const init = { key: ' ', code: 'Space', bubbles: true, cancelable: true };
+        document.body.dispatchEvent(new KeyboardEvent('keydown', init));
+      }
+    };
+    window.requestAnimationFrame = (callback) =>
+      raf((time) => {
+        presses.lastFrame = time;
+        // Before whichever of the frame's callbacks runs first, so before the game's.
+        const due = presses.due;
+        while (presses.started !== null && due.length > 0 && presses.started + due[0]! <= time) {
+          due.shift();
+          press();
+        }
+        callback(time);
+      });
+    // The start frame's render lands before the next frame runs (React renders a store's
+    // change in a microtask, and the fake clock yields between timers).
+    const status = document.querySelector('section#game [data-testid=game-status]')!;
+    new MutationObserver(() => {
+      if (presses.started === null && status.textContent === 'Flying') {
+        presses.started = presses.lastFrame;
+      }
+    }).observe(status, { subtree: true, childList: true, characterData: true });
+  }, isPhone(page));
+}
+
+/** In the page: the start frame once seen, the last frame run, the presses still due. */
+type FramePresses = { started: number | null; lastFrame: number; due: number[] };
+
+// The browser plays on a paused clock that the test runs, so the round is exactly the one worked
+// out here. The server paces the round against its own clock (progress reports each second), so
+// the page's clock is kept near real time: the test waits when it is ahead, and runs up to 2 s
+// of frames at once when a slow machine leaves it behind. One jump is a real key press or tap;
+// the page presses the others itself at their frames: a test that pressed each one (two browser
+// round trips a jump) and ran the countdown's end frame by frame fell behind on a busy machine.
 test('a member earns coins by playing a paced round, and anyone can watch its replay @phone', async ({
   page,
 }) => {
@@ -267,10 +335,11 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   await page.clock.install();
   await signUpViaApi(page, name);
   const section = await openGame(page);
+  await installFramePresses(page);
   // The page's fake clock flows with real time until paused; a target read from the page and
   // 1 s ahead was already past when a busy machine took longer than that to send the pause.
   // Five seconds ahead of this process's clock is still in the page's future; the round is paced
-  // against real time below (roundStart), not against the page's clock.
+  // against real time below (ticket.startsAt), not against the page's clock.
   await page.clock.pauseAt(Date.now() + 5000);
 
   const issued = page.waitForResponse(
@@ -281,53 +350,52 @@ test('a member earns coins by playing a paced round, and anyone can watch its re
   // test and the server share this machine's clock.
   const ticket = (await (await issued).json()) as { runId: string; seed: number; startsAt: number };
   const { inputs, result } = roundWithCoins(ticket.seed);
-
-  // Most of the countdown (3.8 s) at once, then frame by frame to the one that starts the round,
-  // once the server's clock has reached that moment too.
-  await page.clock.runFor(3600);
-  await page.waitForTimeout(Math.max(0, ticket.startsAt - Date.now()));
+  const frames = roundFrames(inputs, result.steps);
+  // The first jump at least half a second in is pressed for real, the others by the page.
+  const real = frames.presses.findIndex((at) => at >= 500);
+  expect(real, 'a jump half a second into the round').toBeGreaterThanOrEqual(0);
+  await page.evaluate(
+    (due) => {
+      (window as unknown as { __presses: FramePresses }).__presses.due = due;
+    },
+    frames.presses.filter((_, i) => i !== real),
+  );
+  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
+  const saved = page.waitForResponse((r) => r.url().endsWith(gamePaths.coins));
   const reports: Promise<number>[] = [];
   page.on('response', (r) => {
     if (r.url().endsWith('/progress')) reports.push(Promise.resolve(r.status()));
   });
-  const status = section.getByTestId('game-status');
-  for (let frame = 0; (await status.textContent()) !== 'Flying'; frame++) {
-    expect(frame, 'the countdown should end within 5 s').toBeLessThan(100);
-    await page.clock.runFor(16);
+
+  // Most of the countdown (3.8 s) at once; the rest once the server's clock has reached the
+  // start too, a few frames at a time until the page has seen the round start.
+  await page.clock.runFor(3600);
+  await page.waitForTimeout(Math.max(0, ticket.startsAt - Date.now()));
+  let now = -1;
+  for (let chunk = 0; now < 0; chunk++) {
+    expect(chunk, 'the countdown should end within 5 s').toBeLessThan(100);
+    await page.clock.runFor(48);
+    now = await page.evaluate(() => {
+      const { started, lastFrame } = (window as unknown as { __presses: FramePresses }).__presses;
+      return started === null ? -1 : lastFrame - started;
+    });
   }
-  // The page's own frame clock, fed the same frames, says how many steps each one runs.
-  const clock = new FrameClock();
-  clock.restart(0);
-  const jump = isPhone(page)
-    ? () => section.locator('canvas').tap()
-    : () => page.keyboard.press('Space');
-  const submitted = page.waitForResponse((r) => r.url().endsWith(gamePaths.scores));
-  const saved = page.waitForResponse((r) => r.url().endsWith(gamePaths.coins));
-  const roundStart = ticket.startsAt;
-  for (let steps = 0, next = 0, now = 0; steps < result.steps;) {
-    if (inputs[next] === steps) {
-      await jump();
-      next += 1;
+
+  // Runs the page's frames up to `until` (ms after the start frame): no more than 0.1 s ahead of
+  // real time (the server allows 1.5 s), and as much as 2 s of frames at once when behind it.
+  const runTo = async (until: number) => {
+    while (now < until) {
+      const ahead = now - (Date.now() - ticket.startsAt);
+      if (ahead > 0) await page.waitForTimeout(ahead);
+      const behind = Date.now() - ticket.startsAt - now;
+      const run = Math.min(until - now, 2000, Math.max(96, Math.floor(behind / 16) * 16));
+      await page.clock.runFor(run);
+      now += run;
     }
-    // Never ahead of real time (the server would refuse the round). Behind it (a slow machine
-    // answers each frame late), run the frames up to the next jump in one go: up to 5 s of them,
-    // since on a machine loaded by the whole suite one such call can take over a second, and a
-    // test that caught up 1 s at a time fell more than 6 s behind (RUN_SILENT, decision 012).
-    const realMs = Date.now() - roundStart;
-    if (now > realMs + 200) await page.waitForTimeout(now - realMs);
-    const target = inputs[next] ?? result.steps - 1;
-    const probe = Object.assign(Object.create(FrameClock.prototype) as FrameClock, clock);
-    let frames = 1;
-    let reached = steps + probe.stepsFor(probe.elapsed(now + 16));
-    while (now + 16 * frames < realMs - 100 && frames < 300) {
-      const more = probe.stepsFor(probe.elapsed(now + 16 * (frames + 1)));
-      if (reached + more > target) break;
-      reached += more;
-      frames += 1;
-    }
-    await page.clock.runFor(16 * frames);
-    for (let f = 0; f < frames; f++) steps += clock.stepsFor(clock.elapsed((now += 16)));
-  }
+  };
+  await runTo(frames.presses[real]! - 16);
+  await (isPhone(page) ? section.locator('canvas').tap() : page.keyboard.press('Space'));
+  await runTo(frames.end);
 
   await expect(section.getByTestId('game-instructions')).toContainText('Game Over!');
   await expect(section.getByTestId('game-coins')).toHaveText(String(result.coins));
