@@ -84,7 +84,7 @@ export async function buildApp(
     pruneRateLimits(app.deps.db, now - RATE_LIMIT_KEEP_MS),
   );
   // A prepared prize payment is looked for again until it is paid or expires (a restart included).
-  const payments = paymentContext(config, { db: app.deps.db, site, now: () => clock.now() });
+  const payments = paymentContext(config, { db: app.deps.db, site, clock });
   app.maintenance.add('prize payments', () => finishPendingPayments(payments));
   await app.register(securityHeaders, { config });
   await app.register(health);

@@ -68,7 +68,7 @@ export async function runAdminIn(
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,
         site: overrides.site ?? defaultSite,
-        now: () => t.clock.now(),
+        clock: t.clock,
         print,
       };
       return { ctx, close: async () => {} };

@@ -35,7 +35,7 @@ async function open(print: (line: string) => void): Promise<OpenedContext> {
       return store;
     },
     site,
-    now: () => systemClock.now(),
+    clock: systemClock,
     print,
   };
   return {

@@ -16,7 +16,7 @@ export const burnsRecordCommand: AdminCommand = {
     }
     try {
       const burn = await recordBurn(
-        { db: ctx.db, site: ctx.site, rpc: chainRpcFor(ctx.config), now: ctx.now },
+        { db: ctx.db, site: ctx.site, rpc: chainRpcFor(ctx.config), clock: ctx.clock },
         signature!,
       );
       ctx.print(

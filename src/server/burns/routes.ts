@@ -26,10 +26,7 @@ export const burnAdminRoutes: FastifyPluginAsync<{
     app,
     recordBurnEndpoint,
     async (request) =>
-      recordBurn(
-        { db: app.deps.db, site, rpc, now: () => app.deps.clock.now() },
-        request.body.signature,
-      ),
+      recordBurn({ db: app.deps.db, site, rpc, clock: app.deps.clock }, request.body.signature),
     { onRequest: guard },
   );
 };

@@ -7,6 +7,7 @@ import type { Database, TokenBurnsTable } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 import { recordLiveEvent } from '../live/record.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import type { Clock } from '../clock.ts';
 
 /** What recording a burn needs: the record, the site's mint and the chain. */
 export interface BurnContext {
@@ -14,7 +15,7 @@ export interface BurnContext {
   site: SiteConfig;
   /** Undefined without SOLANA_RPC_URL: no burn can be recorded. */
   rpc: ChainRpc | undefined;
-  now(): number;
+  clock: Clock;
 }
 
 type BurnRow = Selectable<TokenBurnsTable>;
@@ -90,7 +91,7 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
     amount: burn.amount.toString(),
     decimals: burn.decimals,
     authority: burn.authority,
-    recorded_at: ctx.now(),
+    recorded_at: ctx.clock.now(),
   };
   try {
     await ctx.db.insertInto('token_burns').values(row).execute();

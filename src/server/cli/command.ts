@@ -6,10 +6,11 @@ import { findUserByUsername } from '../accounts/repository.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
+import type { Clock } from '../clock.ts';
 
 /**
  * Everything an operator command may use. Each domain's commands declare the part they need
- * (the game's take db, now and print; the gallery's also the object store), and this is the
+ * (the game's take db, clock and print; the gallery's also the object store), and this is the
  * whole of it, so every command fits the one registry.
  */
 export interface AdminContext {
@@ -19,7 +20,7 @@ export interface AdminContext {
   readonly objectStore: ObjectStore;
   /** The site's facts (SITE_CONFIG over the defaults), as the server reads them. */
   site: SiteConfig;
-  now(): number;
+  clock: Clock;
   print(line: string): void;
 }
 

@@ -36,7 +36,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
       }
       const user = await findMember(ctx, username);
       if (!user) return 1;
-      const before = await setRole(ctx.db, cliOperator(), user, rawRole, ctx.now());
+      const before = await setRole(ctx.db, cliOperator(), user, rawRole, ctx.clock.now());
       ctx.print(
         before === rawRole
           ? `${user.username} already had the role ${rawRole} (recorded again in the log).`
@@ -53,7 +53,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
       const [raw] = positionals(args, ['username']);
       const user = await findMember(ctx, usernameArg(raw!));
       if (!user) return 1;
-      const removed = await resetPasskeys(ctx.db, cliOperator(), user, ctx.now());
+      const removed = await resetPasskeys(ctx.db, cliOperator(), user, ctx.clock.now());
       ctx.print(
         `Removed ${removed} passkey(s) of ${user.username}; their sessions need a new passkey for the console.`,
       );
@@ -104,7 +104,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
           Number(rawId),
           verdict,
           reason.data,
-          ctx.now(),
+          ctx.clock.now(),
         );
         ctx.print(
           `Appeal #${appeal.id} of ${appeal.member}: ${appeal.decision}` +

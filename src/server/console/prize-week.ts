@@ -38,7 +38,7 @@ async function runCommand(
       return deps.objectStore!;
     },
     site,
-    now: () => deps.clock.now(),
+    clock: deps.clock,
     print: (line) => lines.push(line),
   };
   const code = await command.run(ctx, args);

@@ -19,7 +19,7 @@ describe.each(databaseKinds)('game operator commands on %s', (kind) => {
     ctx = {
       db: t.app.deps.db,
       site: defaultSite,
-      now: () => t.clock.now(),
+      clock: t.clock,
       print: (line) => lines.push(line),
     };
   }

@@ -13,7 +13,7 @@ import {
 import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
 /** What the game's operator commands use of the admin context. */
-export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'now' | 'print'>;
+export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'clock' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
 
@@ -50,7 +50,7 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   async run(ctx, args) {
     const { values, positionals: rest } = parseOptions(args, ['week', 'limit']);
     positionals(rest, []);
-    const week = weekOption(values.week, isoWeekId(ctx.now()));
+    const week = weekOption(values.week, isoWeekId(ctx.clock.now()));
     const limit = limitOption(values.limit, DEFAULT_STANDINGS, 1000);
     const rows = await weekStandings(ctx.db, week.start, limit);
     const runs = await findRuns(
@@ -59,7 +59,7 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
     );
     const runById = new Map(runs.map((r) => [r.id, r]));
 
-    const open = ctx.now() < week.end;
+    const open = ctx.clock.now() < week.end;
     ctx.print(
       `Leaderboard ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${open ? ' (still open)' : ''}`,
     );

@@ -49,7 +49,7 @@ interface Standings {
 export type StandingsCache = ReadCache<Standings>;
 
 export function createStandingsCache(clock: Clock): StandingsCache {
-  return new ReadCache<Standings>({ now: () => clock.now() });
+  return new ReadCache<Standings>({ clock });
 }
 
 /** The game's writes: runs, scores and coins (in the session scope). */

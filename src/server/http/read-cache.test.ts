@@ -41,7 +41,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 function setUp() {
   let now = 1_000_000;
-  const cache = new ReadCache<Answer>({ now: () => now });
+  const cache = new ReadCache<Answer>({ clock: { now: () => now } });
   return { cache, advance: (ms: number) => (now += ms) };
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.ts';
 
 /**
  * How long a node's shared read is fresh, and how long a proxy or CDN may keep it
@@ -31,18 +32,18 @@ export class ReadCache<V extends object> {
   private readonly lru: LRUCache<string, Kept<V>, () => Promise<V>>;
   /** Writers named to markStale(), with the generation their own reads need. */
   private readonly writers: LRUCache<string, number>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** How many times markStale() was called: an answer loaded under an older one predates it. */
   private generation = 0;
 
-  constructor(options: { now: () => number; max?: number }) {
-    this.now = options.now;
+  constructor(options: { clock: Clock; max?: number }) {
+    this.clock = options.clock;
     // Lifetimes are checked on read (no timer per entry), on the app's clock so tests can move it.
     const lifetime = {
       ttl: READ_CACHE_LONGEST_MS,
       ttlAutopurge: false,
       ttlResolution: 0,
-      perf: { now: this.now },
+      perf: { now: () => this.clock.now() },
     };
     this.lru = new LRUCache<string, Kept<V>, () => Promise<V>>({
       ...lifetime,
@@ -53,12 +54,12 @@ export class ReadCache<V extends object> {
       // asked before the write), and the aborted load's result is not kept.
       allowStaleOnFetchAbort: true,
       fetchMethod: async (_key, _stale, { context, options: setOptions }) => {
-        const loadedAt = this.now();
+        const loadedAt = this.clock.now();
         const generation = this.generation;
         const value = await context();
         // An answer's lifetime is counted from the start of its load, not its end (never 0,
         // which lru-cache reads as "forever").
-        setOptions.ttl = Math.max(1, READ_CACHE_LONGEST_MS - (this.now() - loadedAt));
+        setOptions.ttl = Math.max(1, READ_CACHE_LONGEST_MS - (this.clock.now() - loadedAt));
         return { value, loadedAt, generation };
       },
     });
@@ -99,7 +100,9 @@ export class ReadCache<V extends object> {
 
   /** Loaded after every write markStale() reported, and within READ_CACHE_TTL_MS. */
   private isFresh(kept: Kept<V>): boolean {
-    return kept.generation === this.generation && this.now() - kept.loadedAt <= READ_CACHE_TTL_MS;
+    return (
+      kept.generation === this.generation && this.clock.now() - kept.loadedAt <= READ_CACHE_TTL_MS
+    );
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   redisTransport,
   type LiveTransport,
 } from './transport.ts';
+import { systemClock, type Clock } from '../clock.ts';
 
 /**
  * The site's bus (docs/decisions/021): Redis pub/sub when REDIS_URL is set, else PostgreSQL
@@ -18,11 +19,11 @@ export function createLiveTransport(
   config: AppConfig,
   db: Kysely<Database>,
   secret: string,
-  now: () => number,
+  clock: Clock,
 ): LiveTransport {
   if (config.redisUrl) return redisTransport(config.redisUrl, secret);
   if (config.database.kind === 'postgres') return postgresTransport(db, config.database.url);
-  return inProcessTransport(now);
+  return inProcessTransport(clock);
 }
 
 /**
@@ -37,7 +38,7 @@ export function createCliPublisher(
   secret: string,
 ): (LivePublisher & { flush(): Promise<void> }) | undefined {
   if (!config.redisUrl && config.database.kind !== 'postgres') return undefined;
-  const transport = createLiveTransport(config, db, secret, Date.now);
+  const transport = createLiveTransport(config, db, secret, systemClock);
   const sent: Promise<void>[] = [];
   return {
     publish(event: LiveEventInput) {

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { LiveEvent, LiveEventData, LiveEventInput } from '#shared/api/live.ts';
 import { LIVE_HEARTBEAT_MS, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import type { LiveTransport } from './transport.ts';
+import type { Clock } from '../clock.ts';
 
 /** Limits of one node's streams (docs/decisions/021); tests and the benchmark may lower them. */
 export interface LiveLimits {
@@ -77,7 +78,7 @@ export class LiveHub {
 
   constructor(
     private readonly transport: LiveTransport,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly log: LiveLog,
     limits: Partial<LiveLimits> = {},
   ) {
@@ -207,7 +208,7 @@ export class LiveHub {
 
   private receive(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
-    this.backlog.push({ event, at: this.now() });
+    this.backlog.push({ event, at: this.clock.now() });
     if (this.backlog.length > this.limits.backlogEvents) {
       this.completeAfter = Math.max(this.completeAfter ?? 0, this.backlog.shift()!.event.id);
     }
@@ -217,7 +218,7 @@ export class LiveHub {
   }
 
   private trimBacklog(): void {
-    const oldest = this.now() - this.limits.backlogMs;
+    const oldest = this.clock.now() - this.limits.backlogMs;
     while (this.backlog.length > 0 && this.backlog[0]!.at < oldest) {
       this.completeAfter = Math.max(this.completeAfter ?? 0, this.backlog.shift()!.event.id);
     }

@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { LiveEvent, LiveEventInput } from '#shared/api/live.ts';
 import type { Database } from '../db/database.ts';
+import type { Clock } from '../clock.ts';
 
 /**
  * How an event reaches every node of the site, each node included (docs/decisions/021): the bus
@@ -46,8 +47,8 @@ function parseEvent(text: string): LiveEvent | undefined {
  * so a restarted node's ids are still higher than the ones its clients saw before it stopped,
  * and those clients are told to refetch rather than replayed a wrong backlog.
  */
-export function inProcessTransport(now: () => number): LiveTransport {
-  let last = Math.floor(now()) * 1000;
+export function inProcessTransport(clock: Clock): LiveTransport {
+  let last = Math.floor(clock.now()) * 1000;
   let handlers: ListenHandlers | undefined;
   return {
     kind: 'in-process',

@@ -26,7 +26,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
     ctx = {
       db: t.app.deps.db,
       objectStore: t.app.deps.objectStore!,
-      now: () => t.clock.now(),
+      clock: t.clock,
       print: (line) => output.push(line),
     };
   });

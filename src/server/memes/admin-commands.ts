@@ -14,7 +14,7 @@ import { decide, REPORTS_TO_HIDE, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
 /** What the gallery's operator commands use of the admin context. */
-export type MemeAdminContext = Pick<AdminContext, 'db' | 'objectStore' | 'now' | 'print'>;
+export type MemeAdminContext = Pick<AdminContext, 'db' | 'objectStore' | 'clock' | 'print'>;
 type MemeAdminCommand = AdminCommand<MemeAdminContext>;
 
 function memeId(args: string[], usage: string): number {
@@ -146,7 +146,7 @@ function decisionCommand(decision: Decision): MemeAdminCommand {
       const { values, positionals: rest } = parseOptions(args, ['reason']);
       const id = memeId(rest, usage);
       const reason = values.reason?.trim() || 'from the CLI, no reason given';
-      const result = await decide(ctx.db, id, decision, ctx.now(), {
+      const result = await decide(ctx.db, id, decision, ctx.clock.now(), {
         operator: cliOperator(),
         reason,
       });

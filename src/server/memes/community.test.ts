@@ -196,7 +196,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       const ctx: MemeAdminContext = {
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,
-        now: () => t.clock.now(),
+        clock: t.clock,
         print: (line) => output.push(line),
       };
       const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
@@ -317,7 +317,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
         {
           db: t.app.deps.db,
           objectStore: t.app.deps.objectStore!,
-          now: () => t.clock.now(),
+          clock: t.clock,
           print: (line) => output.push(line),
         },
         [],
@@ -368,7 +368,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       const ctx: MemeAdminContext = {
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,
-        now: () => t.clock.now(),
+        clock: t.clock,
         print: () => {},
       };
       const run = (name: string) => memeAdminCommands[name]!.run(ctx, [String(meme.id)]);

@@ -31,7 +31,7 @@ const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
   const gallery: Gallery = {
     deps: app.deps,
-    cache: new ReadCache<CachedPage>({ now: () => app.deps.clock.now() }),
+    cache: new ReadCache<CachedPage>({ clock: app.deps.clock }),
   };
   // A meme added, hidden or deleted on any node: this node's pages are made again.
   app.deps.live.onEvent((event) => {

@@ -32,13 +32,10 @@ export const database = fp(
         ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
         : createSqlRateLimiter(db, clock),
       objectStore: createObjectStore(config, secret, clock),
-      sessions: new ReadCache<CachedSession>({ now: () => clock.now(), max: 10_000 }),
-      live: new LiveHub(
-        createLiveTransport(config, db, secret, () => clock.now()),
-        () => clock.now(),
-        app.log,
-        { heartbeatMs: config.live.heartbeatMs },
-      ),
+      sessions: new ReadCache<CachedSession>({ clock, max: 10_000 }),
+      live: new LiveHub(createLiveTransport(config, db, secret, clock), clock, app.log, {
+        heartbeatMs: config.live.heartbeatMs,
+      }),
     };
     attachLivePublisher(db, deps.live);
     app.decorate('deps', deps);

@@ -125,9 +125,9 @@ export const prizeReviewCommand: AdminCommand = {
     "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'limit']);
-    const week = weekOption(values.week, isoWeekId(ctx.now() - WEEK_MS));
+    const week = weekOption(values.week, isoWeekId(ctx.clock.now() - WEEK_MS));
     const limit = limitOption(values.limit, REVIEW_DEFAULT, 100);
-    const now = ctx.now();
+    const now = ctx.clock.now();
     const open = now < week.end;
     ctx.print(
       `Weekly prize ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${open ? ' (still open: approve after it ends)' : ''}`,
@@ -208,7 +208,7 @@ export const prizeApproveCommand: AdminCommand = {
     const { values } = parseOptions(args, ['week', 'run', 'confirm-wallet']);
     const week = requiredWeek(values);
     const runId = requiredOption(values, 'run');
-    const now = ctx.now();
+    const now = ctx.clock.now();
 
     if (now < week.end) return refuse(ctx, `${week.id} is still open until ${utc(week.end)} UTC`);
     const events = await weekEvents(ctx.db, week.id);
@@ -294,7 +294,7 @@ export function isTransactionSignature(value: string): boolean {
 
 /** The payment service over the CLI's context (the same as the console's). */
 function cliPayments(ctx: AdminContext): PaymentContext {
-  return paymentContext(ctx.config, { db: ctx.db, site: ctx.site, now: ctx.now });
+  return paymentContext(ctx.config, { db: ctx.db, site: ctx.site, clock: ctx.clock });
 }
 
 /** A service refusal as the CLI prints it; anything else is a bug and is thrown. */

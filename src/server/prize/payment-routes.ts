@@ -25,7 +25,7 @@ export const prizePaymentRoutes: FastifyPluginAsync<{
   const ctx = paymentContext(app.deps.config, {
     db: app.deps.db,
     site,
-    now: () => app.deps.clock.now(),
+    clock: app.deps.clock,
   });
   const extras = { onRequest: guard };
   endpointRoute(

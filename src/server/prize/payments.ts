@@ -18,6 +18,7 @@ import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
+import type { Clock } from '../clock.ts';
 
 /**
  * A prepared payment that no finalized transaction has matched for this long expires: its
@@ -34,7 +35,7 @@ export interface PaymentContext {
   treasury: readonly string[];
   /** Undefined without SOLANA_RPC_URL: nothing can be recorded as paid. */
   rpc: ChainRpc | undefined;
-  now(): number;
+  clock: Clock;
 }
 
 /** The site's RPC client, or undefined without SOLANA_RPC_URL. */
@@ -192,7 +193,7 @@ export async function preparePayment(ctx: PaymentContext, weekId: string): Promi
     reference: base58.encode(randomBytes(32)),
     memo: prizeMemo(ctx.site.brand, weekId),
     lamports: Number(lamports),
-    created_at: ctx.now(),
+    created_at: ctx.clock.now(),
   });
   return paymentStatus(ctx, weekId);
 }
@@ -269,7 +270,7 @@ async function recordPaid(
       lamports: Number(paid.received),
       slot: Number(paid.slot),
       block_time: paid.blockTime * 1000,
-      created_at: ctx.now(),
+      created_at: ctx.clock.now(),
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -428,7 +429,7 @@ export async function finishPendingPayments(ctx: PaymentContext): Promise<void> 
     }
     const state = weekPayment(await weekEvents(ctx.db, week_id));
     for (const pending of state.open) {
-      if (ctx.now() - pending.created_at < PENDING_EXPIRY_MS) continue;
+      if (ctx.clock.now() - pending.created_at < PENDING_EXPIRY_MS) continue;
       await appendPrizeEvent(ctx.db, {
         week_id,
         step: 'expired',
@@ -444,7 +445,7 @@ export async function finishPendingPayments(ctx: PaymentContext): Promise<void> 
         reason:
           reason ??
           `no finalized transaction carried reference ${pending.reference} within ${PENDING_EXPIRY_MS / 60_000} minutes; prepare the payment again`,
-        created_at: ctx.now(),
+        created_at: ctx.clock.now(),
       });
     }
   }

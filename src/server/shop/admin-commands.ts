@@ -53,7 +53,7 @@ export const coinsGrantCommand: AdminCommand = {
       amount,
       reason: 'grant',
       ...(note === undefined ? {} : { note }),
-      now: ctx.now(),
+      now: ctx.clock.now(),
     });
     ctx.print(
       `Granted ${amount} coins to ${user.username}${note ? ` (${note})` : ''}. Balance: ${balance}.`,

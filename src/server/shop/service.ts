@@ -13,10 +13,11 @@ import type { SessionUser } from '../deps.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { applyDebit } from './ledger.ts';
 import { insertOwnership, ownedKeys, selectOwnedCharacter } from './repository.ts';
+import type { Clock } from '../clock.ts';
 
 export interface ShopDeps {
   db: Kysely<Database>;
-  clock: { now(): number };
+  clock: Clock;
 }
 
 export const PURCHASE_REQUIRES_MEMBER = 'Please log in to purchase characters.';

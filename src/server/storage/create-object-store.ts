@@ -9,7 +9,7 @@ export function createObjectStore(config: AppConfig, secret: string, clock: Cloc
   if (!config.s3) {
     // Relative upload URLs: the browser PUTs to whatever origin served the page, which also
     // holds behind a proxy that rewrites hosts.
-    return createLocalDiskStore({ dataDir: config.dataDir, secret, now: () => clock.now() });
+    return createLocalDiskStore({ dataDir: config.dataDir, secret, clock });
   }
   const s3 = createS3Store({
     bucket: config.s3.bucket,

@@ -139,7 +139,7 @@ describe('local disk store', () => {
       dataDir,
       secret: SECRET,
       publicBaseUrl: 'https://grind.example/',
-      now: () => clock,
+      clock: { now: () => clock },
     });
   });
 

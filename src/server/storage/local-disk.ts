@@ -13,6 +13,7 @@ import {
   TooLargeError,
   type ObjectStore,
 } from './object-store.ts';
+import { systemClock, type Clock } from '../clock.ts';
 
 /** The route that receives a local upload: `PUT ${LOCAL_UPLOAD_ROUTE_PREFIX}<token>`. */
 const LOCAL_UPLOAD_ROUTE_PREFIX = objectPaths.localUploadPrefix;
@@ -97,7 +98,7 @@ export interface LocalDiskStoreOptions {
   /** Origin prefixed to upload URLs (e.g. `https://example.com`); relative URLs when absent. */
   publicBaseUrl?: string;
   /** Clock in epoch ms; tests pass a fixed one. */
-  now?: () => number;
+  clock?: Clock;
 }
 
 export interface LocalDiskStore extends ObjectStore {
@@ -119,7 +120,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
   const objectsDir = resolve(opts.dataDir, 'objects');
   // Inside objectsDir so rename/link stay on one filesystem; keys cannot start with a dot.
   const tmpDir = join(objectsDir, '.tmp');
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
   const base = (opts.publicBaseUrl ?? '').replace(/\/+$/, '');
   if (Buffer.byteLength(opts.secret) < 32) {
     throw new Error('The upload token secret must be at least 32 bytes.');
@@ -200,7 +201,7 @@ export function createLocalDiskStore(opts: LocalDiskStoreOptions): LocalDiskStor
     },
 
     verifyUploadToken(token) {
-      return verifyUploadToken(token, opts.secret, now());
+      return verifyUploadToken(token, opts.secret, clock.now());
     },
 
     async writeUploadStream(key, source, maxBytes) {

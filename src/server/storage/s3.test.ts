@@ -67,7 +67,7 @@ describe('S3 store against a real S3-protocol server', () => {
     // what is ours is the expiry we sign.
     const key = newUploadKey();
     // Signed an hour ago for one minute.
-    const pastClock = createS3Store({ ...options, now: () => Date.now() - 3_600_000 });
+    const pastClock = createS3Store({ ...options, clock: { now: () => Date.now() - 3_600_000 } });
     const expired = await pastClock.createUploadTarget({
       key,
       maxBytes: 100,

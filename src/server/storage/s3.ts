@@ -14,6 +14,7 @@ import {
   TooLargeError,
   type ObjectStore,
 } from './object-store.ts';
+import { systemClock, type Clock } from '../clock.ts';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -26,7 +27,7 @@ export interface S3StoreOptions {
   /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key`; most non-AWS stores. */
   forcePathStyle?: boolean;
   /** Clock in epoch ms for URL expiry; the default is the system clock. */
-  now?: () => number;
+  clock?: Clock;
 }
 
 export interface S3Store extends ObjectStore {
@@ -92,7 +93,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
     requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
   const bucket = opts.bucket;
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
 
   return {
     kind: 's3',
@@ -104,7 +105,7 @@ export function createS3Store(opts: S3StoreOptions): S3Store {
       // Content-Length would need the size before the file is picked. The byte limit is
       // therefore enforced when the server reads the upload (getObjectBuffer), which deletes
       // anything larger; a lifecycle rule on `uploads/` sweeps what is never processed.
-      const signedAt = now();
+      const signedAt = clock.now();
       const seconds = Math.ceil((expiresAt.getTime() - signedAt) / 1000);
       const expiresIn = Math.min(Math.max(seconds, 1), MAX_PRESIGN_SECONDS);
       const uploadURL = await getSignedUrl(
