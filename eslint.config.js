@@ -47,11 +47,11 @@ const serverDomainImports = {
   admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop'],
 };
 /**
- * Imports against that direction, still to be taken out (issue 31): the moderation log and the
- * report queue live in console but memes writes and reads them; a wallet link asks prize whether
- * a payment is on its way. Listed apart so the table above stays acyclic and no new one joins.
+ * Imports against that direction, still to be taken out (issue 31): a wallet link asks prize
+ * whether a payment is on its way. Listed apart so the table above stays acyclic and no new one
+ * joins.
  */
-const serverBackImports = { memes: ['console'], wallet: ['prize'] };
+const serverBackImports = { wallet: ['prize'] };
 
 function assertAcyclic(graph) {
   const state = new Map();

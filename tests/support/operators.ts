@@ -1,6 +1,6 @@
 import type { Role } from '#shared/api/admin.ts';
 import { adminPaths } from '#shared/api/admin.ts';
-import { cliOperator } from '#server/console/operator-log.ts';
+import { cliOperator } from '#server/db/operator-log.ts';
 import { setRole } from '#server/console/roles.ts';
 import type { TestApp } from './test-app.ts';
 import { uniqueName } from './test-app.ts';

@@ -12,7 +12,7 @@ import {
 } from '../cli/command.ts';
 import { HttpError } from '../http-error.ts';
 import { decideAppeal, openAppeals } from './appeals.ts';
-import { cliOperator } from './operator-log.ts';
+import { cliOperator } from '../db/operator-log.ts';
 import { resetPasskeys, setRole } from './roles.ts';
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);

@@ -7,7 +7,7 @@ import { operator, PASSWORD, type Operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { listDecisions } from './operator-log.ts';
+import { listDecisions } from '../db/operator-log.ts';
 
 const TEXT = 'I voted with friends, not bots; please look again.';
 

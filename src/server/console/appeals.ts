@@ -4,7 +4,7 @@ import type { AppealDecisionNotice } from '#shared/api/appeals.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { recordDecision, type Operator } from './operator-log.ts';
+import { recordDecision, type Operator } from '../db/operator-log.ts';
 import { activeSuspension, isActive } from './suspensions.ts';
 
 /**

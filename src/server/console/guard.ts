@@ -2,7 +2,7 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { PASSKEY_STEP_UP_MS, type OperatorRole, type Role } from '#shared/api/admin.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
-import type { Operator } from './operator-log.ts';
+import type { Operator } from '../db/operator-log.ts';
 
 /** Console requests write the session's passkey time at most this often (the sliding step-up). */
 const SLIDE_EVERY_MS = 30 * 1000;

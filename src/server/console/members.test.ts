@@ -6,7 +6,7 @@ import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { listDecisions } from './operator-log.ts';
+import { listDecisions } from '../db/operator-log.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@ import type { MemberDetail } from '#shared/api/admin.ts';
 import { findUserByUsername } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import { notFound } from '../http-error.ts';
-import { listDecisions } from './operator-log.ts';
+import { listDecisions } from '../db/operator-log.ts';
 import { isActive } from './suspensions.ts';
 
 /** Members whose name starts with `q` (ignoring case), at most 20. */

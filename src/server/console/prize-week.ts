@@ -13,7 +13,7 @@ import { recordLiveEvent } from '../live/record.ts';
 import { prizeApproveCommand, prizeReviewCommand } from '../prize/admin-commands.ts';
 import { weekEvents } from '../prize/repository.ts';
 import { findWallets } from '../wallet/repository.ts';
-import { recordDecision, type Operator } from './operator-log.ts';
+import { recordDecision, type Operator } from '../db/operator-log.ts';
 
 /**
  * The console's Prize week (issue 32): the same rule as the CLI's prize:review and prize:approve

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Role } from '#shared/api/admin.ts';
 import type { Database } from '../db/database.ts';
-import { recordDecision, type Operator } from './operator-log.ts';
+import { recordDecision, type Operator } from '../db/operator-log.ts';
 
 /**
  * Gives a member a role (or takes it back with `member`), logged. The console reads the role on

@@ -6,7 +6,7 @@ import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { addPasskey, operator, passkeySignIn, PASSWORD } from '#test-support/operators.ts';
 import { SoftAuthenticator } from '#test-support/soft-authenticator.ts';
-import { listDecisions } from './operator-log.ts';
+import { listDecisions } from '../db/operator-log.ts';
 import { CONSOLE_ROUTES } from '#test-support/console-routes.ts';
 
 const ORIGIN = 'http://localhost:3000';

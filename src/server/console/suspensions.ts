@@ -5,7 +5,7 @@ import { gamePaths, memePaths, objectPaths, shopPaths } from '#shared/api/paths.
 import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
-import { recordDecision, type Operator } from './operator-log.ts';
+import { recordDecision, type Operator } from '../db/operator-log.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LENGTH_MS: Record<SuspensionLength, number | null> = {

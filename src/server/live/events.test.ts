@@ -5,7 +5,7 @@ import { LIVE_EVENTS_PATH, LIVE_HEARTBEAT_MS, LIVE_RETRY_MS } from '#shared/api/
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { loadConfig } from '#server/config.ts';
 import { LISTENER_NAME } from '#server/live/transport.ts';
-import { cliOperator } from '#server/console/operator-log.ts';
+import { cliOperator } from '#server/db/operator-log.ts';
 import { decide } from '#server/memes/moderation.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
 import { postMeme, seedMemes } from '#test-support/gallery.ts';

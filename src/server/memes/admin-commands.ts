@@ -8,8 +8,8 @@ import {
   type AdminContext,
 } from '../cli/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
-import { cliOperator } from '../console/operator-log.ts';
-import { reportQueue } from '../console/queue.ts';
+import { cliOperator } from '../db/operator-log.ts';
+import { reportQueue } from './report-queue.ts';
 import { decide, REPORTS_TO_HIDE, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
@@ -95,7 +95,7 @@ export const memesListCommand = listingCommand({
 export const memesQueueCommand = listingCommand({
   name: 'memes:queue',
   summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
-  // The console's queue (console/queue.ts): one reading of the reports for both faces.
+  // The console's queue (memes/report-queue.ts): one reading of the reports for both faces.
   load: (db, limit) => reportQueue(db, { status: 'open', sort: 'most', limit }),
   none: 'No reports waiting.',
   header: ['id'.padStart(6), 'reports', 'state ', 'first report (UTC)', 'title / reasons'],

@@ -5,7 +5,7 @@ import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { memberSince } from '../accounts/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
-import { recordDecision, type Operator } from '../console/operator-log.ts';
+import { recordDecision, type Operator } from '../db/operator-log.ts';
 import { recordLiveEvent } from '../live/record.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';

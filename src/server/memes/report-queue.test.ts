@@ -9,7 +9,7 @@ import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { listDecisions } from './operator-log.ts';
+import { listDecisions } from '../db/operator-log.ts';
 
 describe.each(databaseKinds)('the report queue on %s', (kind) => {
   const t = suiteApp(kind, { publicOrigin: 'http://localhost:3000' });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MEME_DECISIONS } from '#shared/api/admin.ts';
 import { type QueueEntry } from '#shared/api/admin.ts';
 import type { Database } from '../db/database.ts';
-import { objectPathForKey } from '../memes/object-paths.ts';
+import { objectPathForKey } from './object-paths.ts';
 
 type MemeDecision = (typeof MEME_DECISIONS)[number];
 
