@@ -738,6 +738,7 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
     },
   },
   '018-live-events': { none: 'creates the live event id sequence only; no table holds data' },
+  '019-appeals-by-member': { none: 'adds an index on appeals only; no row changes' },
 };
 
 const seedPendingPayment = (userId: number) => ({

@@ -16,6 +16,7 @@ import * as m015 from './015-reporters-and-visitor-votes.ts';
 import * as m016 from './016-operator-console.ts';
 import * as m017 from './017-payments-on-chain.ts';
 import * as m018 from './018-live-events.ts';
+import * as m019 from './019-appeals-by-member.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '016-operator-console': m016,
   '017-payments-on-chain': m017,
   '018-live-events': m018,
+  '019-appeals-by-member': m019,
 };
