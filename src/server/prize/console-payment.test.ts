@@ -92,4 +92,13 @@ describe.each(databaseKinds)("the console's prize transfer, on %s", (kind) => {
     expect(res.json()).toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
     expect(await steps(week)).toEqual(['approved']);
   });
+
+  it('refuses a week that is not approved as such, even with the RPC down', async () => {
+    chain.mode = 'down';
+    const res = await operator.request('POST', chainPaths.payment.replace(':week', '2026-W02'));
+    chain.mode = 'up';
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'PRIZE_NOT_APPROVED' });
+    expect(await steps('2026-W02')).toEqual([]);
+  });
 });

@@ -161,15 +161,20 @@ export async function paymentStatus(ctx: PaymentContext, weekId: string): Promis
   return statusOf(ctx, weekId, weekPayment(await weekEvents(ctx.db, weekId)));
 }
 
+/** The week's payment so far; refused unless the week is approved and not paid yet. */
+async function payableWeek(ctx: PaymentContext, weekId: string) {
+  const state = weekPayment(await weekEvents(ctx.db, weekId));
+  if (state.paid) throw refusal(409, 'PRIZE_ALREADY_PAID', `${weekId} is already paid`);
+  return { state, approval: requireApproval(weekId, state) };
+}
+
 /**
  * Prepares the week's payment: a fresh reference key and the memo naming the week, recorded as
  * a pending step. While one is pending the same one is answered, so two consoles never send
  * two payments that could both land.
  */
 export async function preparePayment(ctx: PaymentContext, weekId: string): Promise<PaymentStatus> {
-  const state = weekPayment(await weekEvents(ctx.db, weekId));
-  if (state.paid) throw refusal(409, 'PRIZE_ALREADY_PAID', `${weekId} is already paid`);
-  const approval = requireApproval(weekId, state);
+  const { state, approval } = await payableWeek(ctx, weekId);
   requireRpc(ctx);
   if (state.open.length > 0) return statusOf(ctx, weekId, state);
   const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
@@ -206,6 +211,8 @@ export async function preparePaymentWithLifetime(
   ctx: PaymentContext,
   weekId: string,
 ): Promise<PreparedPayment> {
+  // A week that cannot be paid is refused as such (409), whether or not the RPC answers.
+  await payableWeek(ctx, weekId);
   const rpc = requireRpc(ctx);
   let lifetime: PreparedPayment['lifetime'];
   try {
