@@ -265,7 +265,7 @@ function roundFrames(inputs: number[], steps: number): { presses: number[]; end:
   clock.restart(0);
   const presses: number[] = [];
   let now = 0;
-  for (let step = 0; step < steps; ) {
+  for (let step = 0; step < steps;) {
     now += 16;
     const ran = clock.stepsFor(clock.elapsed(now));
     if (ran > 0 && inputs[presses.length] === step) presses.push(now);

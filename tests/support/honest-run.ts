@@ -120,7 +120,13 @@ export async function storeLastWeekRun(
     const seed = randomBytes(4).readUInt32LE();
     const run = playHonestly(runId, seed, targetSteps);
     await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, run.statistics, lastWeek);
+    await recordVerification(
+      db,
+      runId,
+      { inputs: run.inputs, ...run.result },
+      run.statistics,
+      lastWeek,
+    );
     await insertScore(db, {
       runId,
       userId: user.id,

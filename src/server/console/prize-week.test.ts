@@ -15,11 +15,7 @@ import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
-import {
-  insertRun,
-  insertScore,
-  recordVerification,
-} from '../game/repository.ts';
+import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
 
 const runPath = (pattern: string, runId: string) => pattern.replace(':runId', runId);
 
@@ -34,7 +30,13 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const run = playHonestly(runId, seed, targetSteps);
     const now = t.clock.now();
     await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, run.statistics, now);
+    await recordVerification(
+      db(),
+      runId,
+      { inputs: run.inputs, ...run.result },
+      run.statistics,
+      now,
+    );
     const entryId = await insertScore(db(), {
       runId,
       userId,

@@ -16,11 +16,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createDatabase } from '../db/create-database.ts';
 import { createMigrator } from '../db/migrate.ts';
 import { machineSigns } from '#shared/game/run-statistics.ts';
-import {
-  insertRun,
-  insertScore,
-  recordVerification,
-} from '../game/repository.ts';
+import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
 import { paidWeeks, weekEvents } from './repository.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 
@@ -63,7 +59,13 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     const run = playHonestly(runId, seed, targetSteps);
     const now = t.clock.now();
     await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(db(), runId, { inputs: run.inputs, ...run.result }, run.statistics, now);
+    await recordVerification(
+      db(),
+      runId,
+      { inputs: run.inputs, ...run.result },
+      run.statistics,
+      now,
+    );
     const statistics = run.statistics;
     const entryId = await insertScore(db(), {
       runId,

@@ -127,7 +127,11 @@ function nextGapCentre(state: ReadonlyGameState): number | null {
 }
 
 /** Records each obstacle's closest approach once the worker has passed it. */
-function trackMargins(state: ReadonlyGameState, closest: Map<number, number>, margins: number[]): void {
+function trackMargins(
+  state: ReadonlyGameState,
+  closest: Map<number, number>,
+  margins: number[],
+): void {
   const w = state.worker;
   for (const o of state.obstacles) {
     if (!o.active) continue;
