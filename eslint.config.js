@@ -46,12 +46,6 @@ const serverDomainImports = {
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.
   admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop'],
 };
-/**
- * Imports against that direction, still to be taken out (issue 31): a wallet link asks prize
- * whether a payment is on its way. Listed apart so the table above stays acyclic and no new one
- * joins.
- */
-const serverBackImports = { wallet: ['prize'] };
 
 function assertAcyclic(graph) {
   const state = new Map();
@@ -81,7 +75,7 @@ const serverZones = [
     message: 'Server infrastructure imports no domain.',
   })),
   ...serverDomains.map((domain) => {
-    const allowed = [...(serverDomainImports[domain] ?? []), ...(serverBackImports[domain] ?? [])];
+    const allowed = serverDomainImports[domain] ?? [];
     return {
       target: `src/server/${domain}`,
       from: serverDomains

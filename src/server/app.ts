@@ -34,6 +34,7 @@ import { securityHeaders } from './plugins/security-headers.ts';
 import { burnAdminRoutes, burnReadRoutes } from './burns/routes.ts';
 import { finishPendingPayments, paymentContext } from './prize/payments.ts';
 import { prizePaymentRoutes } from './prize/payment-routes.ts';
+import { openApproval } from './prize/repository.ts';
 import { prizeRoutes } from './prize/routes.ts';
 import { pruneRateLimits } from './security/rate-limit.ts';
 import { allowReadsOnly, enableSessions } from './security/session-scope.ts';
@@ -116,7 +117,8 @@ export async function buildApp(
     await scope.register(gameRoutes, { standings });
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
-    await scope.register(walletRoutes);
+    // A wallet stays put while a prize is on its way to it: prize's rule, wallet's route.
+    await scope.register(walletRoutes, { pendingPrize: openApproval });
     await scope.register(appealRoutes);
     // The operator console's API: never stored, refusals included.
     await scope.register(async (admin) => {

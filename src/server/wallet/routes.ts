@@ -5,7 +5,13 @@ import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
-import { issueChallenge, linkWallet, memberWallet, type SiteIdentity } from './service.ts';
+import {
+  issueChallenge,
+  linkWallet,
+  memberWallet,
+  type PendingPrize,
+  type SiteIdentity,
+} from './service.ts';
 
 const LOGIN_FIRST = 'Please log in to link a wallet';
 
@@ -21,7 +27,10 @@ function siteIdentity(request: FastifyRequest): SiteIdentity {
 
 /** A member's proven Solana wallet (Sign In With Solana); session scope. membersOnly answers a
  * visitor 401 first, so each handler has its member (`request.user!`). */
-export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
+export const walletRoutes: FastifyPluginAsyncZod<{ pendingPrize: PendingPrize }> = async (
+  app,
+  { pendingPrize },
+) => {
   const membersOnlyHere = membersOnly(LOGIN_FIRST);
 
   endpointRoute(app, walletEndpoint, async (request) => memberWallet(app.deps, request.user!), {
@@ -47,6 +56,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         siteIdentity(request),
         clientNetwork(request),
+        pendingPrize,
       ),
     { onRequest: membersOnlyHere },
   );

@@ -10,8 +10,9 @@ import type {
 import { parseSignInMessage, shortAddress, signInMessageText } from '#shared/siws.ts';
 import { findUserPasswordHash } from '../accounts/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
-import { openApproval } from '../prize/repository.ts';
 import { verifyPassword } from '../security/password.ts';
 import { enforceRateLimit, type RateRule } from '../security/rate-limit.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -175,6 +176,16 @@ async function checkPassword(
 }
 
 /**
+ * The week whose prize is on its way to the member's wallet, if any, read in the link's
+ * transaction. The rule is prize's (prize/repository.ts, openApproval); app.ts hands it in, as
+ * prize builds on wallet and not the other way round.
+ */
+export type PendingPrize = (
+  db: Transaction<Database>,
+  userId: number,
+) => Promise<{ week_id: string; wallet_address: string | null } | undefined>;
+
+/**
  * Links (or changes) the member's wallet: their password again, then a signed message this site
  * issued to them. Refused while a week's prize approval names their wallet and is not paid, and
  * each change is recorded with its proof in wallet_changes
@@ -186,6 +197,7 @@ export async function linkWallet(
   body: LinkWalletBody,
   site: SiteIdentity,
   network: string,
+  pendingPrize: PendingPrize,
 ): Promise<WalletResponse> {
   await checkPassword(deps, user, body.password, network);
   const { bytes, nonce } = checkSignedMessage(body, site);
@@ -228,7 +240,7 @@ export async function linkWallet(
   try {
     await deps.db.transaction().execute(async (trx) => {
       const before = await lockWallet(trx, user.id);
-      const approval = before ? await openApproval(trx, user.id) : undefined;
+      const approval = before ? await pendingPrize(trx, user.id) : undefined;
       if (approval && approval.wallet_address !== body.address) {
         throw new HttpError(
           409,
