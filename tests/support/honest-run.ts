@@ -98,6 +98,31 @@ export async function sendProgressReports(
 }
 
 /**
+ * Stores an honest run of the autopilot's and its board entry at `at`, as the game does once a
+ * run is replayed and its score submitted: for suites that review a week without playing it.
+ */
+export async function storeHonestEntry(
+  db: Kysely<Database>,
+  entry: { userId: number | null; playerName: string; targetSteps: number; at: number },
+): Promise<{ runId: string; entryId: number; run: HonestRun }> {
+  const { userId, playerName, at } = entry;
+  const runId = randomBytes(16).toString('base64url');
+  const run = playHonestly(runId, randomBytes(4).readUInt32LE(), entry.targetSteps);
+  await insertRun(db, { id: runId, seed: run.seed, userId, issuedAt: at - 60_000 });
+  await recordVerification(db, runId, { inputs: run.inputs, ...run.result }, run.statistics, at);
+  const entryId = await insertScore(db, {
+    runId,
+    userId,
+    playerKey: userId === null ? `n:${playerName.toLowerCase()}` : `u:${userId}`,
+    playerName,
+    ...scoreFigures(run),
+    weekStart: weekStartUtc(at),
+    createdAt: at,
+  });
+  return { runId, entryId, run };
+}
+
+/**
  * A member's honest run of last week, written into a running server's SQLite file as the game
  * stores a replayed run and its score: what the prize week reviews, for journeys that cannot
  * wait a week. Gives the run's id.
@@ -109,7 +134,6 @@ export async function storeLastWeekRun(
   afterStore?: (db: Kysely<Database>, userId: number, at: number) => Promise<unknown>,
 ): Promise<string> {
   const lastWeek = Date.now() - WEEK_MS;
-  const runId = randomBytes(16).toString('base64url');
   const db = createDatabase({ kind: 'sqlite', file: dbFile });
   try {
     const user = await db
@@ -117,32 +141,15 @@ export async function storeLastWeekRun(
       .select('id')
       .where('username', '=', username)
       .executeTakeFirstOrThrow();
-    const seed = randomBytes(4).readUInt32LE();
-    const run = playHonestly(runId, seed, targetSteps);
-    await insertRun(db, { id: runId, seed, userId: user.id, issuedAt: lastWeek - 60_000 });
-    await recordVerification(
-      db,
-      runId,
-      { inputs: run.inputs, ...run.result },
-      run.statistics,
-      lastWeek,
-    );
-    await insertScore(db, {
-      runId,
+    const { runId } = await storeHonestEntry(db, {
       userId: user.id,
-      playerKey: `u:${user.id}`,
       playerName: username,
-      score: run.result.score,
-      level: run.result.level,
-      tasksCompleted: run.result.tasksCompleted,
-      powerUpsCollected: run.result.powerUpsCollected,
-      gameTime: run.result.gameTime,
-      weekStart: weekStartUtc(lastWeek),
-      createdAt: lastWeek,
+      targetSteps,
+      at: lastWeek,
     });
     await afterStore?.(db, user.id, lastWeek);
+    return runId;
   } finally {
     await db.destroy();
   }
-  return runId;
 }

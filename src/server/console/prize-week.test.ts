@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
@@ -8,14 +7,13 @@ import type { WalletChallenge } from '#shared/api/wallet.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
-import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
+import { storeHonestEntry } from '#test-support/honest-run.ts';
 import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
-import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
 
 const runPath = (pattern: string, runId: string) => pattern.replace(':runId', runId);
 
@@ -25,28 +23,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
   /** A leaderboard entry whose run really replays, stored as the game does. */
   async function seedEntry(userId: number, playerName: string, targetSteps: number) {
-    const runId = randomBytes(16).toString('base64url');
-    const seed = randomBytes(4).readUInt32LE();
-    const run = playHonestly(runId, seed, targetSteps);
-    const now = t.clock.now();
-    await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(
-      db(),
-      runId,
-      { inputs: run.inputs, ...run.result },
-      run.statistics,
-      now,
-    );
-    const entryId = await insertScore(db(), {
-      runId,
-      userId,
-      playerKey: `u:${userId}`,
-      playerName,
-      ...scoreFigures(run),
-      weekStart: weekStartUtc(now),
-      createdAt: now,
-    });
-    return { runId, entryId };
+    return storeHonestEntry(db(), { userId, playerName, targetSteps, at: t.clock.now() });
   }
 
   async function member(name: string) {

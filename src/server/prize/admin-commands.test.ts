@@ -1,11 +1,10 @@
 import { runAdminIn } from '#test-support/admin-cli.ts';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { GiveawayWinner, LeaderboardEntry } from '#shared/api/game.ts';
 import type { WalletChallenge } from '#shared/api/wallet.ts';
-import { isoWeekId, WEEK_MS, weekStartUtc } from '#shared/time.ts';
-import { playHonestly, scoreFigures } from '#test-support/honest-run.ts';
+import { isoWeekId, WEEK_MS } from '#shared/time.ts';
+import { storeHonestEntry } from '#test-support/honest-run.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
@@ -16,7 +15,6 @@ import { afterAll, beforeAll } from 'vitest';
 import { createDatabase } from '../db/create-database.ts';
 import { createMigrator } from '../db/migrate.ts';
 import { machineSigns } from '#shared/game/run-statistics.ts';
-import { insertRun, insertScore, recordVerification } from '../game/repository.ts';
 import { paidWeeks, weekEvents } from './repository.ts';
 import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 
@@ -54,29 +52,14 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
 
   /** A leaderboard entry whose run really replays (the autopilot's), stored as the game does. */
   async function seedEntry(userId: number | null, playerName: string, targetSteps: number) {
-    const runId = randomBytes(16).toString('base64url');
-    const seed = randomBytes(4).readUInt32LE();
-    const run = playHonestly(runId, seed, targetSteps);
-    const now = t.clock.now();
-    await insertRun(db(), { id: runId, seed, userId, issuedAt: now - 60_000 });
-    await recordVerification(
-      db(),
-      runId,
-      { inputs: run.inputs, ...run.result },
-      run.statistics,
-      now,
-    );
-    const statistics = run.statistics;
-    const entryId = await insertScore(db(), {
-      runId,
+    const at = t.clock.now();
+    const { runId, entryId, run } = await storeHonestEntry(db(), {
       userId,
-      playerKey: userId === null ? `n:${playerName.toLowerCase()}` : `u:${userId}`,
       playerName,
-      ...scoreFigures(run),
-      weekStart: weekStartUtc(now),
-      createdAt: now,
+      targetSteps,
+      at,
     });
-    return { runId, entryId, score: run.result.score, statistics };
+    return { runId, entryId, score: run.result.score, statistics: run.statistics };
   }
 
   /** The member links `wallet` (TestClient.register's password); the answer's status. */
