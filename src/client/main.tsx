@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { readPageFacts } from './lib/site-config.ts';
@@ -18,8 +18,11 @@ export function startApp(onTakenOver: () => void): void {
       <OnceTakenOver then={onTakenOver} />
     </StrictMode>
   );
-  // The server rendered this page (entry-server.tsx): take its HTML over. A page it did not
+  // The server rendered this page (entry-server.tsx): take its HTML over, as a transition so
+  // React hydrates it in slices that let the browser in between (a plain hydrateRoot is one
+  // task as long as the whole page; on a phone that was most of the page's blocking time).
+  // Clicks meanwhile are held (boot.ts) until it has the page. A page the server did not
   // render (the dev server, a page with its own shell) arrives empty and is rendered here.
-  if (root.firstElementChild) hydrateRoot(root, app);
+  if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
   else createRoot(root).render(app);
 }
