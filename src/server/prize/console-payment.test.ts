@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainPaths, type PaymentStatus, type PreparedPayment } from '#shared/api/chain.ts';
 import { prizeTransferBytes } from '#shared/prize-transfer.ts';
 import {
-  freshAddress,
   fundedSigner,
   LAMPORTS_PER_SOL,
   sendThroughRpc,
 } from '#test-support/chain-transactions.ts';
 import { operator as asOperator } from '#test-support/operators.ts';
+import { approveWeek } from '#test-support/prize-weeks.ts';
 import { TestChain } from '#test-support/test-chain.ts';
 import { createTestApp, type TestApp } from '#test-support/test-app.ts';
 import type { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { appendPrizeEvent, weekEvents } from './repository.ts';
+import { weekEvents } from './repository.ts';
 
 /**
  * The transfer the console builds (src/shared/prize-transfer.ts) on the blockhash the server
@@ -38,21 +38,8 @@ describe.each(databaseKinds)("the console's prize transfer, on %s", (kind) => {
   });
 
   let weekNumber = 20;
-  async function approvedWeek(): Promise<string> {
-    const week = `2026-W${weekNumber++}`;
-    await appendPrizeEvent(t.app.deps.db, {
-      week_id: week,
-      step: 'approved',
-      run_id: `run-${week}`,
-      user_id: 1,
-      player_name: 'Winner',
-      score: 42,
-      wallet_address: await freshAddress(),
-      prize: '1 SOL',
-      created_at: t.clock.now(),
-    });
-    return week;
-  }
+  const approvedWeek = async () =>
+    (await approveWeek(t.app.deps.db, `2026-W${weekNumber++}`, t.clock.now())).week;
   const steps = async (week: string) => (await weekEvents(t.app.deps.db, week)).map((e) => e.step);
 
   /** What a wallet does with the console's bytes: signs them and sends them to its RPC. */

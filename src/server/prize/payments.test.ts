@@ -21,6 +21,7 @@ import {
   tokenTransfer,
 } from '#test-support/chain-transactions.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
+import { approveWeek } from '#test-support/prize-weeks.ts';
 import { TestChain } from '#test-support/test-chain.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -82,22 +83,8 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   const steps = async (week: string) => (await weekEvents(db(), week)).map((e) => e.step);
   let weekNumber = 10;
   /** A week approved for a fresh wallet, as prize:approve records it. */
-  async function approvedWeek(): Promise<{ week: string; winner: Address }> {
-    const week = `2026-W${String(weekNumber++).padStart(2, '0')}`;
-    const winner = await freshAddress();
-    await appendPrizeEvent(db(), {
-      week_id: week,
-      step: 'approved',
-      run_id: `run-${week}`,
-      user_id: 1,
-      player_name: 'Winner',
-      score: 42,
-      wallet_address: winner,
-      prize: '1 SOL',
-      created_at: t.clock.now(),
-    });
-    return { week, winner };
-  }
+  const approvedWeek = () =>
+    approveWeek(db(), `2026-W${String(weekNumber++).padStart(2, '0')}`, t.clock.now());
 
   const paymentPath = (week: string) => chainPaths.payment.replace(':week', week);
   const confirmPath = (week: string) => chainPaths.confirmPayment.replace(':week', week);
