@@ -19,8 +19,8 @@ export function startApp(onTakenOver: () => void): void {
     </StrictMode>
   );
   // The server rendered this page (entry-server.tsx): take its HTML over, as a transition so
-  // React hydrates it in slices that let the browser in between (a plain hydrateRoot is one
-  // task as long as the whole page; on a phone that was most of the page's blocking time).
+  // React hydrates it in slices that let the browser in between (a plain hydrateRoot runs at a
+  // blocking priority, without yielding; decision 025 has the blocking time before and after).
   // Clicks meanwhile are held (boot.ts) until it has the page. A page the server did not
   // render (the dev server, a page with its own shell) arrives empty and is rendered here.
   if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));

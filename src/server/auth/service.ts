@@ -1,3 +1,4 @@
+import { HOUR_MS, MINUTE_MS } from '#shared/time.ts';
 import { USERNAME_PATTERN, type LoginBody, type RegisterBody } from '#shared/api/auth.ts';
 import { findUserByUsername, insertUser, isLookAlikeOfMember } from '../accounts/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
@@ -6,11 +7,11 @@ import { hashPassword, verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 /** Failed logins one network may make for one username per window. */
 const LOGIN_LIMIT_PER_USERNAME = 10;
 const LOGIN_LIMIT_PER_NETWORK = 50;
-const REGISTER_WINDOW_MS = 60 * 60 * 1000;
+const REGISTER_WINDOW_MS = HOUR_MS;
 /**
  * Accounts one network may open per hour: room for a household or a classroom behind one
  * router, while a script can neither fill the users table nor keep the cores busy hashing.

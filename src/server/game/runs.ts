@@ -37,7 +37,7 @@ import {
 // game route are here too, counted per member or per network.
 
 /** The longest round (MAX_STEPS) plus time to send it; older runs are refused. */
-export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * 60 * 1000;
+export const RUN_TTL_MS = MAX_STEPS * STEP_MS + 15 * MINUTE_MS;
 
 /**
  * Rounds one network may have running at once (a run counts until it is verified, refused or

@@ -1,6 +1,5 @@
+import { HOUR_MS, MINUTE_MS } from '#shared/time.ts';
 import type { RateRule } from '../security/rate-limit.ts';
-
-const MINUTE = 60_000;
 
 /**
  * The gallery's throttles. Votes are counted per IP: generous, since a whole office may sit
@@ -8,10 +7,10 @@ const MINUTE = 60_000;
  * Uploads count per member, because they cost disk and CPU.
  */
 export const GALLERY_LIMITS = {
-  votePerIp: { limit: 300, windowMs: MINUTE },
-  uploadUrlPerMember: { limit: 30, windowMs: 10 * MINUTE },
-  processPerMember: { limit: 30, windowMs: 10 * MINUTE },
-  postPerMember: { limit: 20, windowMs: 10 * MINUTE },
+  votePerIp: { limit: 300, windowMs: MINUTE_MS },
+  uploadUrlPerMember: { limit: 30, windowMs: 10 * MINUTE_MS },
+  processPerMember: { limit: 30, windowMs: 10 * MINUTE_MS },
+  postPerMember: { limit: 20, windowMs: 10 * MINUTE_MS },
   /** Reports per IP: more than anyone honest files in an hour, too few to report-bomb. */
-  reportPerIp: { limit: 20, windowMs: 60 * MINUTE },
+  reportPerIp: { limit: 20, windowMs: HOUR_MS },
 } as const satisfies Record<string, RateRule>;

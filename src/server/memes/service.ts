@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '#shared/time.ts';
 import { memePaths } from '#shared/api/paths.ts';
 import {
   MEMES_PAGE_DEFAULT,
@@ -70,7 +71,7 @@ export interface Gallery {
  * reader is paging through, so no card repeats or goes missing; the cards still show today's
  * counts, and a meme hidden since is left out.
  */
-export const SNAPSHOT_REUSE_MS = 60_000;
+export const SNAPSHOT_REUSE_MS = MINUTE_MS;
 export const SNAPSHOT_TTL_MS = 6 * 3_600_000;
 /** Top and Hot show at most this many cards (42 pages of the default size). */
 export const SNAPSHOT_MAX = 1000;

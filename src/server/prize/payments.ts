@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '#shared/time.ts';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import type { Kysely } from 'kysely';
@@ -25,7 +26,7 @@ import type { Clock } from '../clock.ts';
  * blockhash (about 90 s) ran out long before, so no transaction carrying its reference can
  * still land (docs/decisions/023-prize-paid-on-chain.md).
  */
-export const PENDING_EXPIRY_MS = 30 * 60 * 1000;
+export const PENDING_EXPIRY_MS = 30 * MINUTE_MS;
 
 /** What paying a prize needs: the record, the site's prize and the chain. */
 export interface PaymentContext {

@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '#shared/time.ts';
 import type { Readable } from 'node:stream';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
@@ -33,11 +34,11 @@ import {
 } from './repository.ts';
 
 /** How long an upload URL may be used. */
-export const UPLOAD_URL_TTL_MS = 15 * 60_000;
+export const UPLOAD_URL_TTL_MS = 15 * MINUTE_MS;
 /** A file sent just before its URL ran out may still be processed for this long. */
-export const UPLOAD_PROCESS_GRACE_MS = 60 * 60_000;
+export const UPLOAD_PROCESS_GRACE_MS = HOUR_MS;
 /** A processed image not posted as a meme within this time is swept. */
-export const UNUSED_IMAGE_TTL_MS = 24 * 60 * 60_000;
+export const UNUSED_IMAGE_TTL_MS = DAY_MS;
 /** Processed objects are named by their content, so they never change. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 

@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '#shared/time.ts';
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
@@ -30,7 +31,7 @@ import {
 } from './repository.ts';
 
 /** Long enough to open a wallet and read the message; short enough that a leaked one dies. */
-export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+export const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
 export const LINK_STATEMENT =
   'Link this wallet to my account, so the weekly prize can be paid to it. This is not a transaction and costs nothing.';
 const VERSION = '1';
@@ -47,7 +48,7 @@ export interface SiteIdentity {
  * links a wallet a few times a year, so a handful per quarter hour is plenty, and a script
  * neither fills wallet_nonces nor guesses a session's password.
  */
-const WALLET_WINDOW_MS = 15 * 60 * 1000;
+const WALLET_WINDOW_MS = 15 * MINUTE_MS;
 export const CHALLENGES_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
 export const CHALLENGES_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
 export const LINKS_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
