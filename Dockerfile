@@ -3,20 +3,20 @@
 # Build:  docker build -t daily-grind .
 # Run:    docker run -p 3000:3000 -v grind-data:/app/data --env-file .env daily-grind
 
-# Node 22 LTS (security releases until April 2027), not 24: better-sqlite3 12 aborts at random on
-# Node 24.19+ (`Assertion failed: (env) != nullptr` from Statement::~Statement during GC; seen
-# here with `.ci/node24 src/server/prize`), and better-sqlite3 13, which fixes it, needs Node 22+
-# where this code still supports 20.19. See docs/decisions/019-append-only-records-and-wallet-changes.md.
-FROM node:22-bookworm-slim AS build
+# Node 24 LTS. It loads better-sqlite3 13 (Node-API, built into its package); 12, which aborts on
+# Node 24.19+, is installed beside it only for Node 20 machines (src/server/db/sqlite.ts), and
+# still compiles here. `.ci/run` runs the Vitest suites on Node 24 (`.ci/node24`); see
+# docs/decisions/019-append-only-records-and-wallet-changes.md.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# better-sqlite3 12 (the Node 20 driver) compiles from source when no prebuilt binary can be fetched.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app

@@ -87,7 +87,14 @@ const serverZones = [
 ].filter((zone) => zone.from.length > 0);
 
 /** Rooms (CONVENTIONS.md): who may import whom. */
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+// better-sqlite3 has two majors installed, one per Node (src/server/db/sqlite.ts picks).
+const noSqliteDriver = {
+  group: ['better-sqlite3', 'better-sqlite3-node20'],
+  message: 'Open SQLite through src/server/db/sqlite.ts: it loads the driver this Node can run.',
+};
+const restrict = (patterns) => ({
+  'no-restricted-imports': ['error', { patterns: [...patterns, noSqliteDriver] }],
+});
 const noServer = {
   group: ['\\#server/*', '**/server/**'],
   message: 'Only src/server may import server code.',
@@ -132,6 +139,7 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  { files: ['**/*.{ts,tsx}'], rules: restrict([]) },
   {
     files: ['src/client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

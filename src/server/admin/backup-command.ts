@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { SQLite } from '../db/sqlite.ts';
 import { positionals, UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
 
 const USAGE = 'backup <file>';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../db/sqlite.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { loadConfig } from '../config.ts';

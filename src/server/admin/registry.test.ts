@@ -2,7 +2,7 @@ import { runAdminIn } from '#test-support/admin-cli.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../db/sqlite.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
 import { suiteApp } from '#test-support/test-app.ts';

@@ -1,7 +1,7 @@
 // The append-only records (db/append-only.ts) refuse every rewrite through the app's own
 // connection: UPDATE, DELETE, SQLite's REPLACE and upserts, and on PostgreSQL TRUNCATE and
 // the owner's way around triggers (ALTER TABLE ... DISABLE TRIGGER), which the app role lacks.
-import SQLite from 'better-sqlite3';
+import { SQLite } from './sqlite.ts';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { suiteApp } from '#test-support/test-app.ts';

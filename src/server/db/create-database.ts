@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
 import type { Database } from './database.ts';
+import { SQLite, type SqliteConnection, type SqliteStatement } from './sqlite.ts';
 
 // Counts and epoch-ms timestamps come back from PostgreSQL as int8; they fit a double exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -65,8 +65,8 @@ const MAX_CACHED_STATEMENTS = 500;
  * each time. The app runs a few dozen distinct SQL texts, so each is compiled once and kept
  * (the oldest dropped past a bound, for texts that vary such as `in (?, ?, ...)` lists).
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SqliteConnection): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {

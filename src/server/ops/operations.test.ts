@@ -11,6 +11,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type AppConfig } from '../config.ts';
 import { createDatabase } from '../db/create-database.ts';
 import { MigrationError } from '../db/migrate.ts';
+import { SQLite } from '../db/sqlite.ts';
 import { createTestApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { createTestDatabase, databaseKinds } from '#test-support/test-database.ts';
@@ -208,8 +209,7 @@ describe('the server process', () => {
       expect(statuses.every((s) => s === 201 || s === 503 || s === 'refused')).toBe(true);
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
       expect(node.output()).toContain('shutting down');
-      const { default: Database } = await import('better-sqlite3');
-      const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
+      const db = new SQLite(path.join(dataDir, 'app.db'), { readonly: true });
       const created = (
         db.prepare("select count(*) as n from users where username like 'drain_%'").get() as {
           n: number;
