@@ -3,10 +3,10 @@
 # Build:  docker build -t daily-grind .
 # Run:    docker run -p 3000:3000 -v grind-data:/app/data --env-file .env daily-grind
 
-# Node 24 LTS. It loads better-sqlite3 13 (Node-API, built into its package); 12, which aborts on
-# Node 24.19+, is installed beside it only for Node 20 machines (src/server/db/sqlite.ts), and
-# still compiles here. `.ci/run` runs the Vitest suites on Node 24 (`.ci/node24`); see
-# docs/decisions/019-append-only-records-and-wallet-changes.md.
+# Node 24 LTS. It loads better-sqlite3 13 (`better-sqlite3-node22`: Node-API, binaries in its
+# package); 12, which aborts on Node 24.19+, is installed beside it for Node 20 machines
+# (src/server/db/sqlite.ts) and still compiles here. `.ci/run` runs the Vitest suites on Node 24
+# (`.ci/node24`); see docs/decisions/019-append-only-records-and-wallet-changes.md.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 12 (the Node 20 driver) compiles from source when no prebuilt binary can be fetched.

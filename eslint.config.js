@@ -89,7 +89,7 @@ const serverZones = [
 /** Rooms (CONVENTIONS.md): who may import whom. */
 // better-sqlite3 has two majors installed, one per Node (src/server/db/sqlite.ts picks).
 const noSqliteDriver = {
-  group: ['better-sqlite3', 'better-sqlite3-node20'],
+  group: ['better-sqlite3', 'better-sqlite3-node22'],
   message: 'Open SQLite through src/server/db/sqlite.ts: it loads the driver this Node can run.',
 };
 const restrict = (patterns) => ({

@@ -7,11 +7,11 @@ import type BetterSqlite3 from 'better-sqlite3';
  * in `node::ObjectWrap`, which since Node 24.19 aborts the process when a statement is garbage
  * collected outside JavaScript (`Assertion failed: (env) != nullptr`); 13 moved to Node-API and
  * fixes that, but needs Node 22 and crashes on Node 20, which these machines still run. Both are
- * installed (13 as `better-sqlite3`, 12 as `better-sqlite3-node20`) and each Node loads its
- * own; the API is the same. Drop `better-sqlite3-node20` and this switch with Node 20.
+ * installed (12 as `better-sqlite3`, 13 as `better-sqlite3-node22`) and each Node loads its
+ * own; the API is the same. With Node 20 gone, 13 becomes `better-sqlite3` and this switch goes.
  */
 const nodeMajor = Number(process.versions.node.split('.')[0]);
-const driver = nodeMajor >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+const driver = nodeMajor >= 22 ? 'better-sqlite3-node22' : 'better-sqlite3';
 
 export const SQLite: typeof BetterSqlite3 = createRequire(import.meta.url)(driver);
 export type SqliteConnection = BetterSqlite3.Database;
