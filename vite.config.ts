@@ -39,6 +39,14 @@ export default defineConfig(({ isSsrBuild }) => ({
             ? { console: client('console-main.tsx') }
             : { index: client('index.html'), app: client('main.tsx') }) as Record<string, string>,
           preserveEntrySignatures: 'allow-extension' as const,
+          // React DOM in a chunk of its own, which boot.ts loads in a task of its own: loaded
+          // and compiled with the app's code in one go, it made the start-up's longest task
+          // (decision 025). Being CommonJS, its code still runs when the app first requires it.
+          output: {
+            codeSplitting: {
+              groups: [{ name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ }],
+            },
+          },
         },
   },
   server: {

@@ -20,20 +20,35 @@ watchVisitor();
 const bootScript = document.querySelector<HTMLScriptElement>('script[data-app]');
 const [appUrl = '/main.tsx', ...appImports] = bootScript?.dataset.app?.split(' ') ?? [];
 
-function startApp(): void {
+/** Resolves on a task of its own, so the browser may paint or take input before what follows. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+async function startApp(): Promise<void> {
   // All at once: the entry's imports need not wait for the entry to be read.
   for (const href of appImports) {
     document.head.append(
       Object.assign(document.createElement('link'), { rel: 'modulepreload', href }),
     );
   }
-  (import(/* @vite-ignore */ appUrl) as Promise<typeof AppModule>).then(
-    ({ startApp }) => startApp(() => clicks.release()),
-    (error: unknown) => {
-      clicks.release();
-      throw error;
-    },
-  );
+  try {
+    // The entry's imports are loaded one chunk per task before the entry itself (React DOM is
+    // a chunk of its own, vite.config.ts): the whole graph at once was one long task.
+    for (const href of appImports) {
+      await import(/* @vite-ignore */ href);
+      await nextTask();
+    }
+    const { startApp } = (await import(/* @vite-ignore */ appUrl)) as typeof AppModule;
+    startApp(() => clicks.release());
+  } catch (error) {
+    clicks.release();
+    throw error;
+  }
 }
 
 /** Calls `then` once the browser has painted the page's first text. */
@@ -59,5 +74,5 @@ function afterFirstPaint(then: () => void): void {
 
 // A page the server did not render (the dev server, a page with its own shell) arrives empty:
 // there is nothing to paint before the app.
-if (root?.firstElementChild) afterFirstPaint(startApp);
-else startApp();
+if (root?.firstElementChild) afterFirstPaint(() => void startApp());
+else void startApp();
