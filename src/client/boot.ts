@@ -20,7 +20,10 @@ watchVisitor();
 const bootScript = document.querySelector<HTMLScriptElement>('script[data-app]');
 const [appUrl = '/main.tsx', ...appImports] = bootScript?.dataset.app?.split(' ') ?? [];
 
-/** Resolves on a task of its own, so the browser may paint or take input before what follows. */
+/**
+ * Resolves on a task of its own, so the browser may paint or take input before what follows. A
+ * message, not a timer: a hidden tab runs timers at most once a second.
+ */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
