@@ -1,10 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { countdownParts, formatWeekdayTime, nextWeeklyOccurrence } from '#shared/time.ts';
-import { browserIdle, isPhone, LANDING_SECTION_IDS, scrollStopped, toastWith } from './support';
+import {
+  browserIdle,
+  isPhone,
+  LANDING_SECTION_IDS,
+  scrollStopped,
+  serverOfItsOwn,
+  toastWith,
+} from './support';
 
 /** The gallery and the game are lazily loaded code: 30 s, as every such wait on a loaded machine. */
 const LAZY_SECTION_MS = 30_000;
@@ -36,36 +39,6 @@ test.beforeEach(async ({ page, context }) => {
     }),
   );
 });
-
-/**
- * A server of its own started with an operator's SITE_CONFIG: the pages are rendered with the
- * site's facts at start, so a changed config means another server (from the same build).
- */
-function withSiteConfig(change: Record<string, unknown>) {
-  let node: NodeProcess | undefined;
-  let dir = '';
-  test.beforeAll(async () => {
-    // A server start, which on a busy machine takes longer than one test may.
-    test.setTimeout(180_000);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-e2e-site-'));
-    const siteFile = path.join(dir, 'site.json');
-    fs.writeFileSync(siteFile, JSON.stringify(change));
-    node = await startNode({
-      readyTimeoutMs: 150_000,
-      env: {
-        NODE_ENV: 'test',
-        DATA_DIR: path.join(dir, 'data'),
-        SITE_CONFIG: siteFile,
-        CLIENT_DIST_DIR: path.join(REPO_ROOT, 'dist/client'),
-      },
-    });
-  });
-  test.afterAll(async () => {
-    await node?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return { origin: () => node!.origin };
-}
 
 const section = (page: Page, id: string) => page.locator(`#${id}`);
 
@@ -159,7 +132,7 @@ test('hero: title, ticker, description, launch countdown in Sydney time, and the
 });
 
 test.describe('before the launch, with no address yet', () => {
-  const site = withSiteConfig({
+  const site = serverOfItsOwn({
     launchAt: new Date(Date.now() + 3 * 86_400_000 + 5 * 3_600_000).toISOString(),
     contractAddress: '',
   });
