@@ -27,7 +27,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     // A failed journey keeps its trace (each action's DOM snapshot) and a screenshot of the end.
     // The trace's film strip is left out: it has Chromium encode a JPEG of every frame of every
-    // journey, passed or not, which was a third of the suite's CPU (decision 025).
+    // journey, passed or not: 20-30% of the suite's CPU (decision 025).
     trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
