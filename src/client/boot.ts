@@ -32,7 +32,7 @@ function nextTask(): Promise<void> {
   });
 }
 
-async function startApp(): Promise<void> {
+async function loadApp(): Promise<void> {
   // All at once: the entry's imports need not wait for the entry to be read.
   for (const href of appImports) {
     document.head.append(
@@ -77,5 +77,5 @@ function afterFirstPaint(then: () => void): void {
 
 // A page the server did not render (the dev server, a page with its own shell) arrives empty:
 // there is nothing to paint before the app.
-if (root?.firstElementChild) afterFirstPaint(() => void startApp());
-else void startApp();
+if (root?.firstElementChild) afterFirstPaint(() => void loadApp());
+else void loadApp();

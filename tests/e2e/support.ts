@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { freePort, REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
+import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import { authPaths, memePaths } from '#shared/api/paths.ts';
 
@@ -168,35 +168,35 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
 /**
  * A server of its own, from the suite's build, for the journeys of one file or describe block:
  * one started with an operator's SITE_CONFIG (the pages are rendered with the site's facts at
- * start), or one whose memes and board no other journey's posts can change. It sits behind a
- * proxy as the suite's server does (TRUST_PROXY), so `signUpViaApi` works on it too.
+ * start), or one whose memes and board no other journey's posts can change. A scratch site on
+ * SQLite, behind a trusted proxy as the suite's server is, so `signUpViaApi` works on it too.
  */
 export function serverOfItsOwn(siteConfig?: Record<string, unknown>) {
+  let site: ScratchSite | undefined;
   let node: NodeProcess | undefined;
-  let dir = '';
   test.beforeAll(async () => {
     // A server start, which on a busy machine takes longer than one test may.
     test.setTimeout(180_000);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-e2e-site-'));
-    const siteFile = path.join(dir, 'site.json');
-    if (siteConfig) fs.writeFileSync(siteFile, JSON.stringify(siteConfig));
     const port = await freePort();
-    node = await startNode({
-      readyTimeoutMs: 150_000,
-      env: {
-        NODE_ENV: 'test',
-        PORT: String(port),
-        DATA_DIR: path.join(dir, 'data'),
-        SITE_CONFIG: siteConfig ? siteFile : undefined,
-        CLIENT_DIST_DIR: path.join(REPO_ROOT, 'dist/client'),
-        TRUST_PROXY: 'true',
-        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      },
+    site = await startScratchSite({
+      postgresAdminUrl: undefined,
+      publicOrigin: `http://127.0.0.1:${port}`,
+      dataDirPrefix: 'grind-e2e-site-',
     });
+    const env = site.nodeEnv({
+      NODE_ENV: 'test',
+      PORT: String(port),
+      CLIENT_DIST_DIR: path.join(REPO_ROOT, 'dist/client'),
+    });
+    if (siteConfig) {
+      env.SITE_CONFIG = path.join(env.DATA_DIR, 'site.json');
+      fs.writeFileSync(env.SITE_CONFIG, JSON.stringify(siteConfig));
+    }
+    node = await startNode({ readyTimeoutMs: 150_000, env });
   });
   test.afterAll(async () => {
     await node?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await site?.close();
   });
   return { origin: () => node!.origin };
 }
