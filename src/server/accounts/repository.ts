@@ -62,6 +62,15 @@ export async function memberSince(
 }
 
 /** A member's password hash, for an action that asks for the password again (wallet links). */
+/** A member's name and role as the rank rule reads them (inside the deciding transaction). */
+export function findUserRole(db: Db, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'role'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
 export async function findUserPasswordHash(db: Db, userId: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('users')

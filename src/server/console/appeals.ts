@@ -4,7 +4,8 @@ import type { AppealDecisionNotice } from '#shared/api/appeals.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { recordDecision, type Operator } from '../db/operator-log.ts';
+import { recordDecision } from '../db/operator-log.ts';
+import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 import { activeSuspension, isActive } from './suspensions.ts';
 
 /**
@@ -119,7 +120,7 @@ export async function openAppeals(db: Db, limit: number): Promise<AppealEntry[]>
  */
 export async function decideAppeal(
   db: Db,
-  operator: Operator,
+  operator: RankedOperator,
   appealId: number,
   verdict: 'uphold' | 'lift',
   reason: string,
@@ -128,6 +129,7 @@ export async function decideAppeal(
   return db.transaction().execute(async (trx) => {
     const appeal = await appealsQuery(trx).where('appeals.id', '=', appealId).executeTakeFirst();
     if (!appeal) throw notFound('No such appeal.');
+    await refuseUnlessOutranksMember(trx, operator, appeal.user_id);
     const decision = verdict === 'lift' ? 'lifted' : 'upheld';
     // Only an undecided appeal is decided: the guard is in the update, so two operators at once
     // cannot both decide it.

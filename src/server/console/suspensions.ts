@@ -5,7 +5,8 @@ import { gamePaths, memePaths, objectPaths, shopPaths } from '#shared/api/paths.
 import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
-import { recordDecision, type Operator } from '../db/operator-log.ts';
+import { recordDecision } from '../db/operator-log.ts';
+import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LENGTH_MS: Record<SuspensionLength, number | null> = {
@@ -35,13 +36,14 @@ export async function activeSuspension(db: Kysely<Database>, userId: number, now
 
 export async function suspend(
   db: Kysely<Database>,
-  operator: Operator,
+  operator: RankedOperator,
   member: { id: number; username: string },
   length: SuspensionLength,
   reason: string,
   now: number,
 ) {
   return db.transaction().execute(async (trx) => {
+    await refuseUnlessOutranksMember(trx, operator, member.id);
     const current = (
       await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
     ).find((s) => isActive(s, now));
@@ -81,12 +83,13 @@ export async function suspend(
 
 export async function lift(
   db: Kysely<Database>,
-  operator: Operator,
+  operator: RankedOperator,
   member: { id: number; username: string },
   reason: string,
   now: number,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    await refuseUnlessOutranksMember(trx, operator, member.id);
     const active = (
       await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
     ).filter((s) => isActive(s, now));
@@ -117,12 +120,13 @@ export async function lift(
 /** Ends every session of the member (each node drops it within the session cache's 2 s). */
 export async function endSessions(
   deps: Pick<AppDeps, 'db'>,
-  operator: Operator,
+  operator: RankedOperator,
   member: { id: number; username: string },
   reason: string,
   now: number,
 ): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
+    await refuseUnlessOutranksMember(trx, operator, member.id);
     const ended = await trx
       .deleteFrom('sessions')
       .where('user_id', '=', member.id)

@@ -5,7 +5,8 @@ import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { memberSince } from '../accounts/repository.ts';
 import { hasFinishedRun } from '../game/repository.ts';
-import { recordDecision, type Operator } from '../db/operator-log.ts';
+import { recordDecision } from '../db/operator-log.ts';
+import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 import { recordLiveEvent } from '../live/record.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
@@ -129,7 +130,7 @@ export interface DecisionResult {
 
 /** Who decided and why, for the operator log. */
 export interface DecisionBy {
-  operator: Operator;
+  operator: RankedOperator;
   reason: string;
 }
 
@@ -164,10 +165,11 @@ async function decideOnce(
   return db.transaction().execute(async (trx) => {
     const meme = await trx
       .selectFrom('memes')
-      .select(['title', 'image_key', 'thumbnail_key', 'phash'])
+      .select(['title', 'image_key', 'thumbnail_key', 'phash', 'user_id'])
       .where('id', '=', memeId)
       .executeTakeFirst();
     if (!meme) return undefined;
+    if (meme.user_id !== null) await refuseUnlessOutranksMember(trx, by.operator, meme.user_id);
     const { n } = await trx
       .selectFrom('meme_reports')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -37,12 +37,23 @@ export const ROLES = ['member', 'moderator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export type OperatorRole = Exclude<Role, 'member'>;
 
-/** A passkey sign-in counts this long after the session's last console request (sliding). */
+/**
+ * A passkey sign-in counts this long after the session's last console request that needed one
+ * (sliding), and never longer than PASSKEY_SIGN_IN_MAX_MS after the sign-in itself.
+ */
 export const PASSKEY_STEP_UP_MS = 15 * 60 * 1000;
+/** The step-up's absolute limit: a working day, then the passkey again however busy the session. */
+export const PASSKEY_SIGN_IN_MAX_MS = 12 * 60 * 60 * 1000;
 
 const OPERATOR_REFUSALS = {
   401: ['UNAUTHORIZED'],
-  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
+  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
+} as const;
+
+/** An action on a member (or their meme, appeal or run): also refused below the member's rank. */
+const MEMBER_ACTION_REFUSALS = {
+  ...OPERATOR_REFUSALS,
+  403: [...OPERATOR_REFUSALS[403], 'RANK_PROTECTED'],
 } as const;
 
 /** WebAuthn options and responses travel as the JSON @simplewebauthn defines; checked there. */
@@ -62,9 +73,12 @@ export const operatorMeSchema = z.object({
   passkeys: z.number().int(),
   /** Whether this session's passkey sign-in is recent enough for the console. */
   passkeyFresh: z.boolean(),
-  /** The relying party (the site's host); null when the console is opened at an IP address. */
+  /**
+   * The relying party (PUBLIC_ORIGIN's host); null when passkeys cannot work here: an IP address,
+   * or PUBLIC_ORIGIN unset and a host other than localhost.
+   */
   rpId: z.string().nullable(),
-  /** Why passkeys cannot work where the console was opened, naming the host to use. */
+  /** Why passkeys cannot work where the console was opened, and what to do instead. */
   hostProblem: z.string().nullable(),
 });
 export type OperatorMe = z.infer<typeof operatorMeSchema>;
@@ -77,7 +91,7 @@ export const operatorMeEndpoint = defineEndpoint({
   tag: 'console',
   access: 'operator',
   response: operatorMeSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: ['NOT_OPERATOR'] },
+  errors: { 401: ['UNAUTHORIZED'], 403: ['NOT_OPERATOR', 'SUSPENDED'] },
 });
 
 export const passwordBodySchema = z.object({ password: z.string().min(1).max(128) });
@@ -92,9 +106,9 @@ export const registrationOptionsEndpoint = defineEndpoint({
   body: passwordBodySchema,
   response: webAuthnJson,
   errors: {
-    400: ['PASSKEY_HOST'],
+    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'],
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'WRONG_PASSWORD'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED', 'WRONG_PASSWORD'],
     429: ['RATE_LIMITED'],
   },
 });
@@ -110,9 +124,9 @@ export const registrationEndpoint = defineEndpoint({
   status: 201,
   response: z.object({ passkey: passkeySchema }),
   errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_INVALID'],
+    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'],
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
     429: ['RATE_LIMITED'],
   },
 });
@@ -126,9 +140,9 @@ export const authenticationOptionsEndpoint = defineEndpoint({
   access: 'operator',
   response: webAuthnJson,
   errors: {
-    400: ['PASSKEY_HOST'],
+    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'],
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
     404: ['NOT_FOUND'],
     429: ['RATE_LIMITED'],
   },
@@ -138,15 +152,16 @@ export const authenticationEndpoint = defineEndpoint({
   method: 'POST',
   path: adminPaths.authentication,
   id: 'passkeyAuthentication',
-  summary: "Checks the passkey sign-in; the session's console access lasts 15 min from each use",
+  summary:
+    "Checks the passkey sign-in; the session's console access lasts 15 min from each use, 12 h at most",
   tag: 'console',
   access: 'operator',
   body: z.object({ response: webAuthnJson }),
   response: z.object({ ok: z.literal(true) }),
   errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_INVALID'],
+    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'],
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
     429: ['RATE_LIMITED'],
   },
 });
@@ -343,7 +358,7 @@ export const memeDecisionEndpoint = defineEndpoint({
   params: idParamsSchema,
   body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
   response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 
 export const APPEAL_VERDICTS = ['uphold', 'lift'] as const;
@@ -360,7 +375,7 @@ export const appealDecisionEndpoint = defineEndpoint({
   body: z.object({ decision: z.enum(APPEAL_VERDICTS), reason: reasonSchema }),
   response: z.object({ appeal: appealEntrySchema }),
   errors: {
-    ...OPERATOR_REFUSALS,
+    ...MEMBER_ACTION_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['APPEAL_DECIDED'],
     429: ['RATE_LIMITED'],
@@ -449,7 +464,7 @@ export const suspendEndpoint = defineEndpoint({
   params: usernameParamsSchema,
   body: z.object({ length: z.enum(SUSPENSION_LENGTHS), reason: reasonSchema }),
   response: z.object({ suspension: suspensionSchema }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 409: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
+  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 409: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
 export const liftEndpoint = defineEndpoint({
@@ -462,7 +477,7 @@ export const liftEndpoint = defineEndpoint({
   params: usernameParamsSchema,
   body: z.object({ reason: reasonSchema }),
   response: z.object({ lifted: z.number().int() }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 
 export const endSessionsEndpoint = defineEndpoint({
@@ -475,7 +490,7 @@ export const endSessionsEndpoint = defineEndpoint({
   params: usernameParamsSchema,
   body: z.object({ reason: reasonSchema }),
   response: z.object({ ended: z.number().int() }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 
 export const OVERVIEW_SERIES = ['members', 'memes', 'votes', 'runs', 'reports'] as const;
@@ -568,7 +583,7 @@ export const approveRunEndpoint = defineEndpoint({
   body: z.object({ confirmWallet: z.string().max(64).optional() }),
   response: z.object({ message: z.string() }),
   errors: {
-    ...OPERATOR_REFUSALS,
+    ...MEMBER_ACTION_REFUSALS,
     409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED'],
     429: ['RATE_LIMITED'],
   },
@@ -585,7 +600,7 @@ export const disqualifyRunEndpoint = defineEndpoint({
   body: z.object({ reason: reasonSchema }),
   response: z.object({ ok: z.literal(true) }),
   errors: {
-    ...OPERATOR_REFUSALS,
+    ...MEMBER_ACTION_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['RUN_DISQUALIFIED'],
     429: ['RATE_LIMITED'],

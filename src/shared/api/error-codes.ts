@@ -89,8 +89,11 @@ export const ERROR_CODES = [
   // The operator console (docs/decisions/022-operator-console.md).
   'NOT_OPERATOR',
   'ADMIN_ONLY',
+  'RANK_PROTECTED',
   'PASSKEY_REQUIRED',
   'PASSKEY_HOST',
+  /** PUBLIC_ORIGIN unset and the console opened at a host other than localhost. */
+  'PASSKEY_NO_ORIGIN',
   'PASSKEY_INVALID',
   'SUSPENDED',
   'APPEAL_EXISTS',
