@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '#shared/api/admin.ts';
-import { authPaths, memePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
+import {
+  authPaths,
+  gamePaths,
+  memePaths,
+  pathTo,
+  shopPaths,
+  walletPaths,
+} from '#shared/api/paths.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
@@ -42,7 +49,7 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
     ).toBe(404);
   });
 
-  it('a suspended member cannot post, vote, report or buy (403 with reason and end), reads still work; lifting restores', async () => {
+  it('a suspended member cannot post, vote, report, buy, start or report a run or link a wallet (403 with reason and end), reads still work; lifting restores', async () => {
     const mod = await operator(t, 'moderator', { passkey: true, ip: '203.0.113.61' });
     const other = TestClient.inject(t.app);
     await other.register(uniqueName('poster'));
@@ -73,6 +80,10 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
         }),
       () => client.request('POST', memePaths.uploadTarget),
       () => client.request('POST', pathTo(shopPaths.purchase, { key: 'ninja' })),
+      () => client.request('POST', gamePaths.runs, { body: {} }),
+      () => client.request('POST', pathTo(gamePaths.progress, { runId: 'r1' }), { body: {} }),
+      () => client.request('POST', walletPaths.challenge, { body: {} }),
+      () => client.request('POST', walletPaths.link, { body: {} }),
     ];
     for (const write of writes) {
       const res = await write();

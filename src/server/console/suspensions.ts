@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SuspensionLength } from '#shared/api/admin.ts';
-import { gamePaths, memePaths, objectPaths, shopPaths } from '#shared/api/paths.ts';
+import { gamePaths, memePaths, objectPaths, shopPaths, walletPaths } from '#shared/api/paths.ts';
 import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
@@ -149,8 +149,15 @@ export async function endSessions(
   });
 }
 
-/** What a suspended member may not do: upload, post, vote, report, score, buy. */
+/**
+ * What a suspended member may not do: upload, post, vote, report, start or report a ranked run,
+ * score, buy, link a wallet (a wallet is where a prize would go).
+ */
 const REFUSED = new Set<string>([
+  gamePaths.runs,
+  gamePaths.progress,
+  walletPaths.challenge,
+  walletPaths.link,
   memePaths.uploadTarget,
   memePaths.memeImages,
   memePaths.create,

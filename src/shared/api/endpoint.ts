@@ -72,7 +72,7 @@ export const COMMON_ERRORS = {
 export const WRITE_REFUSALS = ['CSRF', 'CROSS_SITE'] as const satisfies readonly ErrorCode[];
 
 /**
- * A write a suspended member may not make (upload, post, vote, report, score, buy): 403
+ * A write a suspended member may not make (upload, post, vote, report, run, score, buy, link a wallet): 403
  * `SUSPENDED` with the reason and end time (server/console/suspensions.ts), beside the above.
  */
 export const MEMBER_WRITE_REFUSALS = [

@@ -230,7 +230,7 @@ export const issueRunEndpoint = defineEndpoint({
   access: 'visitor',
   status: 201,
   response: gameRunResponseSchema,
-  errors: { 403: WRITE_REFUSALS, 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
+  errors: { 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
 });
 
 export const progressEndpoint = defineEndpoint({
@@ -244,7 +244,7 @@ export const progressEndpoint = defineEndpoint({
   body: progressBodySchema,
   response: progressResponseSchema,
   errors: {
-    403: [...WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    403: [...MEMBER_WRITE_REFUSALS, 'RUN_NOT_YOURS'],
     409: ['RUN_BUSY'],
     413: ['PAYLOAD_TOO_LARGE'],
     422: [...RUN_REFUSALS, 'RUN_USED'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from './auth.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
 import { walletPaths } from './paths.ts';
 
 /** Base58 of 32 bytes: how Solana writes a public key. */
@@ -76,7 +76,7 @@ export const walletChallengeEndpoint = defineEndpoint({
   access: 'member',
   status: 201,
   response: walletChallengeSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 401: ['UNAUTHORIZED'], 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 export const linkWalletEndpoint = defineEndpoint({
@@ -100,7 +100,7 @@ export const linkWalletEndpoint = defineEndpoint({
       'ALTERED_MESSAGE',
     ],
     401: ['UNAUTHORIZED'],
-    403: [...WRITE_REFUSALS, 'WRONG_PASSWORD'],
+    403: [...MEMBER_WRITE_REFUSALS, 'WRONG_PASSWORD'],
     409: ['NONCE_USED', 'WALLET_TAKEN', 'PRIZE_PAYMENT_PENDING'],
     429: ['RATE_LIMITED'],
   },
