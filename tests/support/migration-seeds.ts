@@ -112,6 +112,15 @@ const seedSession = (user_id: number) => ({
   last_seen_at: T0 + 5,
   expires_at: T0 + 86_400_000,
 });
+const seedPasskeySession = (user_id: number) => ({
+  ...seedSession(user_id),
+  id_hash: 'seed-passkey-session-hash',
+  passkey_at: T0 + 30,
+  passkey_signed_in_at: T0 + 20,
+  passkey_challenge: 'seed-challenge',
+  passkey_challenge_expires_at: T0 + 40,
+  passkey_challenge_kind: 'registration',
+});
 const seedRateLimit = { key: 'login:user:seed_alice', window_start: T0, count: 3 };
 
 const seedLedger = (user_id: number) => [
@@ -739,6 +748,22 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
   },
   '018-live-events': { none: 'creates the live event id sequence only; no table holds data' },
   '019-appeals-by-member': { none: 'adds an index on appeals only; no row changes' },
+  '021-passkey-ceremonies': {
+    async seed(db) {
+      await db
+        .insertInto('sessions')
+        .values(seedPasskeySession(await userId(db, 'Seed_Alice')))
+        .execute();
+    },
+    async verify(db) {
+      const row = seedPasskeySession(await userId(db, 'Seed_Alice'));
+      await expectKept(
+        db.selectFrom('sessions').where('id_hash', '=', row.id_hash),
+        Object.keys(row),
+        [row],
+      );
+    },
+  },
 };
 
 const seedPendingPayment = (userId: number) => ({

@@ -20,6 +20,9 @@ export interface UsersTable {
   role: Generated<Role>;
 }
 
+/** The WebAuthn ceremony a session's challenge was made for (migration 021). */
+export type PasskeyCeremony = 'registration' | 'authentication';
+
 export interface SessionsTable {
   id_hash: string;
   user_id: number;
@@ -30,6 +33,10 @@ export interface SessionsTable {
   passkey_at: number | null;
   passkey_challenge: string | null;
   passkey_challenge_expires_at: number | null;
+  /** The ceremony the challenge was made for (migration 021): it is good for that one alone. */
+  passkey_challenge_kind: PasskeyCeremony | null;
+  /** The session's passkey sign-in itself (migration 021): the step-up's absolute limit. */
+  passkey_signed_in_at: number | null;
 }
 
 export interface RateLimitsTable {

@@ -17,6 +17,7 @@ import * as m016 from './016-operator-console.ts';
 import * as m017 from './017-payments-on-chain.ts';
 import * as m018 from './018-live-events.ts';
 import * as m019 from './019-appeals-by-member.ts';
+import * as m021 from './021-passkey-ceremonies.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '017-payments-on-chain': m017,
   '018-live-events': m018,
   '019-appeals-by-member': m019,
+  '021-passkey-ceremonies': m021,
 };
