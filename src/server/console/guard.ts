@@ -1,8 +1,14 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { PASSKEY_STEP_UP_MS, type OperatorRole, type Role } from '#shared/api/admin.ts';
+import {
+  PASSKEY_SIGN_IN_MAX_MS,
+  PASSKEY_STEP_UP_MS,
+  type OperatorRole,
+  type Role,
+} from '#shared/api/admin.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import type { Operator } from '../db/operator-log.ts';
+import { activeSuspension } from './suspensions.ts';
 
 /** Console requests write the session's passkey time at most this often (the sliding step-up). */
 const SLIDE_EVERY_MS = 30 * 1000;
@@ -25,11 +31,31 @@ declare module 'fastify' {
 export const NOT_OPERATOR = 'The console is for moderators and admins.';
 
 /**
+ * Whether a session's passkey sign-in still opens the console at `now`: within
+ * PASSKEY_STEP_UP_MS of the last console request that needed it (sliding), and within
+ * PASSKEY_SIGN_IN_MAX_MS of the sign-in itself however busy the session has been.
+ */
+export function passkeyFreshAt(
+  session: { passkey_at: number | null; passkey_signed_in_at: number | null },
+  now: number,
+): boolean {
+  const { passkey_at: lastUse, passkey_signed_in_at: signedIn } = session;
+  return (
+    lastUse !== null &&
+    signedIn !== null &&
+    now - lastUse <= PASSKEY_STEP_UP_MS &&
+    now - signedIn <= PASSKEY_SIGN_IN_MAX_MS
+  );
+}
+
+/**
  * The console's guard, as a route's onRequest hook after the session scope's look-up: a visitor
  * gets 401, a member without `role` (read from the database on every request, so a demotion
- * takes effect on the next request) 403, and without `passkey: false` a session with no passkey
- * sign-in in the last PASSKEY_STEP_UP_MS 403 PASSKEY_REQUIRED. Each passing request slides that
- * window on. Sets request.operator.
+ * takes effect on the next request) 403, a suspended operator 403 SUSPENDED (no console at all,
+ * not even their own page), and without `passkey: false` a session with no fresh passkey sign-in
+ * (passkeyFreshAt) 403 PASSKEY_REQUIRED. Only a route that needs the passkey slides the window
+ * on: a page that asks who is signed in (`/api/admin/me`) keeps no idle session open. Sets
+ * request.operator.
  */
 export function operatorOnly(
   role: OperatorRole,
@@ -44,19 +70,32 @@ export function operatorOnly(
     const row = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.id', 'users.username', 'users.role', 'sessions.passkey_at'])
+      .select([
+        'users.id',
+        'users.username',
+        'users.role',
+        'sessions.passkey_at',
+        'sessions.passkey_signed_in_at',
+      ])
       .where('sessions.id_hash', '=', request.sessionIdHash)
       .executeTakeFirst();
     if (!row) throw unauthorized('Please sign in first.');
     if (row.role === 'member') throw new HttpError(403, NOT_OPERATOR, 'NOT_OPERATOR');
+    if (await activeSuspension(db, row.id, now)) {
+      throw new HttpError(
+        403,
+        'Your account is suspended, and the console is closed to a suspended operator.',
+        'SUSPENDED',
+      );
+    }
     if (RANK[row.role] < RANK[role]) {
       throw new HttpError(403, 'Only an admin may do this.', 'ADMIN_ONLY');
     }
-    const passkeyFresh = row.passkey_at !== null && now - row.passkey_at <= PASSKEY_STEP_UP_MS;
+    const passkeyFresh = passkeyFreshAt(row, now);
     if (needsPasskey && !passkeyFresh) {
       throw new HttpError(403, 'Sign in with your passkey to use the console.', 'PASSKEY_REQUIRED');
     }
-    if (passkeyFresh && now - row.passkey_at! >= SLIDE_EVERY_MS) {
+    if (needsPasskey && now - row.passkey_at! >= SLIDE_EVERY_MS) {
       await db
         .updateTable('sessions')
         .set({ passkey_at: now })
