@@ -15,7 +15,10 @@ export interface Operator {
   authenticator: SoftAuthenticator;
 }
 
-/** A member with `role`, signed in; with `passkey`, a passkey added (and so signed in with it). */
+/**
+ * A member with `role`, signed in (again, after the role change ended the session registration
+ * opened); with `passkey`, a passkey added (and so signed in with it).
+ */
 export async function operator(
   t: TestApp,
   role: Role,
@@ -23,8 +26,13 @@ export async function operator(
 ): Promise<Operator> {
   const client = TestClient.inject(t.app, options.ip);
   const user = await client.register(uniqueName(role.slice(0, 3)), PASSWORD);
-  if (role !== 'member') await setRole(t.app.deps.db, cliOperator(), user, role, t.clock.now());
-  const authenticator = new SoftAuthenticator(t.config.publicOrigin ?? 'http://localhost:80');
+  if (role !== 'member') {
+    await setRole(t.app.deps.db, cliOperator(), user, role, t.clock.now());
+    const login = await client.login(user.username, PASSWORD);
+    if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
+  }
+  // Without PUBLIC_ORIGIN the page is inject's own host, localhost (port 80, which an origin omits).
+  const authenticator = new SoftAuthenticator(t.config.publicOrigin ?? 'http://localhost');
   if (options.passkey) await addPasskey(client, authenticator);
   return { client, user, authenticator };
 }
@@ -51,7 +59,7 @@ export async function addPasskey(
   return res.json<{ passkey: { id: number } }>().passkey;
 }
 
-/** Signs in with the passkey again, as the console asks after 15 idle minutes. */
+/** Signs in with the passkey again, as the console asks after 15 idle minutes (or 12 hours). */
 export async function passkeySignIn(client: TestClient, authenticator: SoftAuthenticator) {
   const options = await client.request('POST', adminPaths.authenticationOptions);
   if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);

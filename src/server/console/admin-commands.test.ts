@@ -4,7 +4,7 @@ import { adminPaths } from '#shared/api/admin.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { operator } from '#test-support/operators.ts';
+import { operator, PASSWORD } from '#test-support/operators.ts';
 import { listDecisions } from '../db/operator-log.ts';
 
 describe.each(databaseKinds)('console operator commands on %s', (kind) => {
@@ -33,8 +33,12 @@ describe.each(databaseKinds)('console operator commands on %s', (kind) => {
     const user = await client.register(name);
     expect(await admin('users:role', name, 'moderator')).toBe(0);
     expect(lines[0]).toContain(`${name} is now moderator (was member)`);
+    // The change ended the member's session: they sign in again, as a moderator.
+    expect((await client.request('GET', adminPaths.me)).statusCode).toBe(401);
+    expect((await client.login(name)).statusCode).toBe(200);
     expect((await client.request('GET', adminPaths.me)).json().role).toBe('moderator');
     expect(await admin('users:role', name, 'member')).toBe(0);
+    expect((await client.login(name)).statusCode).toBe(200);
     expect((await client.request('GET', adminPaths.me)).statusCode).toBe(403);
     const log = await listDecisions(t.app.deps.db, {
       targetId: String(user.id),
@@ -46,15 +50,18 @@ describe.each(databaseKinds)('console operator commands on %s', (kind) => {
     expect(log[0]!.operatorName).toMatch(/^cli:/);
   });
 
-  it('users:passkeys:reset removes the passkeys and the sessions need a new one', async () => {
+  it('users:passkeys:reset removes the passkeys and ends the sessions', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
     expect(await admin('users:passkeys:reset', '--help')).toBe(0);
     expect(await admin('users:passkeys:reset', mod.user.username)).toBe(0);
     expect(lines[0]).toContain('Removed 1 passkey(s)');
-    const res = await mod.client.request('GET', adminPaths.passkeys);
-    expect(res.json().code).toBe('PASSKEY_REQUIRED');
-    expect((await mod.client.request('GET', adminPaths.me)).json()).toMatchObject({ passkeys: 0 });
+    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(401);
+    expect((await mod.client.login(mod.user.username, PASSWORD)).statusCode).toBe(200);
+    expect((await mod.client.request('GET', adminPaths.me)).json()).toMatchObject({
+      passkeys: 0,
+      passkeyFresh: false,
+    });
     const [entry] = await listDecisions(t.app.deps.db, { kind: 'passkeys-reset', limit: 1 });
     expect(entry).toMatchObject({ targetLabel: mod.user.username, details: { removed: 1 } });
   });

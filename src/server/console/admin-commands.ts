@@ -27,7 +27,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
   'users:role': {
     usage: `users:role <username> <${ROLES.join('|')}>`,
     summary:
-      'Gives a member a console role (moderator: queue and members; admin: also the prize week), or takes it back with "member". Logged.',
+      'Gives a member a console role (moderator: queue and members; admin: also the prize week), or takes it back with "member", and ends their sessions. Logged.',
     async run(ctx, args) {
       const [rawName, rawRole] = positionals(args, ['username', 'role']);
       const username = usernameArg(rawName!);
@@ -40,7 +40,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
       ctx.print(
         before === rawRole
           ? `${user.username} already had the role ${rawRole} (recorded again in the log).`
-          : `${user.username} is now ${rawRole} (was ${before}); it holds from their next console request.`,
+          : `${user.username} is now ${rawRole} (was ${before}); their sessions are ended, so they sign in again.`,
       );
       return 0;
     },
@@ -48,14 +48,14 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
   'users:passkeys:reset': {
     usage: 'users:passkeys:reset <username>',
     summary:
-      'Removes every passkey of a member who lost their device; they add a new one with their password in the console. Logged.',
+      'Removes every passkey of a member who lost their device and ends their sessions; they sign in and add a new one with their password in the console. Logged.',
     async run(ctx, args) {
       const [raw] = positionals(args, ['username']);
       const user = await findMember(ctx, usernameArg(raw!));
       if (!user) return 1;
       const removed = await resetPasskeys(ctx.db, cliOperator(), user, ctx.clock.now());
       ctx.print(
-        `Removed ${removed} passkey(s) of ${user.username}; their sessions need a new passkey for the console.`,
+        `Removed ${removed} passkey(s) of ${user.username} and ended their sessions; they sign in again and add a passkey with their password in the console.`,
       );
       return 0;
     },

@@ -9,54 +9,79 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { Kysely, Transaction } from 'kysely';
 import type { Passkey } from '#shared/api/admin.ts';
+import type { Database, PasskeyCeremony } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { findUserPasswordHash } from '../accounts/repository.ts';
+import { recordDecision } from '../db/operator-log.ts';
+import { endSessionsOf } from './roles.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import type { ConsoleOperator } from './guard.ts';
 
-/** A challenge is good for this long after it is handed out, and once. */
+/**
+ * A challenge is good for this long after it is handed out (the browser's prompt is given the
+ * same time), once, and for the ceremony it was made for alone.
+ */
 const CHALLENGE_MS = 5 * 60 * 1000;
 const PASSWORD_TRIES = { limit: 10, windowMs: 15 * 60 * 1000 };
 const PASSKEY_TRIES = { limit: 30, windowMs: 15 * 60 * 1000 };
 
-/** The relying party: the site's own origin and host (PUBLIC_ORIGIN's, else the request's). */
+/** The relying party: the site's own origin and host (PUBLIC_ORIGIN's; localhost without it). */
 export interface RelyingParty {
   id: string;
   origin: string;
 }
 
+type RelyingPartyAnswer =
+  | { rp: RelyingParty; problem: null; code: null }
+  | { rp: null; problem: string; code: 'PASSKEY_HOST' | 'PASSKEY_NO_ORIGIN' };
+
 /**
- * The relying party for this request, or the reason there can be none: browsers refuse an IP
- * address as a relying party id ("invalid domain"), so an operator who opened the console at
- * one is told which host to use instead.
+ * The relying party for this request, or why there can be none, said so that the operator
+ * knows what to do. PUBLIC_ORIGIN names it; without PUBLIC_ORIGIN only `localhost` (a developer's
+ * machine) is taken from the request, since a Host header is the client's word. Browsers refuse
+ * an IP address as a relying party id ("invalid domain"), so an operator who opened the console
+ * at one is told which host to use instead.
  */
-export function relyingParty(
-  request: FastifyRequest,
-): { rp: RelyingParty; problem: null } | { rp: null; problem: string } {
+export function relyingParty(request: FastifyRequest): RelyingPartyAnswer {
   const publicOrigin = request.server.deps.config.publicOrigin;
-  const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
-  const url = new URL(origin);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(host)) return { rp: { id: host, origin }, problem: null };
-  const address = ipaddr.process(host);
-  const use =
-    address.range() === 'loopback'
-      ? `${url.protocol}//localhost${url.port ? `:${url.port}` : ''}${'/admin'}`
-      : "the site's domain name";
-  return {
-    rp: null,
-    problem: `Passkeys do not work at an IP address (${host}): browsers refuse it. Open the console at ${use}${publicOrigin ? ' and set PUBLIC_ORIGIN to that host' : ''}.`,
-  };
+  let url: URL | null = null;
+  try {
+    url = new URL(publicOrigin ?? `${request.protocol}://${request.host}`);
+  } catch {
+    // A Host header no URL can hold: no site to name.
+  }
+  const host = url ? url.hostname.replace(/^\[|\]$/g, '') : '';
+  if (url && ipaddr.isValid(host)) {
+    const loopback = ipaddr.process(host).range() === 'loopback';
+    const use = loopback
+      ? `${url.protocol}//localhost${url.port ? `:${url.port}` : ''}/admin${publicOrigin ? ' and set PUBLIC_ORIGIN to that origin' : ''}`
+      : "the site's domain name, with PUBLIC_ORIGIN set to it";
+    return {
+      rp: null,
+      code: 'PASSKEY_HOST',
+      problem: `Passkeys do not work at an IP address (${host}): browsers refuse it. Open the console at ${use}.`,
+    };
+  }
+  if (!url || (!publicOrigin && host !== 'localhost')) {
+    return {
+      rp: null,
+      code: 'PASSKEY_NO_ORIGIN',
+      problem:
+        "Passkeys are off on this server: PUBLIC_ORIGIN is not set, and without it they work only at localhost (the site's name is not taken from the request). Set PUBLIC_ORIGIN to the site's https origin and restart.",
+    };
+  }
+  return { rp: { id: host, origin: url.origin }, problem: null, code: null };
 }
 
 function requireRp(request: FastifyRequest): RelyingParty {
-  const { rp, problem } = relyingParty(request);
-  if (!rp) throw new HttpError(400, problem, 'PASSKEY_HOST');
-  return rp;
+  const answer = relyingParty(request);
+  if (!answer.rp) throw new HttpError(400, answer.problem, answer.code);
+  return answer.rp;
 }
 
 async function limitTries(request: FastifyRequest, kind: string, operator: ConsoleOperator) {
@@ -72,35 +97,68 @@ async function limitTries(request: FastifyRequest, kind: string, operator: Conso
   await enforceRateLimit(rateLimiter, `passkey:${kind}:user:${operator.id}`, rule, message);
 }
 
-async function storeChallenge(deps: AppDeps, sessionIdHash: string, challenge: string) {
+async function storeChallenge(
+  deps: AppDeps,
+  sessionIdHash: string,
+  ceremony: PasskeyCeremony,
+  challenge: string,
+) {
   await deps.db
     .updateTable('sessions')
     .set({
       passkey_challenge: challenge,
+      passkey_challenge_kind: ceremony,
       passkey_challenge_expires_at: deps.clock.now() + CHALLENGE_MS,
     })
     .where('id_hash', '=', sessionIdHash)
     .execute();
 }
 
-/** The session's challenge, used up: a response can be checked against it once. */
-async function takeChallenge(deps: AppDeps, sessionIdHash: string): Promise<string> {
+const EXPIRED = 'The passkey request expired. Please try again.';
+
+/**
+ * The session's challenge for `ceremony`, used up: a response is checked against it once. It is
+ * spent whatever follows (a late answer or the wrong ceremony does not leave it for another
+ * try), and taken by one request only (the update matches the value read). A challenge made to
+ * sign in is refused for adding a passkey: only registration-options makes that one, and only
+ * after the password in the same request.
+ */
+async function takeChallenge(
+  deps: AppDeps,
+  sessionIdHash: string,
+  ceremony: PasskeyCeremony,
+): Promise<string> {
   const row = await deps.db
     .selectFrom('sessions')
-    .select(['passkey_challenge', 'passkey_challenge_expires_at'])
+    .select(['passkey_challenge', 'passkey_challenge_kind', 'passkey_challenge_expires_at'])
     .where('id_hash', '=', sessionIdHash)
     .executeTakeFirst();
-  await deps.db
+  if (!row?.passkey_challenge) throw new HttpError(400, EXPIRED, 'PASSKEY_INVALID');
+  const taken = await deps.db
     .updateTable('sessions')
-    .set({ passkey_challenge: null, passkey_challenge_expires_at: null })
+    .set({
+      passkey_challenge: null,
+      passkey_challenge_kind: null,
+      passkey_challenge_expires_at: null,
+    })
     .where('id_hash', '=', sessionIdHash)
-    .execute();
+    .where('passkey_challenge', '=', row.passkey_challenge)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 0) throw new HttpError(400, EXPIRED, 'PASSKEY_INVALID');
+  if (row.passkey_challenge_kind !== ceremony) {
+    throw new HttpError(
+      400,
+      ceremony === 'registration'
+        ? 'This request was not made to add a passkey: ask again with your password.'
+        : 'This request was not made to sign in with a passkey. Please try again.',
+      'PASSKEY_INVALID',
+    );
+  }
   if (
-    !row?.passkey_challenge ||
     row.passkey_challenge_expires_at === null ||
     row.passkey_challenge_expires_at <= deps.clock.now()
   ) {
-    throw new HttpError(400, 'The passkey request expired. Please try again.', 'PASSKEY_INVALID');
+    throw new HttpError(400, EXPIRED, 'PASSKEY_INVALID');
   }
   return row.passkey_challenge;
 }
@@ -163,12 +221,16 @@ export async function registrationOptions(
       transports: transportsOf(c.transports),
     })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+    timeout: CHALLENGE_MS,
   });
-  await storeChallenge(deps, request.sessionIdHash!, options.challenge);
+  await storeChallenge(deps, request.sessionIdHash!, 'registration', options.challenge);
   return options;
 }
 
-/** Checks and stores the new passkey; it counts as this session's passkey sign-in. */
+/**
+ * Checks and stores the new passkey, logged; it counts as this session's passkey sign-in and
+ * ends every other session of the operator.
+ */
 export async function registerPasskey(
   request: FastifyRequest,
   operator: ConsoleOperator,
@@ -177,7 +239,7 @@ export async function registerPasskey(
   const rp = requireRp(request);
   const { deps } = request.server;
   await limitTries(request, 'passkey', operator);
-  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!);
+  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!, 'registration');
   let verification;
   try {
     verification = await verifyRegistrationResponse({
@@ -198,24 +260,43 @@ export async function registerPasskey(
     throw new HttpError(400, 'The passkey was not accepted.', 'PASSKEY_INVALID');
   }
   const { credential } = verification.registrationInfo;
+  const sessionIdHash = request.sessionIdHash!;
   const now = deps.clock.now();
-  const row = await deps.db
-    .insertInto('passkeys')
-    .values({
-      user_id: operator.id,
-      credential_id: credential.id,
-      public_key: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: JSON.stringify(credential.transports ?? []),
-      created_at: now,
-      last_used_at: now,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning(['id', 'created_at', 'last_used_at', 'transports'])
-    .executeTakeFirst();
-  if (!row) throw new HttpError(400, 'This passkey is already registered.', 'PASSKEY_INVALID');
-  await markPasskeySignIn(deps, request.sessionIdHash!, now);
-  return toPasskey(row);
+  const { passkey, ended } = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('passkeys')
+      .values({
+        user_id: operator.id,
+        credential_id: credential.id,
+        public_key: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports ?? []),
+        created_at: now,
+        last_used_at: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning(['id', 'created_at', 'last_used_at', 'transports'])
+      .executeTakeFirst();
+    if (!row) throw new HttpError(400, 'This passkey is already registered.', 'PASSKEY_INVALID');
+    await markPasskeySignIn(trx, sessionIdHash, now);
+    const ended = await endSessionsOf(trx, operator.id, sessionIdHash);
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'passkey-add',
+        targetType: 'member',
+        targetId: operator.id,
+        targetLabel: operator.name,
+        reason: 'added in the console',
+        details: { passkey: row.id, endedSessions: ended.length },
+      },
+      now,
+    );
+    return { passkey: toPasskey(row), ended };
+  });
+  for (const idHash of ended) deps.sessions.delete(idHash);
+  return passkey;
 }
 
 /** Options to sign in with one of the operator's passkeys; 404 when they have none. */
@@ -232,8 +313,9 @@ export async function authenticationOptions(request: FastifyRequest, operator: C
       transports: transportsOf(c.transports),
     })),
     userVerification: 'required',
+    timeout: CHALLENGE_MS,
   });
-  await storeChallenge(deps, request.sessionIdHash!, options.challenge);
+  await storeChallenge(deps, request.sessionIdHash!, 'authentication', options.challenge);
   return options;
 }
 
@@ -246,7 +328,7 @@ export async function authenticate(
   const rp = requireRp(request);
   const { deps } = request.server;
   await limitTries(request, 'passkey', operator);
-  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!);
+  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!, 'authentication');
   const id = typeof response.id === 'string' ? response.id : '';
   const credential = (await credentialsOf(deps, operator.id)).find((c) => c.credential_id === id);
   if (!credential) throw new HttpError(400, 'This passkey is not one of yours.', 'PASSKEY_INVALID');
@@ -281,22 +363,52 @@ export async function authenticate(
     .set({ counter: verification.authenticationInfo.newCounter, last_used_at: now })
     .where('id', '=', credential.id)
     .execute();
-  await markPasskeySignIn(deps, request.sessionIdHash!, now);
+  await markPasskeySignIn(deps.db, request.sessionIdHash!, now);
 }
 
-async function markPasskeySignIn(deps: AppDeps, sessionIdHash: string, now: number) {
-  await deps.db
+/** A passkey sign-in: the step-up's sliding time and its absolute start both begin now. */
+async function markPasskeySignIn(
+  db: Kysely<Database> | Transaction<Database>,
+  sessionIdHash: string,
+  now: number,
+) {
+  await db
     .updateTable('sessions')
-    .set({ passkey_at: now })
+    .set({ passkey_at: now, passkey_signed_in_at: now })
     .where('id_hash', '=', sessionIdHash)
     .execute();
 }
 
-export async function removePasskey(deps: AppDeps, userId: number, id: number): Promise<void> {
-  const removed = await deps.db
-    .deleteFrom('passkeys')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw notFound('No such passkey.');
+/** Removes one of the operator's passkeys, logged, and ends every other session of theirs. */
+export async function removePasskey(
+  deps: AppDeps,
+  operator: ConsoleOperator,
+  id: number,
+  sessionIdHash: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('passkeys')
+      .where('id', '=', id)
+      .where('user_id', '=', operator.id)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) throw notFound('No such passkey.');
+    const ended = await endSessionsOf(trx, operator.id, sessionIdHash);
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'passkey-remove',
+        targetType: 'member',
+        targetId: operator.id,
+        targetLabel: operator.name,
+        reason: 'removed in the console',
+        details: { passkey: id, endedSessions: ended.length },
+      },
+      now,
+    );
+    return ended;
+  });
+  for (const idHash of ended) deps.sessions.delete(idHash);
 }

@@ -1,12 +1,29 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Role } from '#shared/api/admin.ts';
 import type { Database } from '../db/database.ts';
 import { recordDecision, type Operator } from '../db/operator-log.ts';
 
 /**
- * Gives a member a role (or takes it back with `member`), logged. The console reads the role on
- * every request, so the change holds from the member's next console request. Gives the role
- * the member had.
+ * Ends every session of the member but `keep` (the caller's own, when they change their own
+ * passkeys; null for all): a session that may have been stolen does not outlive a change to the
+ * console's doors. The console reads the session row on every request, so it refuses them at
+ * once on every node; other pages within the session cache's 2 s. Gives the ended sessions' ids.
+ */
+export async function endSessionsOf(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  keep: string | null,
+): Promise<string[]> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep !== null) query = query.where('id_hash', '!=', keep);
+  return (await query.returning('id_hash').execute()).map((r) => r.id_hash);
+}
+
+/**
+ * Gives a member a role (or takes it back with `member`), logged. A change ends every session of
+ * the member: a session opened (or stolen) as a member does not become an operator's, and they
+ * sign in again with their password. The console reads the role on every request as well, so a
+ * change holds at once. Gives the role the member had.
  */
 export async function setRole(
   db: Kysely<Database>,
@@ -22,6 +39,7 @@ export async function setRole(
       .where('id', '=', member.id)
       .executeTakeFirstOrThrow();
     await trx.updateTable('users').set({ role }).where('id', '=', member.id).execute();
+    const ended = before.role === role ? [] : await endSessionsOf(trx, member.id, null);
     await recordDecision(
       trx,
       operator,
@@ -31,7 +49,7 @@ export async function setRole(
         targetId: member.id,
         targetLabel: member.username,
         reason: `${before.role} -> ${role}`,
-        details: { from: before.role, to: role },
+        details: { from: before.role, to: role, endedSessions: ended.length },
       },
       now,
     );
@@ -40,8 +58,9 @@ export async function setRole(
 }
 
 /**
- * Removes every passkey of a member (a lost device) and ends the passkey sign-ins of their
- * sessions, logged. Gives how many passkeys there were.
+ * Removes every passkey of a member (a lost device, or a passkey someone else added) and ends
+ * every session of theirs, logged: whoever held one signs in again with the password. Gives how
+ * many passkeys there were.
  */
 export async function resetPasskeys(
   db: Kysely<Database>,
@@ -54,11 +73,7 @@ export async function resetPasskeys(
       .deleteFrom('passkeys')
       .where('user_id', '=', member.id)
       .executeTakeFirst();
-    await trx
-      .updateTable('sessions')
-      .set({ passkey_at: null, passkey_challenge: null, passkey_challenge_expires_at: null })
-      .where('user_id', '=', member.id)
-      .execute();
+    const ended = await endSessionsOf(trx, member.id, null);
     const count = Number(removed.numDeletedRows);
     await recordDecision(
       trx,
@@ -69,7 +84,7 @@ export async function resetPasskeys(
         targetId: member.id,
         targetLabel: member.username,
         reason: 'lost device',
-        details: { removed: count },
+        details: { removed: count, endedSessions: ended.length },
       },
       now,
     );

@@ -29,7 +29,7 @@ import { decide } from '../memes/moderation.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
-import { decisionKinds, listDecisions, recordDecision } from '../db/operator-log.ts';
+import { decisionKinds, listDecisions } from '../db/operator-log.ts';
 import { decideAppeal, openAppeals } from './appeals.ts';
 import { openReportCount, reportQueue } from '../memes/report-queue.ts';
 import { overview } from './overview.ts';
@@ -101,24 +101,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   endpointRoute(
     app,
     registrationEndpoint,
-    async (request) => {
-      const operator = operatorOf(request);
-      const passkey = await registerPasskey(request, operator, request.body.response);
-      await recordDecision(
-        app.deps.db,
-        operator,
-        {
-          kind: 'passkey-add',
-          targetType: 'member',
-          targetId: operator.id,
-          targetLabel: operator.name,
-          reason: 'added in the console',
-          details: { passkey: passkey.id },
-        },
-        app.deps.clock.now(),
-      );
-      return { passkey };
-    },
+    async (request) => ({
+      passkey: await registerPasskey(request, operatorOf(request), request.body.response),
+    }),
     consoleWrite(moderatorBeforePasskey),
   );
 
@@ -150,21 +135,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     removePasskeyEndpoint,
     async (request) => {
-      const operator = operatorOf(request);
-      await removePasskey(app.deps, operator.id, request.params.id);
-      await recordDecision(
-        app.deps.db,
-        operator,
-        {
-          kind: 'passkey-remove',
-          targetType: 'member',
-          targetId: operator.id,
-          targetLabel: operator.name,
-          reason: 'removed in the console',
-          details: { passkey: request.params.id },
-        },
-        app.deps.clock.now(),
-      );
+      await removePasskey(app.deps, operatorOf(request), request.params.id, request.sessionIdHash!);
       return { ok: true as const };
     },
     consoleWrite(moderator),

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { adminPaths, PASSKEY_STEP_UP_MS } from '#shared/api/admin.ts';
+import { runAdminIn } from '#test-support/admin-cli.ts';
+import { createTestApp, suiteApp } from '#test-support/test-app.ts';
+import { TestClient } from '#test-support/test-client.ts';
+import { databaseKinds } from '#test-support/test-database.ts';
+import { addPasskey, operator, PASSWORD } from '#test-support/operators.ts';
+import { SoftAuthenticator } from '#test-support/soft-authenticator.ts';
+import { listDecisions } from '../db/operator-log.ts';
+
+const ORIGIN = 'http://localhost:3000';
+
+/** The member's session on another device, signed in with the password. */
+async function laptopOf(t: { app: Parameters<typeof TestClient.inject>[0] }, username: string) {
+  const laptop = TestClient.inject(t.app);
+  expect((await laptop.login(username, PASSWORD)).statusCode).toBe(200);
+  return laptop;
+}
+
+const meStatus = async (client: TestClient) =>
+  (await client.request('GET', adminPaths.me)).statusCode;
+
+describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
+  const t = suiteApp(kind, { publicOrigin: ORIGIN });
+
+  it('a stolen session cannot add its own passkey: a sign-in challenge does not register one', async () => {
+    const admin = await operator(t, 'admin', { passkey: true });
+    // The thief holds the admin's cookie, an hour after the admin's passkey sign-in.
+    t.clock.advance(PASSKEY_STEP_UP_MS + 1);
+    const thief = admin.client;
+    expect((await thief.request('GET', adminPaths.passkeys)).json().code).toBe('PASSKEY_REQUIRED');
+    const signInOptions = await thief.request('POST', adminPaths.authenticationOptions);
+    expect(signInOptions.statusCode).toBe(200);
+    const options = signInOptions.json();
+    const thiefsKey = new SoftAuthenticator(ORIGIN);
+    const made = thiefsKey.register({ ...options, rp: { id: options.rpId } });
+    const added = await thief.request('POST', adminPaths.registration, {
+      body: { response: made },
+    });
+    expect(added.statusCode).toBe(400);
+    expect(added.json().code).toBe('PASSKEY_INVALID');
+    expect((await thief.request('GET', adminPaths.passkeys)).json().code).toBe('PASSKEY_REQUIRED');
+    expect((await thief.request('GET', adminPaths.me)).json()).toMatchObject({
+      passkeys: 1,
+      passkeyFresh: false,
+    });
+  });
+
+  it('a challenge serves its own ceremony once, for five minutes', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const signIn = (await mod.client.request('POST', adminPaths.authenticationOptions)).json();
+    // Options made to add a passkey (after the password) do not sign the session in.
+    const reg = (
+      await mod.client.request('POST', adminPaths.registrationOptions, {
+        body: { password: PASSWORD },
+      })
+    ).json();
+    const crossed = mod.authenticator.authenticate({
+      rpId: reg.rp.id,
+      challenge: reg.challenge,
+      allowCredentials: signIn.allowCredentials,
+    });
+    const wrongCeremony = await mod.client.request('POST', adminPaths.authentication, {
+      body: { response: crossed },
+    });
+    expect(wrongCeremony.statusCode).toBe(400);
+    expect(wrongCeremony.json().code).toBe('PASSKEY_INVALID');
+
+    // Once: the registration answered, the same answer again is refused.
+    const fresh = (
+      await mod.client.request('POST', adminPaths.registrationOptions, {
+        body: { password: PASSWORD },
+      })
+    ).json();
+    const answer = mod.authenticator.register(fresh);
+    const first = await mod.client.request('POST', adminPaths.registration, {
+      body: { response: answer },
+    });
+    expect(first.statusCode).toBe(201);
+    const again = await mod.client.request('POST', adminPaths.registration, {
+      body: { response: answer },
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().code).toBe('PASSKEY_INVALID');
+
+    // Five minutes: the browser is told the same.
+    const late = (
+      await mod.client.request('POST', adminPaths.registrationOptions, {
+        body: { password: PASSWORD },
+      })
+    ).json();
+    expect(late.timeout).toBe(5 * 60 * 1000);
+    t.clock.advance(5 * 60 * 1000 + 1);
+    const expired = await mod.client.request('POST', adminPaths.registration, {
+      body: { response: mod.authenticator.register(late) },
+    });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().code).toBe('PASSKEY_INVALID');
+  });
+
+  it('adding or removing a passkey ends every other session of the member, not this one', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const laptop = await laptopOf(t, mod.user.username);
+    expect(await meStatus(laptop)).toBe(200);
+    const second = await addPasskey(mod.client, mod.authenticator);
+    expect(await meStatus(laptop)).toBe(401);
+    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
+
+    const phone = await laptopOf(t, mod.user.username);
+    const removed = await mod.client.request(
+      'DELETE',
+      adminPaths.passkey.replace(':id', String(second.id)),
+    );
+    expect(removed.statusCode).toBe(200);
+    expect(await meStatus(phone)).toBe(401);
+    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
+
+    const entries = await listDecisions(t.app.deps.db, { operator: mod.user.username, limit: 2 });
+    expect(entries.map((e) => [e.kind, e.details.endedSessions])).toEqual([
+      ['passkey-remove', 1],
+      ['passkey-add', 1],
+    ]);
+  });
+
+  it('a passkey reset ends every session of the member, so a stolen cookie is dead', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const laptop = await laptopOf(t, mod.user.username);
+    const reset = await runAdminIn(t, ['users:passkeys:reset', mod.user.username]);
+    expect(reset.code, reset.text).toBe(0);
+    expect(await meStatus(mod.client)).toBe(401);
+    expect(await meStatus(laptop)).toBe(401);
+    const stolen = await mod.client.request('POST', adminPaths.authenticationOptions);
+    expect(stolen.statusCode).toBe(401);
+    const [entry] = await listDecisions(t.app.deps.db, { kind: 'passkeys-reset', limit: 1 });
+    expect(entry).toMatchObject({
+      targetLabel: mod.user.username,
+      details: { removed: 1, endedSessions: 2 },
+    });
+  });
+
+  it('a role change ends every session of the member; the same role again ends none', async () => {
+    const member = await operator(t, 'member');
+    const laptop = await laptopOf(t, member.user.username);
+    expect(await meStatus(member.client)).toBe(403);
+    const promoted = await runAdminIn(t, ['users:role', member.user.username, 'moderator']);
+    expect(promoted.code, promoted.text).toBe(0);
+    // A session opened as a member does not become a moderator's.
+    expect(await meStatus(member.client)).toBe(401);
+    expect(await meStatus(laptop)).toBe(401);
+
+    const signedIn = await laptopOf(t, member.user.username);
+    expect(await meStatus(signedIn)).toBe(200);
+    await runAdminIn(t, ['users:role', member.user.username, 'moderator']);
+    expect(await meStatus(signedIn)).toBe(200);
+    await runAdminIn(t, ['users:role', member.user.username, 'member']);
+    expect(await meStatus(signedIn)).toBe(401);
+  });
+});
+
+describe.each(databaseKinds)('the relying party without PUBLIC_ORIGIN on %s', (kind) => {
+  const t = suiteApp(kind, { publicOrigin: undefined });
+
+  it('is localhost at localhost, and refused with one message at any other host', async () => {
+    // At localhost (inject's own Host) passkeys work, for a developer's machine.
+    const local = await operator(t, 'moderator', { passkey: true });
+    expect((await local.client.request('GET', adminPaths.me)).json()).toMatchObject({
+      rpId: 'localhost',
+      hostProblem: null,
+      passkeyFresh: true,
+    });
+
+    // Any other Host header is the client's word: no ceremony takes it as the site.
+    const mod = await operator(t, 'moderator');
+    const headers = { host: 'console.example.com' };
+    const me = (await mod.client.request('GET', adminPaths.me, { headers })).json();
+    expect(me.rpId).toBeNull();
+    expect(me.hostProblem).toMatch(/PUBLIC_ORIGIN is not set/);
+    for (const [path, body] of [
+      [adminPaths.registrationOptions, { password: PASSWORD }],
+      [adminPaths.registration, { response: {} }],
+      [adminPaths.authenticationOptions, undefined],
+      [adminPaths.authentication, { response: {} }],
+    ] as const) {
+      const res = await mod.client.request('POST', path, { headers, body });
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json(), path).toEqual({ message: me.hostProblem, code: 'PASSKEY_NO_ORIGIN' });
+    }
+  });
+});
+
+describe.each(databaseKinds)('the relying party with PUBLIC_ORIGIN on %s', (kind) => {
+  it("is PUBLIC_ORIGIN's host whatever the Host header says", async () => {
+    const t = await createTestApp(kind, { publicOrigin: 'https://console.example.com' });
+    try {
+      const mod = await operator(t, 'moderator');
+      const headers = { host: 'evil.example.net' };
+      const me = (await mod.client.request('GET', adminPaths.me, { headers })).json();
+      expect(me).toMatchObject({ rpId: 'console.example.com', hostProblem: null });
+      const options = await mod.client.request('POST', adminPaths.registrationOptions, {
+        headers,
+        body: { password: PASSWORD },
+      });
+      expect(options.statusCode, options.body).toBe(200);
+      expect(options.json().rp.id).toBe('console.example.com');
+    } finally {
+      await t.close();
+    }
+  });
+});
