@@ -13,6 +13,7 @@ import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
+import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../console/appeals.ts';
 
@@ -62,9 +63,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return signIn(request, reply, user);
   });
 
-  endpointRoute(app, loginEndpoint, async (request, reply) =>
-    signIn(request, reply, await login(app.deps, request.body, clientNetwork(request))),
-  );
+  endpointRoute(app, loginEndpoint, async (request, reply) => {
+    const user = await login(app.deps, request.body, clientNetwork(request), (userId) =>
+      knownDevice(request, userId),
+    );
+    // This browser now knows the password: others' failures do not pause it (known-device.ts).
+    rememberDevice(request, reply, user.id);
+    return signIn(request, reply, user);
+  });
 
   endpointRoute(app, logoutEndpoint, async (request, reply) => {
     await endSession(request, reply);

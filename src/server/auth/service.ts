@@ -4,12 +4,12 @@ import { findUserByUsername, insertUser, isLookAlikeOfMember } from '../accounts
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
-import { enforceRateLimit } from '../security/rate-limit.ts';
+import { enforceRateLimit, giveBack, resetRateLimit } from '../security/rate-limit.ts';
 
 export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 /** Failed logins one network may make for one username per window. */
-const LOGIN_LIMIT_PER_USERNAME = 10;
+export const LOGIN_LIMIT_PER_USERNAME = 10;
 const LOGIN_LIMIT_PER_NETWORK = 50;
 const REGISTER_WINDOW_MS = HOUR_MS;
 /**
@@ -34,7 +34,7 @@ export async function register(
     'Too many accounts created from your network. Please try again later.',
   );
   const taken = async () => {
-    await deps.rateLimiter.undo(networkKey);
+    await giveBack(deps.rateLimiter, networkKey);
     return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
   };
   if (await isLookAlikeOfMember(deps.db, body.username)) throw await taken();
@@ -47,20 +47,41 @@ export async function register(
   return user;
 }
 
+/** Failed sign-ins to one account from any networks per window, then a pause (service doc). */
+export const SIGN_IN_FAILURES_PER_ACCOUNT = 20;
+/** Failed sign-ins from one known browser (known-device.ts) per window. */
+export const SIGN_IN_FAILURES_PER_DEVICE = 10;
+
+const pausedFor = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
+
 /**
  * Every attempt counts against the caller's network (`clientNetwork(request)`: an IPv4 address,
- * an IPv6 /64), and against the named account from that network; a success gives the attempt
- * back, so only failures add up. The account's counter is per network: usernames are public
- * (the leaderboard), and a counter shared by every network would let anyone keep the owner out
- * with 11 wrong passwords per window. Guessing one password from many networks is still bounded
- * per network and by the cost of each hash.
+ * or an IPv6 /64 and its /48, docs/decisions/018), against the named account from that
+ * network, and against the account from anywhere; a success gives its attempts back, so only
+ * failures add up.
+ *
+ * The account's count from anywhere stops a guesser who spreads over many networks (many IPv4
+ * addresses, or the /64s of many /48s): past `SIGN_IN_FAILURES_PER_ACCOUNT` in a window, the
+ * account's sign-ins are paused (429 `SIGN_IN_PAUSED`, the wait in the message) until the window
+ * ends, right password or not, so the pause tests no guesses. Usernames are public (the
+ * leaderboard), so anyone can pause an account this way; a browser that signed in to it before
+ * (`knownDevice`) is not paused by others' failures, only by its own
+ * (`SIGN_IN_FAILURES_PER_DEVICE`), and a session already open is untouched.
  */
-export async function login(deps: AppDeps, body: LoginBody, network: string): Promise<SessionUser> {
+export async function login(
+  deps: AppDeps,
+  body: LoginBody,
+  network: string,
+  knownDevice: (userId: number) => string | null = () => null,
+): Promise<SessionUser> {
   // Only names registration allows have accounts. Any other fails as an unknown one, counted
   // under one key and looked up nowhere: PostgreSQL's text cannot even hold some (NUL).
   const name = USERNAME_PATTERN.test(body.username) ? body.username.toLowerCase() : null;
   const networkKey = `login:net:${network}`;
-  const userKey = `login:user:${name ?? '*'}:${network}`;
+  const userKey = `login:user:${name ?? '*'}:net:${network}`;
   for (const [key, limit] of [
     [networkKey, LOGIN_LIMIT_PER_NETWORK],
     [userKey, LOGIN_LIMIT_PER_USERNAME],
@@ -73,9 +94,28 @@ export async function login(deps: AppDeps, body: LoginBody, network: string): Pr
     );
   }
   const user = name ? await findUserByUsername(deps.db, name) : undefined;
+  const device = user ? knownDevice(user.id) : null;
+  const accountKey = device ? `login:device:${device}` : name && `login:account:${name}`;
+  if (accountKey) {
+    await enforceRateLimit(
+      deps.rateLimiter,
+      accountKey,
+      {
+        limit: device ? SIGN_IN_FAILURES_PER_DEVICE : SIGN_IN_FAILURES_PER_ACCOUNT,
+        windowMs: LOGIN_WINDOW_MS,
+      },
+      (seconds) =>
+        device
+          ? `Too many failed sign-ins from this browser. Try again in ${pausedFor(seconds)}.`
+          : `Too many failed sign-ins to this account. Signing in to it is paused for ${pausedFor(seconds)}; ` +
+            'try again then, or from a browser you have signed in with before.',
+      'SIGN_IN_PAUSED',
+    );
+  }
   const valid = await verifyPassword(user?.password_hash, body.password);
   if (!user || !valid) throw new HttpError(401, LOGIN_FAILED_MESSAGE, 'INVALID_CREDENTIALS');
-  await deps.rateLimiter.undo(networkKey);
-  await deps.rateLimiter.reset(userKey);
+  await giveBack(deps.rateLimiter, networkKey);
+  await resetRateLimit(deps.rateLimiter, userKey);
+  if (accountKey) await giveBack(deps.rateLimiter, accountKey);
   return { id: user.id, username: user.username };
 }

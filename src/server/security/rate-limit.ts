@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
+import type { ErrorCode } from '#shared/api/error-codes.ts';
+import { networkWidths } from '../http/client-network.ts';
 import { HttpError } from '../http-error.ts';
 
 export interface RateLimitResult {
@@ -26,22 +28,57 @@ export interface RateRule {
 }
 
 /**
- * The one way a throttle answers: counts one hit of `key` and, past the rule's limit, throws a
- * 429 with `message` and Retry-After. Returns the key, for a caller that gives the hit back.
+ * The keys one hit of `key` counts under, each with its share of the rule's limit. A key that ends in a network
+ * (`…net:<clientNetwork(request)>`, the shape every per-network limit writes) counts at each of
+ * the network's widths (`networkWidths`): an IPv6 /64 at the rule's limit and, under the same
+ * key with its /48, at `WIDE_NETWORK_SHARE` times it, so walking the /64s of one /48 gains a
+ * few allowances, not 65,536 (docs/decisions/018). Any other key counts once.
+ */
+export function rateKeys(key: string): { key: string; share: number }[] {
+  const at = key.lastIndexOf('net:');
+  // Network text never holds `net:`, so the last one starts the network, if it is one.
+  if (at === -1 || (at > 0 && key[at - 1] !== ':')) return [{ key, share: 1 }];
+  const head = key.slice(0, at + 4);
+  return networkWidths(key.slice(at + 4)).map(({ network, share }) => ({
+    key: head + network,
+    share,
+  }));
+}
+
+/**
+ * The one way a throttle answers: counts one hit of `key` (at every width of its network, see
+ * `rateKeys`) and, past the rule's limit at any of them, throws a 429 with `message` (or what
+ * it makes of the wait, in seconds), `code` and Retry-After. The narrowest width is counted
+ * first, and a refusal there counts no wider one, so a /64 past its own limit takes no more of
+ * its /48's. Returns the key, for `giveBack`.
  */
 export async function enforceRateLimit(
   limiter: RateLimiter,
   key: string,
   rule: RateRule,
-  message: string,
+  message: string | ((retryAfterSeconds: number) => string),
+  code: ErrorCode = 'RATE_LIMITED',
 ): Promise<string> {
-  const result = await limiter.hit(key, rule.limit, rule.windowMs);
-  if (!result.allowed) {
-    throw new HttpError(429, message, 'RATE_LIMITED', {
-      'retry-after': String(result.retryAfterSeconds),
-    });
+  for (const width of rateKeys(key)) {
+    const result = await limiter.hit(width.key, rule.limit * width.share, rule.windowMs);
+    if (!result.allowed) {
+      const text = typeof message === 'string' ? message : message(result.retryAfterSeconds);
+      throw new HttpError(429, text, code, {
+        'retry-after': String(result.retryAfterSeconds),
+      });
+    }
   }
   return key;
+}
+
+/** Gives back a hit `enforceRateLimit` counted for `key`, at every width it counted. */
+export async function giveBack(limiter: RateLimiter, key: string): Promise<void> {
+  for (const width of rateKeys(key)) await limiter.undo(width.key);
+}
+
+/** Clears `key`'s counters at every width (a success that ends a run of failures). */
+export async function resetRateLimit(limiter: RateLimiter, key: string): Promise<void> {
+  for (const width of rateKeys(key)) await limiter.reset(width.key);
 }
 
 export function createSqlRateLimiter(db: Kysely<Database>, clock: Clock): RateLimiter {

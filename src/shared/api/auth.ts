@@ -122,7 +122,11 @@ export const loginEndpoint = defineEndpoint({
   csrfExempt: true,
   body: loginBodySchema,
   response: authResponseSchema,
-  errors: { 401: ['INVALID_CREDENTIALS'], 403: ['CROSS_SITE'], 429: ['RATE_LIMITED'] },
+  errors: {
+    401: ['INVALID_CREDENTIALS'],
+    403: ['CROSS_SITE'],
+    429: ['RATE_LIMITED', 'SIGN_IN_PAUSED'],
+  },
 });
 
 export const logoutEndpoint = defineEndpoint({

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'CSRF',
   'CROSS_SITE',
   'INVALID_CREDENTIALS',
+  /** Failed sign-ins to one account from everywhere passed its limit (auth/service.ts). */
+  'SIGN_IN_PAUSED',
   'USERNAME_TAKEN',
   // Gallery and uploads.
   'ALREADY_REPORTED',
