@@ -7,7 +7,7 @@ import {
   freshAddress,
   fundedSigner,
 } from '#test-support/chain-transactions.ts';
-import { addVirtualAuthenticator, signUpViaApi, uniqueUsername } from './support';
+import { addVirtualAuthenticator, signInViaApi, signUpViaApi, uniqueUsername } from './support';
 
 // The giveaway's burn panel end to end, on a server of its own (a recorded burn would take the
 // shared server's panel off the spec's starting figures, which landing.spec.ts checks): a real
@@ -54,6 +54,7 @@ test('an admin records a verified burn in the console; the panel of a visitor wa
   const adminName = uniqueUsername('burner');
   await signUpViaApi(page, adminName, PASSWORD);
   expect((await site.admin('users:role', adminName, 'admin')).code).toBe(0);
+  await signInViaApi(page, adminName, PASSWORD);
   await addVirtualAuthenticator(page);
   await page.goto('/admin/burns');
   await page.getByLabel('Password').fill(PASSWORD);

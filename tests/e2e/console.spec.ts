@@ -4,7 +4,13 @@ import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { addVirtualAuthenticator, postedMeme, signUpViaApi, uniqueUsername } from './support';
+import {
+  addVirtualAuthenticator,
+  postedMeme,
+  signInViaApi,
+  signUpViaApi,
+  uniqueUsername,
+} from './support';
 
 // The operator console in Chromium with its virtual authenticator (CDP WebAuthn): real
 // passkeys, no mocks. The site runs at http://localhost:PORT (playwright.config.ts), since
@@ -46,6 +52,7 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);
   expect(await admin('users:role', name, 'moderator')).toContain(`${name} is now moderator`);
+  await signInViaApi(page, name, PASSWORD);
   await addVirtualAuthenticator(page);
 
   const pageLoad = await page.goto('/admin');
@@ -105,6 +112,7 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);
   await admin('users:role', name, 'moderator');
+  await signInViaApi(page, name, PASSWORD);
   await addVirtualAuthenticator(page);
   await page.goto('/admin/members');
   await page.getByLabel('Password').fill(PASSWORD);
@@ -192,6 +200,7 @@ test('an admin approves the closed week only after watching the replay to its en
   const name = uniqueUsername('adm');
   await signUpViaApi(page, name, PASSWORD);
   await admin('users:role', name, 'admin');
+  await signInViaApi(page, name, PASSWORD);
   await addVirtualAuthenticator(page);
   await page.goto('/admin/prize-week');
   await page.getByLabel('Password').fill(PASSWORD);

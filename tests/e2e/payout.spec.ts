@@ -7,7 +7,7 @@ import { startChainSite, type ChainSite } from '#test-support/chain-site.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { installPageWallet } from '#test-support/page-wallet-script.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { addVirtualAuthenticator, signUpViaApi, uniqueUsername } from './support';
+import { addVirtualAuthenticator, signInViaApi, signUpViaApi, uniqueUsername } from './support';
 
 // The weekly prize paid from the console (issue 33), on a site of its own with a LiteSVM test
 // chain behind SOLANA_RPC_URL. The admin's wallet is a test wallet registered through the Wallet
@@ -57,6 +57,7 @@ test('an admin pays the approved week from the console; it is paid only once fin
   const adminName = uniqueUsername('payer');
   await signUpViaApi(page, adminName, PASSWORD);
   expect((await site.admin('users:role', adminName, 'admin')).code).toBe(0);
+  await signInViaApi(page, adminName, PASSWORD);
   expect((await site.admin('prize:review')).code).toBe(0);
   const approved = await site.admin('prize:approve', '--week', week, `--run=${runId}`);
   expect(approved.code, approved.stdout + approved.stderr).toBe(0);

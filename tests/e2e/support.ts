@@ -58,6 +58,15 @@ export async function signUpViaApi(
   expect(res.status()).toBe(201);
 }
 
+/**
+ * Signs in over HTTP inside the page's cookie jar: after `users:role`, which ends every session of
+ * the member (decision 022), as a new operator signs in again.
+ */
+export async function signInViaApi(page: Page, username: string, password = 'grind123') {
+  const res = await page.request.post(authPaths.login, { data: { username, password } });
+  expect(res.status()).toBe(200);
+}
+
 /** The visible toast (Radix also copies its text into a screen-reader announcement). */
 export function toastWith(page: Page, text: string) {
   return page.locator('li[data-variant]').filter({ hasText: text });

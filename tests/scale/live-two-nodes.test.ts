@@ -186,6 +186,8 @@ describe.skipIf(!adminUrl).each([
     await admin.register(adminName, PASSWORD, { node: a.origin });
     const role = await runAdminCli(env(), 'users:role', adminName, 'admin');
     expect(role.code, role.stderr).toBe(0);
+    // The role change ended the session registration opened.
+    expect((await admin.login(adminName, PASSWORD, { node: a.origin })).statusCode).toBe(200);
     await addPasskey(admin, new SoftAuthenticator(PUBLIC_ORIGIN), a.origin);
     const boardOnB = async () =>
       (await member.request('GET', `${gamePaths.leaderboard}?limit=50`, { node: b.origin }))

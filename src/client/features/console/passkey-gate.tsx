@@ -36,8 +36,8 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * The console's door: a signed-in member with a role, and a passkey sign-in made in this
- * session within 15 minutes. Asks for what is missing (sign in, add a passkey with the
- * password again, or use the passkey), then shows `children`.
+ * session, used within 15 minutes and at most 12 hours old. Asks for what is missing (sign in,
+ * add a passkey with the password again, or use the passkey), then shows `children`.
  */
 export function PasskeyGate({ children }: { children: ReactNode }) {
   const me = useOperator();
@@ -72,7 +72,7 @@ export function PasskeyGate({ children }: { children: ReactNode }) {
   const hostProblem = operator.hostProblem ?? ipProblem;
   if (hostProblem) {
     return (
-      <Panel title="Open the console by its name">
+      <Panel title="Passkeys cannot work here">
         <p role="alert">{hostProblem}</p>
       </Panel>
     );
@@ -145,7 +145,7 @@ export function PasskeyGate({ children }: { children: ReactNode }) {
   }
   return (
     <Panel title="Sign in with your passkey">
-      <p>The console needs a passkey sign-in every 15 minutes of inactivity.</p>
+      <p>The console needs a passkey sign-in after 15 minutes of inactivity, and every 12 hours.</p>
       <Button onClick={() => void signIn()} disabled={busy}>
         Use my passkey
       </Button>
