@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_EVENTS_PATH, LIVE_HEARTBEAT_MS, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { loadConfig } from '#server/config.ts';
-import { LISTENER_NAME } from '#server/live/transport.ts';
+import { LiveHub } from '#server/live/hub.ts';
+import { inProcessTransport, LISTENER_NAME } from '#server/live/transport.ts';
 import { cliOperator } from '#server/db/operator-log.ts';
 import { decide } from '#server/memes/moderation.ts';
+import { WIDE_NETWORK_SHARE } from '#server/http/client-network.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
 import { postMeme, seedMemes } from '#test-support/gallery.ts';
-import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
+import { createTestApp, TestClock, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
@@ -171,6 +173,90 @@ describe.each(databaseKinds)('GET /api/events on %s', (kind) => {
     expect(again.response.status).toBe(200);
     for (const r of [...held, again]) r.close();
   });
+
+  it('resumes after a burst of 1,100 events: all of them, in the order sent live, then live ones', async () => {
+    const burns = (i: number) => ({ signature: `${String(i).padStart(4, '0')}${'s'.repeat(84)}` });
+    // The streams the test before closed give their places back first (one network here).
+    await expect.poll(() => t.app.deps.live.streamCount, { timeout: 2000 }).toBe(0);
+    const watcher = await stream();
+    expect(watcher.response.status).toBe(200);
+    t.app.deps.live.publish({ type: 'burns', data: burns(-1) });
+    const before = (await watcher.next((e) => e.type === 'burns')).id!;
+    const BURST = 1_100;
+    // Published in slices with a pause between, so the watcher (in this process) keeps up.
+    for (let i = 0; i < BURST; i++) {
+      t.app.deps.live.publish({ type: 'burns', data: burns(i) });
+      if (i % 25 === 24) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(await watcher.until(() => watcher.events.length === BURST + 1, 10_000)).toBe(true);
+    watcher.close();
+
+    // About 150 KB of backlog, more than twice what a reader may leave unread (64 KB).
+    const resumed = await stream({ 'last-event-id': String(before) });
+    expect(await resumed.until(() => resumed.events.length === BURST, 10_000)).toBe(true);
+    // Every one, once, as the watcher saw them live (PostgreSQL may number a burst's
+    // notifications out of the order they were sent in; the stream keeps the bus's order).
+    const seenLive = watcher.events.filter((e) => e.id !== before);
+    expect(resumed.events).toEqual(seenLive);
+    expect(new Set(resumed.events.map((e) => JSON.stringify(e.data))).size).toBe(BURST);
+    expect(t.app.deps.live.stats.dropped).toBe(0);
+    t.app.deps.live.publish({ type: 'burns', data: burns(BURST) });
+    const last = burns(BURST).signature;
+    await resumed.next((e) => (e.data as { signature: string }).signature === last);
+    expect(resumed.ended).toBe(false);
+    resumed.close();
+  }, 30_000);
+});
+
+describe.each(databaseKinds)('streams per network behind a proxy on %s', (kind) => {
+  let t: TestApp;
+  let origin: string;
+  const open: EventStreamReader[] = [];
+  const streamFrom = async (address: string) => {
+    const reader = await EventStreamReader.open(`${origin}${LIVE_EVENTS_PATH}`, {
+      'x-forwarded-for': address,
+    });
+    open.push(reader);
+    return reader;
+  };
+  beforeAll(async () => {
+    t = await createTestApp(kind, { trustProxy: 1 });
+    origin = await t.listen();
+  });
+  afterAll(async () => {
+    for (const reader of open) reader.close();
+    await t.close();
+  });
+
+  it('holds at most 16 per /64 and 64 per /48, so one /48 takes a small share of the node', async () => {
+    const { streamsPerNetwork, streamsPerNode } = t.app.deps.live.limits;
+    const perSlash48 = streamsPerNetwork * WIDE_NETWORK_SHARE;
+    expect(perSlash48 / streamsPerNode).toBeLessThanOrEqual(0.01);
+    // A /64 alone: its own limit.
+    for (let i = 0; i < streamsPerNetwork; i++) {
+      expect((await streamFrom(`2001:db8:5100:1::${i + 1}`)).response.status).toBe(200);
+    }
+    const refused = await streamFrom('2001:db8:5100:1::ff');
+    expect(refused.response.status).toBe(429);
+    expect(await refused.response.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });
+
+    // The /64s of one /48, each under its own limit: the /48's limit.
+    const wide: EventStreamReader[] = [];
+    for (let i = 0; i <= perSlash48; i++) {
+      wide.push(await streamFrom(`2001:db8:5200:${(i % 40) + 1}::${i + 1}`));
+    }
+    const statuses = wide.map((r) => r.response.status);
+    expect(statuses.slice(0, perSlash48).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Strangers on IPv6 and IPv4 still get theirs.
+    expect((await streamFrom('2001:db8:5300:1::1')).response.status).toBe(200);
+    expect((await streamFrom('203.0.113.51')).response.status).toBe(200);
+    // A stream of the /48 that closes gives its place back.
+    const held = t.app.deps.live.streamCount;
+    wide[0]!.close();
+    await expect.poll(() => t.app.deps.live.streamCount, { timeout: 2000 }).toBe(held - 1);
+    expect((await streamFrom('2001:db8:5200:99::1')).response.status).toBe(200);
+  });
 });
 
 describe('a slow reader', () => {
@@ -208,6 +294,69 @@ describe('a slow reader', () => {
     reader.close();
     stalled.destroy();
   }, 60_000);
+});
+
+describe('a resume whose reader does not read', () => {
+  const quiet = { warn: () => {}, info: () => {} };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('is written no further than its reader takes, then told to refetch once its place is gone', async () => {
+    const clock = new TestClock();
+    const hub = new LiveHub(inProcessTransport(clock), clock, quiet, { backlogEvents: 400 });
+    const ids: number[] = [];
+    hub.onEvent((event) => ids.push(event.id));
+    // 300 events of about 560 bytes: 170 KB kept.
+    const burn = (i: number) => ({ signature: `${i}`.padEnd(500, 'x') });
+    for (let i = 0; i < 300; i++) hub.publish({ type: 'burns', data: burn(i) });
+    await settle();
+    const { limits } = hub;
+
+    const opened = hub.open('203.0.113.60', ids[0]! - 1);
+    if (!opened.ok) throw new Error(opened.reason);
+    const out = opened.stream;
+    const held = () => out.readableLength + out.writableLength;
+    expect(held()).toBeGreaterThan(limits.maxBufferedBytes / 4);
+    expect(held()).toBeLessThanOrEqual(limits.maxBufferedBytes);
+    // Read now, it gets every one of them, then a live one.
+    const text: string[] = [];
+    out.on('data', (chunk: Buffer) => text.push(chunk.toString()));
+    await settle();
+    hub.publish({ type: 'burns', data: burn(300) });
+    await settle();
+    const sent = text
+      .join('')
+      .match(/"signature":"\d+/g)!
+      .map((m) => Number(m.slice(13)));
+    expect(sent).toEqual(Array.from({ length: 301 }, (_, i) => i));
+    expect(hub.stats.dropped).toBe(0);
+
+    // Another resumes and reads nothing while 170 more arrive: its place leaves the backlog
+    // (400 events), so it is told to refetch and then given live events, never past the bound.
+    const slow = hub.open('203.0.113.61', ids[0]! - 1);
+    if (!slow.ok) throw new Error(slow.reason);
+    for (let i = 301; i <= 470; i++) {
+      hub.publish({ type: 'burns', data: burn(i) });
+      await settle();
+      expect(slow.stream.readableLength + slow.stream.writableLength).toBeLessThanOrEqual(
+        limits.maxBufferedBytes,
+      );
+    }
+    expect(hub.stats.dropped).toBe(0);
+    const got: string[] = [];
+    slow.stream.on('data', (chunk: Buffer) => got.push(chunk.toString()));
+    await settle();
+    const [replayed, live] = got
+      .join('')
+      .split('event: refetch\ndata: {"reason":"too-far-behind"}');
+    const numbers = (text: string) =>
+      (text.match(/"signature":"\d+/g) ?? []).map((m) => Number(m.slice(13)));
+    const early = numbers(replayed!);
+    expect(early).toEqual(Array.from({ length: early.length }, (_, i) => i));
+    expect(early.length).toBeGreaterThan(0);
+    expect(numbers(live!).length).toBeGreaterThan(0);
+    expect(numbers(live!).every((n) => n > 400)).toBe(true);
+    await hub.close();
+  });
 });
 
 describe('the heartbeat', () => {

@@ -3,6 +3,7 @@ import type { LiveEvent, LiveEventData, LiveEventInput } from '#shared/api/live.
 import { LIVE_HEARTBEAT_MS, LIVE_RETRY_MS } from '#shared/api/live.ts';
 import type { LiveTransport } from './transport.ts';
 import type { Clock } from '../clock.ts';
+import { networkWidths } from '../http/client-network.ts';
 
 /** Limits of one node's streams (docs/decisions/021); tests and the benchmark may lower them. */
 export interface LiveLimits {
@@ -10,7 +11,10 @@ export interface LiveLimits {
   backlogEvents: number;
   /** ... and none older than this. */
   backlogMs: number;
-  /** Streams one network (`clientNetwork`) may hold on one node; the next one is answered 429. */
+  /**
+   * Streams one network (`clientNetwork`: an IPv4 address or an IPv6 /64) may hold on one node,
+   * and `WIDE_NETWORK_SHARE` times that for a /64's /48; the next one is answered 429.
+   */
   streamsPerNetwork: number;
   /** Streams one node holds; past it 503, so the client reconnects (maybe to another node). */
   streamsPerNode: number;
@@ -38,12 +42,20 @@ export interface LiveLog {
 
 interface Stream {
   out: PassThrough;
-  network: string;
+  /** Every width the stream counts at (`networkWidths`), with that width's limit. */
+  networks: { network: string; limit: number }[];
+  /**
+   * While a resumed stream is still catching up: the backlog position (`Kept.seq`) it writes
+   * next, and the id it resumed after. Live events reach it through the backlog meanwhile.
+   */
+  replay?: { next: number; after: number };
 }
 
 interface Kept {
   event: LiveEvent;
   at: number;
+  /** The event's place in this node's backlog, counted from 0 as they arrive. */
+  seq: number;
 }
 
 export type OpenResult =
@@ -63,6 +75,8 @@ export class LiveHub {
   private readonly streams = new Set<Stream>();
   private readonly perNetwork = new Map<string, number>();
   private readonly backlog: Kept[] = [];
+  /** The `seq` the next event received will get. */
+  private nextSeq = 0;
   /** The backlog holds every event numbered after this; undefined until the listener is ready. */
   private completeAfter: number | undefined;
   private readonly pending = new Map<
@@ -149,19 +163,26 @@ export class LiveHub {
   open(network: string, lastEventId: number | undefined): OpenResult {
     if (this.closing) return { ok: false, reason: 'closing' };
     if (this.streams.size >= this.limits.streamsPerNode) return { ok: false, reason: 'node' };
-    const held = this.perNetwork.get(network) ?? 0;
-    if (held >= this.limits.streamsPerNetwork) return { ok: false, reason: 'network' };
-    const out = new PassThrough();
-    const stream: Stream = { out, network };
+    const networks = networkWidths(network).map((width) => ({
+      network: width.network,
+      limit: this.limits.streamsPerNetwork * width.share,
+    }));
+    const full = networks.some((n) => (this.perNetwork.get(n.network) ?? 0) >= n.limit);
+    if (full) return { ok: false, reason: 'network' };
+    // Each side of the stream holds a quarter of the bound before it asks a resume to wait
+    // (catchUp): about half the bound in all, whatever Node's default (16 KB to 64 KB).
+    const out = new PassThrough({ highWaterMark: Math.floor(this.limits.maxBufferedBytes / 4) });
+    const stream: Stream = { out, networks };
     this.streams.add(stream);
-    this.perNetwork.set(network, held + 1);
+    for (const n of networks)
+      this.perNetwork.set(n.network, (this.perNetwork.get(n.network) ?? 0) + 1);
     out.once('close', () => this.forget(stream));
     out.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
-    if (lastEventId !== undefined) this.replay(stream, lastEventId);
+    if (lastEventId !== undefined) this.resume(stream, lastEventId);
     return { ok: true, stream: out };
   }
 
-  private replay(stream: Stream, lastId: number): void {
+  private resume(stream: Stream, lastId: number): void {
     this.trimBacklog();
     if (this.completeAfter === undefined || Number.isNaN(lastId)) {
       return this.write(stream, frame(refetch('unknown-id')));
@@ -169,14 +190,43 @@ export class LiveHub {
     if (lastId < this.completeAfter) {
       return this.write(stream, frame(refetch('too-far-behind')));
     }
-    for (const { event } of this.backlog) if (event.id > lastId) this.write(stream, frame(event));
+    stream.replay = { next: this.backlog[0]?.seq ?? this.nextSeq, after: lastId };
+    stream.out.on('drain', () => this.catchUp(stream));
+    this.catchUp(stream);
+  }
+
+  /**
+   * Writes a resuming stream's backlog as its reader takes it: frames go out until the stream
+   * asks to wait (`writableNeedDrain`, half the bound held), and go on at `drain`. Nothing
+   * is written past what a reader holds, so a resume after a burst of 2,000 events neither trips
+   * the slow-reader bound nor copies the backlog into the stream's buffers. Caught up, the stream takes live events
+   * again; one whose place left the backlog while it waited is told to refetch.
+   */
+  private catchUp(stream: Stream): void {
+    const { replay, out } = stream;
+    if (!replay || out.destroyed || out.writableEnded) return;
+    const first = this.backlog[0]?.seq ?? this.nextSeq;
+    if (replay.next < first) {
+      stream.replay = undefined;
+      return this.write(stream, frame(refetch('too-far-behind')));
+    }
+    for (let i = replay.next - first; i < this.backlog.length; i++) {
+      // Also when called for a new event while waiting for `drain`: nothing more until then.
+      if (out.writableNeedDrain) return;
+      const { event } = this.backlog[i]!;
+      replay.next += 1;
+      if (event.id > replay.after) out.write(frame(event));
+    }
+    stream.replay = undefined;
   }
 
   private forget(stream: Stream): void {
     if (!this.streams.delete(stream)) return;
-    const held = (this.perNetwork.get(stream.network) ?? 1) - 1;
-    if (held <= 0) this.perNetwork.delete(stream.network);
-    else this.perNetwork.set(stream.network, held);
+    for (const { network } of stream.networks) {
+      const held = (this.perNetwork.get(network) ?? 1) - 1;
+      if (held <= 0) this.perNetwork.delete(network);
+      else this.perNetwork.set(network, held);
+    }
   }
 
   private ready(lastId: number): void {
@@ -194,7 +244,10 @@ export class LiveHub {
         'live events: listener back, streams told to refetch',
       );
       const text = frame(refetch('listener-reconnected'));
-      for (const stream of this.streams) this.write(stream, text);
+      for (const stream of this.streams) {
+        stream.replay = undefined;
+        this.write(stream, text);
+      }
     }
   }
 
@@ -208,12 +261,16 @@ export class LiveHub {
 
   private receive(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
-    this.backlog.push({ event, at: this.clock.now() });
+    this.backlog.push({ event, at: this.clock.now(), seq: this.nextSeq++ });
     if (this.backlog.length > this.limits.backlogEvents) {
       this.completeAfter = Math.max(this.completeAfter ?? 0, this.backlog.shift()!.event.id);
     }
     const text = frame(event);
-    for (const stream of this.streams) this.write(stream, text);
+    for (const stream of this.streams) {
+      // A resuming stream takes it from the backlog, in its turn.
+      if (stream.replay) this.catchUp(stream);
+      else this.write(stream, text);
+    }
     this.stats.delivered += this.streams.size;
   }
 

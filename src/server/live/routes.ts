@@ -22,7 +22,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       if (opened.reason === 'network') {
         throw new HttpError(
           429,
-          `At most ${app.deps.live.limits.streamsPerNetwork} live streams per network. Close a tab or two and reload.`,
+          'Your network holds all the live streams this server gives one network. Close a tab or two and reload.',
           'TOO_MANY_STREAMS',
           { 'retry-after': '30' },
         );
