@@ -277,3 +277,21 @@ export function msUntilNextSecond(nowMs: number): number {
 export function zoneCity(timeZone: string): string {
   return (timeZone.split('/').pop() ?? timeZone).replace(/_/g, ' ');
 }
+
+/** An ISO week by its id (2026-W47): its first millisecond and the next week's. */
+export interface IsoWeek {
+  id: string;
+  start: number;
+  end: number;
+}
+
+/** The week `id` names; throws on a malformed id (parseIsoWeekId's message). */
+export function isoWeek(id: string): IsoWeek {
+  const start = parseIsoWeekId(id);
+  return { id, start, end: nextWeekStartUtc(start) };
+}
+
+/** A time as operators read it (the CLI, the console, refusals): UTC, to the second. */
+export function utc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}

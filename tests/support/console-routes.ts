@@ -73,6 +73,11 @@ CONSOLE_ROUTES.push(
 const runPath = (pattern: string) => pattern.replace(':runId', 'some-run');
 CONSOLE_ROUTES.push(
   route('GET', adminPaths.prizeWeek, { role: 'admin' }),
+  route('POST', adminPaths.replayOpened, {
+    path: runPath(adminPaths.replayOpened),
+    role: 'admin',
+  }),
+  route('POST', adminPaths.withdraw, { body: { reason: 'a second look' }, role: 'admin' }),
   route('POST', adminPaths.replayWatched, {
     path: runPath(adminPaths.replayWatched),
     role: 'admin',

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { findUserByUsername } from '../accounts/repository.ts';
 import type { SiteConfig } from '#shared/site.ts';
-import { nextWeekStartUtc, parseIsoWeekId } from '#shared/time.ts';
+import { isoWeek, utc, type IsoWeek } from '#shared/time.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import type { Clock } from '../clock.ts';
 
@@ -139,23 +139,14 @@ export function limitOption(value: string | undefined, fallback: number, max: nu
 }
 
 /** A leaderboard week: its ISO id, and its start and end (epoch ms, end exclusive). */
-export interface IsoWeek {
-  id: string;
-  start: number;
-  end: number;
-}
+export { utc, type IsoWeek };
 
 /** A `--week 2026-W47` option's week, or the week `fallback` names when the option is absent. */
 export function weekOption(value: string | undefined, fallback: string): IsoWeek {
-  const id = value ?? fallback;
   try {
-    const start = parseIsoWeekId(id);
-    return { id, start, end: nextWeekStartUtc(start) };
+    return isoWeek(value ?? fallback);
   } catch (error) {
     throw new UsageError(`--week: ${(error as Error).message}`);
   }
 }
 
-export function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-}

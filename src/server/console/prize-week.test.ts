@@ -8,12 +8,13 @@ import { gamePaths, walletPaths } from '#shared/api/paths.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
 import { storeHonestEntry } from '#test-support/honest-run.ts';
-import { operator } from '#test-support/operators.ts';
+import { operator, passkeySignIn } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
+import { shortestWatchMs } from '../prize/review.ts';
 
 const runPath = (pattern: string, runId: string) => pattern.replace(':runId', runId);
 
@@ -35,6 +36,14 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     return { client, user };
+  }
+
+  /** Opens the run's replay and reports it watched once it could have played out at top speed. */
+  async function watch(client: TestClient, runId: string, gameTime: number) {
+    const opened = await client.request('POST', runPath(adminPaths.replayOpened, runId));
+    expect(opened.statusCode, opened.body).toBe(200);
+    t.clock.advance(shortestWatchMs(gameTime));
+    return client.request('POST', runPath(adminPaths.replayWatched, runId));
   }
 
   const log = async (client: TestClient, kind: string) =>
@@ -62,11 +71,15 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().code).toBe('REPLAY_NOT_WATCHED');
 
+    // "Watched to its end" needs the replay opened at least its length at top speed before.
+    const early = await other.client.request('POST', runPath(adminPaths.replayOpened, run.runId));
+    expect(early.statusCode).toBe(200);
+    const tooSoon = await other.client.request('POST', runPath(adminPaths.replayWatched, run.runId));
+    expect(tooSoon.statusCode).toBe(409);
+    expect(tooSoon.json().code).toBe('REPLAY_NOT_WATCHED');
+
     // Another admin's watch does not count for this one.
-    const otherWatch = await other.client.request(
-      'POST',
-      runPath(adminPaths.replayWatched, run.runId),
-    );
+    const otherWatch = await watch(other.client, run.runId, run.run.result.gameTime);
     expect(otherWatch.statusCode, otherWatch.body).toBe(200);
     const still = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
       body: {},
@@ -76,10 +89,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
       await db().selectFrom('prize_events').select('step').where('step', '=', 'approved').execute(),
     ).toEqual([]);
 
-    const watched = await admin.client.request(
-      'POST',
-      runPath(adminPaths.replayWatched, run.runId),
-    );
+    const watched = await watch(admin.client, run.runId, run.run.result.gameTime);
     expect(watched.statusCode, watched.body).toBe(200);
     const approved = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
       body: {},
@@ -177,11 +187,153 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
   });
 
+  /** A paid-up week of Alice's, ready to approve: her run, watched by a fresh admin. */
+  async function watchedWeek() {
+    const alice = await member('Alice');
+    const run = await seedEntry(alice.user.id, alice.user.username, 600);
+    t.clock.advance(WEEK_MS);
+    const admin = await operator(t, 'admin', { passkey: true });
+    const watched = await watch(admin.client, run.runId, run.run.result.gameTime);
+    expect(watched.statusCode, watched.body).toBe(200);
+    const approve = (body: { confirmWallet?: string } = {}) =>
+      admin.client.request('POST', runPath(adminPaths.approve, run.runId), { body });
+    return { alice, run, admin, approve };
+  }
+
+  const prizeSteps = async () =>
+    (await db().selectFrom('prize_events').select(['id', 'step']).orderBy('id').execute()).map(
+      (e) => `${e.id}:${e.step}`,
+    );
+
+  it('a page view of Prize week writes nothing to the prize record', async () => {
+    const { admin } = await watchedWeek();
+    const before = await prizeSteps();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await admin.client.request('GET', adminPaths.prizeWeek)).statusCode).toBe(200);
+    }
+    expect(await prizeSteps()).toEqual(before);
+  });
+
+  it('a run disqualified after its review cannot be approved', async () => {
+    const { admin, run, approve } = await watchedWeek();
+    const other = await operator(t, 'admin', { passkey: true });
+    const out = await other.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+      body: { reason: 'a bot played this run' },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const res = await approve();
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('RUN_DISQUALIFIED');
+    expect(
+      await db()
+        .selectFrom('prize_events')
+        .select('id')
+        .where('step', '=', 'approved')
+        .where('run_id', '=', run.runId)
+        .execute(),
+    ).toEqual([]);
+    expect(admin.user.id).not.toBe(other.user.id);
+  });
+
+  it('a wallet switched after the watch needs a confirmation naming the new wallet', async () => {
+    const { alice, approve } = await watchedWeek();
+    const issued = (
+      await alice.client.request('POST', walletPaths.challenge)
+    ).json<WalletChallenge>();
+    const next = new TestWallet();
+    const relinked = await alice.client.request('POST', walletPaths.link, {
+      body: { ...next.signIn(issued), password: 'password123' },
+    });
+    expect(relinked.statusCode, relinked.body).toBe(200);
+    const silent = await approve();
+    expect(silent.statusCode).toBe(409);
+    expect(silent.json().message).toContain(`wallet is now ${next.address}`);
+    const confirmed = await approve({ confirmWallet: next.address });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json().message).toContain(`Pay 1 SOL to ${next.address}`);
+  });
+
+  it('a suspended member is not payable and cannot be approved', async () => {
+    const { alice, admin, approve } = await watchedWeek();
+    const suspended = await admin.client.request(
+      'POST',
+      adminPaths.suspend.replace(':username', alice.user.username),
+      { body: { length: 'week', reason: 'vote brigading' } },
+    );
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    const week = (await admin.client.request('GET', adminPaths.prizeWeek)).json<{
+      entries: { playerName: string; payable: boolean; why: string | null }[];
+    }>();
+    expect(week.entries.find((e) => e.playerName === alice.user.username)).toMatchObject({
+      payable: false,
+      why: 'member is suspended',
+    });
+    const res = await approve();
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/is suspended/);
+  });
+
+  it('an approval is withdrawn with a reason and the week goes back to review; disqualifying an approved run withdraws it', async () => {
+    const { run, admin, approve } = await watchedWeek();
+    expect((await approve()).statusCode).toBe(200);
+    const noReason = await admin.client.request('POST', adminPaths.withdraw, { body: {} });
+    expect(noReason.statusCode).toBe(400);
+    const withdrawn = await admin.client.request('POST', adminPaths.withdraw, {
+      body: { reason: 'wrong week read' },
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    let week = (await admin.client.request('GET', adminPaths.prizeWeek)).json();
+    expect(week.approved).toBeNull();
+    const again = await admin.client.request('POST', adminPaths.withdraw, {
+      body: { reason: 'twice' },
+    });
+    expect(again.json().code).toBe('PRIZE_NOT_APPROVED');
+    expect((await log(admin.client, 'prize-withdraw')).map((e) => e.reason)).toContain(
+      'wrong week read',
+    );
+
+    // Approved again, then disqualified: the approval goes in the same step.
+    expect((await approve()).statusCode).toBe(200);
+    const out = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+      body: { reason: 'a bot played this run' },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(out.json()).toEqual({ withdrewApproval: true });
+    week = (await admin.client.request('GET', adminPaths.prizeWeek)).json();
+    expect(week.approved).toBeNull();
+    expect(week.entries.map((e: { runId: string }) => e.runId)).not.toContain(run.runId);
+  });
+
+  it('an admin cannot approve their own run', async () => {
+    const admin = await operator(t, 'admin', { passkey: true });
+    const run = await seedEntry(admin.user.id, admin.user.username, 600);
+    t.clock.advance(WEEK_MS);
+    await db()
+      .insertInto('user_wallets')
+      .values({
+        user_id: admin.user.id,
+        address: new TestWallet().address,
+        message: 'test',
+        signature: 'test',
+        linked_at: t.clock.now(),
+      })
+      .execute();
+    expect((await passkeySignIn(admin.client, admin.authenticator)).statusCode).toBe(200);
+    expect((await watch(admin.client, run.runId, run.run.result.gameTime)).statusCode).toBe(200);
+    const res = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+      body: {},
+    });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().code).toBe('RANK_PROTECTED');
+  });
+
   it('refuses a moderator (ADMIN_ONLY)', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     for (const [method, path, body] of [
       ['GET', adminPaths.prizeWeek, undefined],
+      ['POST', runPath(adminPaths.replayOpened, 'r'), undefined],
       ['POST', runPath(adminPaths.replayWatched, 'r'), undefined],
+      ['POST', adminPaths.withdraw, { reason: 'a second look' }],
       ['POST', runPath(adminPaths.approve, 'r'), {}],
       ['POST', runPath(adminPaths.disqualify, 'r'), { reason: 'a script played this' }],
     ] as const) {

@@ -17,7 +17,9 @@ import {
   disqualifyRunEndpoint,
   logDayStart,
   prizeWeekEndpoint,
+  replayOpenedEndpoint,
   replayWatchedEndpoint,
+  withdrawApprovalEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
@@ -33,7 +35,15 @@ import { decisionKinds, listDecisions } from '../db/operator-log.ts';
 import { decideAppeal, openAppeals } from './appeals.ts';
 import { openReportCount, reportQueue } from '../memes/report-queue.ts';
 import { overview } from './overview.ts';
-import { approveRun, disqualifyRun, prizeWeek, recordWatch } from './prize-week.ts';
+import { prizeWeek } from './prize-week.ts';
+import {
+  approveRun,
+  closedWeek,
+  disqualifyRun,
+  recordReplayOpened,
+  recordWatch,
+  withdrawApproval,
+} from '../prize/review.ts';
 import { loadSiteConfig } from '../site/load-site-config.ts';
 import { findMembers, memberByName, memberDetail } from './members.ts';
 import { endSessions, lift, suspend } from './suspensions.ts';
@@ -302,14 +312,29 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     { onRequest: moderator },
   );
 
-  // The Prize week (issue 32): admins only.
+  // The Prize week (issue 32): admins only. The rules are prize/review.ts's, as the CLI's.
   const admin = operatorOnly('admin');
   const site = loadSiteConfig(app.deps.config.siteConfigFile);
 
   endpointRoute(
     app,
     prizeWeekEndpoint,
-    async (request) => prizeWeek(app.deps, site, operatorOf(request)),
+    async (request) => prizeWeek(app.deps.db, operatorOf(request).id, app.deps.clock.now()),
+    { onRequest: admin },
+  );
+
+  endpointRoute(
+    app,
+    replayOpenedEndpoint,
+    async (request) => {
+      await recordReplayOpened(
+        app.deps.db,
+        operatorOf(request),
+        request.params.runId,
+        app.deps.clock.now(),
+      );
+      return { ok: true as const };
+    },
     consoleWrite(admin),
   );
 
@@ -317,7 +342,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     replayWatchedEndpoint,
     async (request) => {
-      await recordWatch(app.deps, operatorOf(request), request.params.runId);
+      await recordWatch(
+        app.deps.db,
+        operatorOf(request),
+        request.params.runId,
+        app.deps.clock.now(),
+      );
       return { ok: true as const };
     },
     consoleWrite(admin),
@@ -326,15 +356,38 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   endpointRoute(
     app,
     approveRunEndpoint,
-    async (request) => ({
-      message: await approveRun(
-        app.deps,
+    async (request) => {
+      const now = app.deps.clock.now();
+      const approval = await approveRun(
+        app.deps.db,
         site,
         operatorOf(request),
+        closedWeek(now),
         request.params.runId,
         request.body.confirmWallet,
-      ),
-    }),
+        now,
+      );
+      return {
+        message: `Approved run ${approval.entry.run_id}: ${approval.entry.player_name}, ${approval.week.id}. Pay ${site.weeklyChallenge.prize} to ${approval.wallet}.`,
+      };
+    },
+    consoleWrite(admin),
+  );
+
+  endpointRoute(
+    app,
+    withdrawApprovalEndpoint,
+    async (request) => {
+      const now = app.deps.clock.now();
+      await withdrawApproval(
+        app.deps.db,
+        operatorOf(request),
+        closedWeek(now),
+        request.body.reason,
+        now,
+      );
+      return { ok: true as const };
+    },
     consoleWrite(admin),
   );
 
@@ -342,8 +395,14 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     disqualifyRunEndpoint,
     async (request) => {
-      await disqualifyRun(app.deps, operatorOf(request), request.params.runId, request.body.reason);
-      return { ok: true as const };
+      const { withdrew } = await disqualifyRun(
+        app.deps.db,
+        operatorOf(request),
+        request.params.runId,
+        request.body.reason,
+        app.deps.clock.now(),
+      );
+      return { withdrewApproval: withdrew };
     },
     consoleWrite(admin),
   );

@@ -323,6 +323,8 @@ export interface Database {
   appeals: AppealsTable;
   replay_watches: ReplayWatchesTable;
   run_disqualifications: RunDisqualificationsTable;
+  prize_withdrawals: PrizeWithdrawalsTable;
+  replay_opens: ReplayOpensTable;
 }
 
 /** A member's WebAuthn credential (migration 016); keys and ids base64url. */
@@ -387,6 +389,25 @@ export interface ReplayWatchesTable {
   operator_id: number;
   run_id: string;
   watched_at: number;
+}
+
+/** A withdrawn approval (migration 022); append-only: it strikes out prize_events' approval row. */
+export interface PrizeWithdrawalsTable {
+  id: Generated<number>;
+  week_id: string;
+  approval_id: number;
+  reason: string;
+  operator_id: number | null;
+  operator_name: string;
+  created_at: number;
+}
+
+/** When an operator opened a run's replay in the console (migration 022). */
+export interface ReplayOpensTable {
+  id: Generated<number>;
+  operator_id: number;
+  run_id: string;
+  opened_at: number;
 }
 
 export interface RunDisqualificationsTable {

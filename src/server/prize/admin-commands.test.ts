@@ -219,6 +219,11 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/2026-W47 is already paid/) });
     r = await admin('prize:approve', '--week', '2026-W47', `--run=${aliceRun.runId}`);
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/already paid/) });
+    // A paid run stays: it cannot be disqualified, nor its approval withdrawn.
+    r = await admin('prize:disqualify', `--run=${aliceRun.runId}`, '--reason', 'found a bot');
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/a paid run cannot be disqualified/) });
+    r = await admin('prize:withdraw', '--week', '2026-W47', '--reason', 'second thoughts');
+    expect(r).toEqual({ code: 1, text: expect.stringMatching(/cannot be withdrawn/) });
     expect((await events()).map((e) => e.step)).toEqual([
       'reviewed',
       'approved',
@@ -298,7 +303,7 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       code: 1,
       text: expect.stringMatching(
         new RegExp(
-          `^Refused: ${dan.username}'s wallet is now ${newWallet.address}, not ${reviewedWallet.address} as prize:review showed .* --confirm-wallet=${newWallet.address}\\. Nothing recorded\\.$`,
+          `^Refused: ${dan.username}'s wallet is now ${newWallet.address}, not ${reviewedWallet.address} as the review showed .* then confirm ${newWallet.address}\\. Nothing recorded\\.$`,
         ),
       ),
     });

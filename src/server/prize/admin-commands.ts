@@ -1,8 +1,8 @@
 import { base58 } from '@scure/base';
+import { reasonSchema } from '#shared/api/admin.ts';
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
-import { isoWeekId, WEEK_MS } from '#shared/time.ts';
 import {
   limitOption,
   parseOptions,
@@ -14,29 +14,22 @@ import {
   type AdminContext,
   type IsoWeek,
 } from '../cli/command.ts';
-import { verifyStanding } from '../game/admin-commands.ts';
-import {
-  findRuns,
-  runStatisticsByRunId,
-  weekEntry,
-  weekStandings,
-  type StandingRow,
-} from '../game/repository.ts';
+import { cliOperator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
-import { findWallet, findWallets, lockWallet } from '../wallet/repository.ts';
-import type { PrizeStep } from '../db/database.ts';
-import {
-  appendPrizeEvent,
-  weekEvents,
-  type NewPrizeEvent,
-  type PrizeEventRow,
-} from './repository.ts';
 import {
   paymentContext,
   preparePayment,
   recordPaymentBySignature,
   type PaymentContext,
 } from './payments.ts';
+import {
+  approveRun,
+  closedWeek,
+  disqualifyRun,
+  recordReview,
+  reviewWeek,
+  withdrawApproval,
+} from './review.ts';
 
 const REVIEW_DEFAULT = 10;
 const PROGRAM = 'npm run admin --';
@@ -50,26 +43,6 @@ function requiredWeek(values: { week?: string }): IsoWeek {
 function refuse(ctx: Pick<AdminContext, 'print'>, message: string): number {
   ctx.print(`Refused: ${message}. Nothing recorded.`);
   return 1;
-}
-
-/** Appends a step to the week's prize record, about `entry` (a standing, or the step before). */
-function recordStep(
-  ctx: Pick<AdminContext, 'db'>,
-  week: IsoWeek,
-  step: PrizeStep,
-  entry: Pick<PrizeEventRow, 'run_id' | 'user_id' | 'player_name' | 'score'>,
-  details: Pick<NewPrizeEvent, 'wallet_address' | 'prize' | 'tx_signature' | 'created_at'>,
-): Promise<number> {
-  const { run_id, user_id, player_name, score } = entry;
-  return appendPrizeEvent(ctx.db, {
-    week_id: week.id,
-    step,
-    run_id,
-    user_id,
-    player_name,
-    score,
-    ...details,
-  });
 }
 
 /**
@@ -109,90 +82,53 @@ function minutes(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-const paidStep = (events: PrizeEventRow[]) => events.find((e) => e.step === 'paid');
-const lastApproval = (events: PrizeEventRow[]) => events.findLast((e) => e.step === 'approved');
-
-/** Why a standing cannot be paid, or undefined when it can. */
-function notPayable(row: StandingRow, wallet: string | undefined): string | undefined {
-  if (row.user_id === null) return 'visitor (no account)';
-  if (wallet === undefined) return 'member without a linked wallet';
-  return undefined;
-}
-
 export const prizeReviewCommand: AdminCommand = {
   usage: 'prize:review [--week 2026-W47] [--limit 10]',
   summary:
-    "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch.",
+    "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch. Records which runs and wallets you were shown.",
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'limit']);
-    const week = weekOption(values.week, isoWeekId(ctx.clock.now() - WEEK_MS));
+    const week = weekOption(values.week, closedWeek(ctx.clock.now()).id);
     const limit = limitOption(values.limit, REVIEW_DEFAULT, 100);
     const now = ctx.clock.now();
-    const open = now < week.end;
+    const review = await reviewWeek(ctx.db, week, limit, now);
     ctx.print(
-      `Weekly prize ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${open ? ' (still open: approve after it ends)' : ''}`,
+      `Weekly prize ${week.id}: ${utc(week.start)} to ${utc(week.end)} UTC${review.open ? ' (still open: approve after it ends)' : ''}`,
     );
-    const events = await weekEvents(ctx.db, week.id);
-    const paid = paidStep(events);
+    const { paid } = review;
     if (paid) {
       ctx.print(
         `Paid: ${paid.prize ?? ctx.site.weeklyChallenge.prize} to ${paid.player_name}${paid.wallet_address ? ` (${paid.wallet_address})` : ''}, transaction ${paid.tx_signature ?? paid.tx_url}.`,
       );
     }
-    const rows = await weekStandings(ctx.db, week.start, limit);
-    if (rows.length === 0) {
+    if (review.entries.length === 0) {
       ctx.print('No scores this week.');
       return 0;
     }
-    const runIds = rows.map((r) => r.run_id);
-    const runs = new Map((await findRuns(ctx.db, runIds)).map((r) => [r.id, r]));
-    const statistics = await runStatisticsByRunId(ctx.db, runIds);
-    const memberIds = rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id]));
-    const wallets = new Map(
-      (await findWallets(ctx.db, memberIds)).map((w) => [w.user_id, w.address]),
-    );
-
     ctx.print(
       `${pad('#', 3, true)}  ${pad('Player', PLAYER_NAME_MAX)}  ${pad('Score', 6, true)}  ${pad('Level', 5, true)}  ${pad('Tasks', 5, true)}  ${pad('Power', 5, true)}  ${pad('Time', 6, true)}  ${pad('Jumps', 5, true)}  Payable`,
     );
-    const payable: StandingRow[] = [];
-    rows.forEach((row, index) => {
-      const run = runs.get(row.run_id);
-      const wallet = row.user_id === null ? undefined : wallets.get(row.user_id);
-      const verdict = verifyStanding(row, run);
-      const why = notPayable(row, wallet);
-      if (why === undefined && verdict.ok) payable.push(row);
-      const status =
-        why !== undefined
-          ? `no: ${why}`
-          : verdict.ok
-            ? `yes: wallet ${wallet!}`
-            : `no: replay MISMATCH (${verdict.reason})`;
+    review.entries.forEach(({ row, wallet, jumps, statistics, why }, index) => {
+      const status = why === null ? `yes: wallet ${wallet!}` : `no: ${why}`;
       ctx.print(
-        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(run?.inputs?.length ?? '?', 5, true)}  ${status}`,
+        `${pad(index + 1, 3, true)}  ${pad(row.player_name, PLAYER_NAME_MAX)}  ${pad(row.score, 6, true)}  ${pad(row.level, 5, true)}  ${pad(row.tasks_completed, 5, true)}  ${pad(row.power_ups_collected, 5, true)}  ${pad(minutes(row.game_time), 6, true)}  ${pad(jumps ?? '?', 5, true)}  ${status}`,
       );
       ctx.print(
         `     run ${row.run_id}  entry #${row.id}  submitted ${utc(row.created_at)}  watch ${replayUrl(ctx, row.id)}`,
       );
-      const stats = statistics.get(row.run_id);
-      ctx.print(`     ${statisticsLine(stats)}`);
-      ctx.print(`     ${signsLine(stats)}`);
+      ctx.print(`     ${statisticsLine(statistics)}`);
+      ctx.print(`     ${signsLine(statistics)}`);
     });
 
-    // The record shows which runs the operator was shown; approval needs this step first.
-    for (const row of payable) {
-      await recordStep(ctx, week, 'reviewed', row, {
-        wallet_address: wallets.get(row.user_id!) ?? null,
-        created_at: now,
-      });
-    }
+    // The record shows which runs and wallets the operator was shown; approval checks them.
+    await recordReview(ctx.db, review, now);
     ctx.print('');
-    const best = payable[0];
+    const best = review.entries.find((e) => e.why === null);
     if (best === undefined) {
       ctx.print('No payable run in this list: the prize goes to members with a linked wallet.');
     } else if (!paid) {
       ctx.print(
-        `Best payable run: ${best.player_name} with ${best.score}. Watch its replay, then: ${PROGRAM} prize:approve --week ${week.id} --run=${best.run_id}`,
+        `Best payable run: ${best.row.player_name} with ${best.row.score}. Watch its replay, then: ${PROGRAM} prize:approve --week ${week.id} --run=${best.row.run_id}`,
       );
     }
     return 0;
@@ -208,78 +144,87 @@ export const prizeApproveCommand: AdminCommand = {
     const { values } = parseOptions(args, ['week', 'run', 'confirm-wallet']);
     const week = requiredWeek(values);
     const runId = requiredOption(values, 'run');
-    const now = ctx.clock.now();
-
-    if (now < week.end) return refuse(ctx, `${week.id} is still open until ${utc(week.end)} UTC`);
-    const events = await weekEvents(ctx.db, week.id);
-    if (paidStep(events)) return refuse(ctx, `${week.id} is already paid`);
-    const approved = lastApproval(events);
-    if (approved) {
-      // The approval told the operator whom to pay: a payment may already be on its way, so a
-      // second one could pay the week twice (docs/decisions/019-append-only-records-and-wallet-changes.md).
-      return refuse(
-        ctx,
-        `${week.id} is already approved (${approved.player_name}, run ${approved.run_id}, wallet ${approved.wallet_address}, ${utc(approved.created_at)} UTC); once that payment is sent, record it with ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+    try {
+      const approval = await approveRun(
+        ctx.db,
+        ctx.site,
+        cliOperator(),
+        week,
+        runId,
+        values['confirm-wallet'],
+        ctx.clock.now(),
       );
-    }
-    const entry = await weekEntry(ctx.db, runId, week.start);
-    if (!entry) return refuse(ctx, `run ${runId} has no leaderboard entry in ${week.id}`);
-    if (entry.user_id === null) {
-      return refuse(
-        ctx,
-        `run ${runId} is a visitor's (${entry.player_name}): the prize goes to members with a linked wallet`,
-      );
-    }
-    if (!(await findWallet(ctx.db, entry.user_id))) {
-      return refuse(ctx, `${entry.player_name} has not linked a wallet`);
-    }
-    const [run] = await findRuns(ctx.db, [runId]);
-    const verdict = verifyStanding(entry, run);
-    if (!verdict.ok) return refuse(ctx, `run ${runId} does not replay (${verdict.reason})`);
-    const reviewed = events.findLast((e) => e.step === 'reviewed' && e.run_id === runId);
-    if (!reviewed) {
-      return refuse(
-        ctx,
-        `run ${runId} has not been through prize:review for ${week.id}; review it and watch its replay first`,
-      );
-    }
-
-    // The wallet is read and the approval written (or the refusal's reason returned) while the member's wallet row is held, so a
-    // wallet change (wallet/service.ts) either lands before (and is caught here) or waits and is
-    // then refused while this approval is open.
-    const outcome = await ctx.db.transaction().execute(async (trx) => {
-      const wallet = await lockWallet(trx, entry.user_id!);
-      if (!wallet) return `${entry.player_name} has not linked a wallet`;
-      if (
-        wallet.address !== reviewed.wallet_address &&
-        values['confirm-wallet'] !== wallet.address
-      ) {
-        return `${entry.player_name}'s wallet is now ${wallet.address}, not ${reviewed.wallet_address} as prize:review showed at ${utc(reviewed.created_at)} UTC. A taken-over account changes wallets too: check with the member that the new one is theirs, then approve with --confirm-wallet=${wallet.address}`;
+      if (approval.walletBefore !== null) {
+        ctx.print(
+          `Warning: the wallet changed since the review (${approval.walletBefore} then, ${approval.wallet} now); approved with --confirm-wallet.`,
+        );
       }
-      await recordStep({ db: trx }, week, 'approved', entry, {
-        wallet_address: wallet.address,
-        prize: ctx.site.weeklyChallenge.prize,
-        created_at: now,
-      });
-      return wallet;
-    });
-    if (typeof outcome === 'string') return refuse(ctx, outcome);
-    const wallet = outcome;
-    if (wallet.address !== reviewed.wallet_address) {
+      if (approval.passedOver) {
+        ctx.print(
+          `Note: ${approval.passedOver.player_name} placed first with ${approval.passedOver.score}; this approval passes over them.`,
+        );
+      }
       ctx.print(
-        `Warning: the wallet changed since the review (${reviewed.wallet_address} then, ${wallet.address} now); approved with --confirm-wallet.`,
+        `Approved run ${runId}: ${approval.entry.player_name}, score ${approval.entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${approval.wallet}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
       );
+      return 0;
+    } catch (error) {
+      return refusedBy(ctx, error);
     }
-    const standings = await weekStandings(ctx.db, week.start, 1);
-    if (standings[0] && standings[0].run_id !== runId) {
+  },
+};
+
+export const prizeWithdrawCommand: AdminCommand = {
+  usage: 'prize:withdraw --week 2026-W47 --reason "kept in the log"',
+  summary:
+    "Withdraws the week's approval before it is paid (refused while a prepared payment may still land); the week goes back to review. Logged.",
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['week', 'reason']);
+    const week = requiredWeek(values);
+    const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
+    if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+    try {
+      const approval = await withdrawApproval(
+        ctx.db,
+        cliOperator(),
+        week,
+        reason.data,
+        ctx.clock.now(),
+      );
       ctx.print(
-        `Note: ${standings[0].player_name} placed first with ${standings[0].score}; this approval passes over them.`,
+        `Withdrew the approval of ${approval.player_name} (run ${approval.run_id}) for ${week.id}; the week is back in review.`,
       );
+      return 0;
+    } catch (error) {
+      return refusedBy(ctx, error);
     }
-    ctx.print(
-      `Approved run ${runId}: ${entry.player_name}, score ${entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${wallet.address}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
-    );
-    return 0;
+  },
+};
+
+export const prizeDisqualifyCommand: AdminCommand = {
+  usage: 'prize:disqualify --run=RUN_ID --reason "shown on the board"',
+  summary:
+    'Disqualifies a run with a public reason: it leaves the weekly board and the review, and an approval of it is withdrawn; a run its week was paid to cannot be. Logged.',
+  async run(ctx, args) {
+    const { values } = parseOptions(args, ['run', 'reason']);
+    const runId = requiredOption(values, 'run');
+    const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
+    if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+    try {
+      const { withdrew } = await disqualifyRun(
+        ctx.db,
+        cliOperator(),
+        runId,
+        reason.data,
+        ctx.clock.now(),
+      );
+      ctx.print(
+        `Disqualified run ${runId}${withdrew ? '; its approval is withdrawn' : ''}. It leaves the weekly board.`,
+      );
+      return 0;
+    } catch (error) {
+      return refusedBy(ctx, error);
+    }
   },
 };
 
@@ -349,6 +294,8 @@ export const prizePaidCommand: AdminCommand = {
 export const prizeAdminCommands: Record<string, AdminCommand> = {
   'prize:review': prizeReviewCommand,
   'prize:approve': prizeApproveCommand,
+  'prize:withdraw': prizeWithdrawCommand,
+  'prize:disqualify': prizeDisqualifyCommand,
   'prize:prepare': prizePrepareCommand,
   'prize:paid': prizePaidCommand,
 };

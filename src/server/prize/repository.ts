@@ -21,14 +21,36 @@ export async function appendPrizeEvent(db: Db, event: NewPrizeEvent): Promise<nu
   return row.id;
 }
 
-/** A week's steps, oldest first. */
+/** Approvals struck out by a withdrawal (migration 022). */
+const withdrawnApprovals = (db: Db) => db.selectFrom('prize_withdrawals').select('approval_id');
+
+/**
+ * A week's standing steps, oldest first: a withdrawn approval is not among them, so every reader
+ * (review, approval, payment, the wallet rule) sees the week back in review.
+ */
 export async function weekEvents(db: Db, weekId: string): Promise<PrizeEventRow[]> {
   return db
     .selectFrom('prize_events')
     .selectAll()
     .where('week_id', '=', weekId)
+    .where('id', 'not in', withdrawnApprovals(db))
     .orderBy('id', 'asc')
     .execute();
+}
+
+/** Strikes out an approval (append-only); a second withdrawal of it fails on the unique key. */
+export async function appendWithdrawal(
+  db: Db,
+  row: {
+    week_id: string;
+    approval_id: number;
+    reason: string;
+    operator_id: number | null;
+    operator_name: string;
+    created_at: number;
+  },
+): Promise<void> {
+  await db.insertInto('prize_withdrawals').values(row).execute();
 }
 
 /**
@@ -66,6 +88,7 @@ export async function openApproval(db: Db, userId: number): Promise<PrizeEventRo
     .selectAll()
     .where('week_id', 'in', weeks)
     .where('step', 'in', ['approved', 'paid'])
+    .where('id', 'not in', withdrawnApprovals(db))
     .orderBy('id', 'asc')
     .execute();
   const paid = new Set(events.filter((e) => e.step === 'paid').map((e) => e.week_id));

@@ -24,7 +24,9 @@ export const adminPaths = {
   endSessions: '/api/admin/members/:username/sessions/end',
   appealDecision: '/api/admin/appeals/:id/decision',
   prizeWeek: '/api/admin/prize-week',
+  replayOpened: '/api/admin/prize-week/runs/:runId/opened',
   replayWatched: '/api/admin/prize-week/runs/:runId/watched',
+  withdraw: '/api/admin/prize-week/approval/withdraw',
   approve: '/api/admin/prize-week/runs/:runId/approve',
   disqualify: '/api/admin/prize-week/runs/:runId/disqualify',
   overview: '/api/admin/overview',
@@ -464,7 +466,12 @@ export const suspendEndpoint = defineEndpoint({
   params: usernameParamsSchema,
   body: z.object({ length: z.enum(SUSPENSION_LENGTHS), reason: reasonSchema }),
   response: z.object({ suspension: suspensionSchema }),
-  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 409: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
+  errors: {
+    ...MEMBER_ACTION_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['SUSPENDED'],
+    429: ['RATE_LIMITED'],
+  },
 });
 
 export const liftEndpoint = defineEndpoint({
@@ -539,6 +546,8 @@ export const prizeWeekEntrySchema = z.object({
   signs: z.array(z.string()),
   /** Whether this operator has watched the replay to its end. */
   watched: z.boolean(),
+  /** The week was paid to this run: it cannot be disqualified. */
+  paidTo: z.boolean(),
 });
 
 export const prizeWeekEndpoint = defineEndpoint({
@@ -560,6 +569,35 @@ export const prizeWeekEndpoint = defineEndpoint({
   errors: OPERATOR_REFUSALS,
 });
 
+export const replayOpenedEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.replayOpened,
+  id: 'prizeReplayOpened',
+  summary:
+    'Records that this operator opened a run replay; "watched" is timed from it (admin only)',
+  tag: 'console',
+  access: 'operator',
+  params: runParamsSchema,
+  response: z.object({ ok: z.literal(true) }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const withdrawApprovalEndpoint = defineEndpoint({
+  method: 'POST',
+  path: adminPaths.withdraw,
+  id: 'prizeWithdrawApproval',
+  summary: "Withdraws the closed week's approval before payment, with a reason (admin only)",
+  tag: 'console',
+  access: 'operator',
+  body: z.object({ reason: reasonSchema }),
+  response: z.object({ ok: z.literal(true) }),
+  errors: {
+    ...OPERATOR_REFUSALS,
+    409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
 export const replayWatchedEndpoint = defineEndpoint({
   method: 'POST',
   path: adminPaths.replayWatched,
@@ -569,7 +607,12 @@ export const replayWatchedEndpoint = defineEndpoint({
   access: 'operator',
   params: runParamsSchema,
   response: z.object({ ok: z.literal(true) }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: {
+    ...OPERATOR_REFUSALS,
+    404: ['NOT_FOUND'],
+    409: ['REPLAY_NOT_WATCHED'],
+    429: ['RATE_LIMITED'],
+  },
 });
 
 export const approveRunEndpoint = defineEndpoint({
@@ -584,7 +627,7 @@ export const approveRunEndpoint = defineEndpoint({
   response: z.object({ message: z.string() }),
   errors: {
     ...MEMBER_ACTION_REFUSALS,
-    409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED'],
+    409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED', 'RUN_DISQUALIFIED'],
     429: ['RATE_LIMITED'],
   },
 });
@@ -598,11 +641,11 @@ export const disqualifyRunEndpoint = defineEndpoint({
   access: 'operator',
   params: runParamsSchema,
   body: z.object({ reason: reasonSchema }),
-  response: z.object({ ok: z.literal(true) }),
+  response: z.object({ withdrewApproval: z.boolean() }),
   errors: {
     ...MEMBER_ACTION_REFUSALS,
     404: ['NOT_FOUND'],
-    409: ['RUN_DISQUALIFIED'],
+    409: ['RUN_DISQUALIFIED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'],
     429: ['RATE_LIMITED'],
   },
 });

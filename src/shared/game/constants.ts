@@ -54,3 +54,10 @@ export const OBSTACLE_POOL_SIZE =
   Math.ceil((CANVAS_WIDTH + OBSTACLE_WIDTH) / BASE_SPEED / OBSTACLE_SPAWN_INTERVAL) + 1;
 export const COIN_POOL_SIZE =
   Math.ceil((CANVAS_WIDTH + OBSTACLE_WIDTH) / BASE_SPEED / COIN_SPAWN_INTERVAL) + 1;
+
+/**
+ * Speeds a replay viewer offers. The fastest bounds how soon an operator can have watched a run
+ * to its end (server/prize/review.ts).
+ */
+export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
+export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];

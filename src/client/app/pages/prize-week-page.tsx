@@ -4,7 +4,9 @@ import {
   approveRunEndpoint,
   disqualifyRunEndpoint,
   prizeWeekEndpoint,
+  replayOpenedEndpoint,
   replayWatchedEndpoint,
+  withdrawApprovalEndpoint,
 } from '#shared/api/admin.ts';
 import type { EndpointResponse } from '#shared/api/endpoint.ts';
 import { consoleKeys, errorText, useConsoleQuery } from '#client/features/console/console-api.ts';
@@ -46,19 +48,33 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
   const failed = (error: unknown) =>
     toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
   const params = { runId: entry.runId };
+  // A wallet changed since the review: the refusal names it, and the admin confirms it by name.
+  const [newWallet, setNewWallet] = useState<string | null>(null);
+  const opened = useMutation({
+    mutationFn: () => callEndpoint(replayOpenedEndpoint, { params }),
+    onError: failed,
+  });
   const watched = useMutation({
     mutationFn: () => callEndpoint(replayWatchedEndpoint, { params }),
     onSuccess: () => done('Replay watched to its end'),
     onError: failed,
   });
   const approve = useMutation({
-    mutationFn: () => callEndpoint(approveRunEndpoint, { params, body: {} }),
-    onSuccess: () => done('Approved'),
-    onError: failed,
+    mutationFn: (confirmWallet?: string) =>
+      callEndpoint(approveRunEndpoint, { params, body: confirmWallet ? { confirmWallet } : {} }),
+    onSuccess: () => {
+      setNewWallet(null);
+      return done('Approved');
+    },
+    onError: (error) => {
+      setNewWallet(/wallet is now (\S+),/.exec(errorText(error))?.[1] ?? null);
+      failed(error);
+    },
   });
   const disqualify = useMutation({
     mutationFn: () => callEndpoint(disqualifyRunEndpoint, { params, body: { reason } }),
-    onSuccess: () => done('Disqualified'),
+    onSuccess: (result) =>
+      done(result.withdrewApproval ? 'Disqualified; its approval is withdrawn' : 'Disqualified'),
     onError: failed,
   });
   const canApprove = entry.watched && entry.payable && !week.open && week.approved === null;
@@ -103,7 +119,14 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
             />
           </Suspense>
         ) : (
-          <Button variant="secondary" onClick={() => setOpen(true)}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setOpen(true);
+              // "Watched to its end" is timed from here on the server.
+              opened.mutate();
+            }}
+          >
             Watch the replay
           </Button>
         )}
@@ -111,7 +134,7 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <Button
           disabled={!canApprove || approve.isPending}
-          onClick={() => approve.mutate()}
+          onClick={() => approve.mutate(undefined)}
           title={entry.watched ? undefined : 'Watch the replay to its end first'}
         >
           Approve
@@ -121,30 +144,84 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
             ? 'Replay watched to its end.'
             : 'Approve after watching the replay to its end (any speed).'}
         </span>
+        {newWallet && (
+          <Button
+            variant="outline"
+            disabled={approve.isPending}
+            onClick={() => approve.mutate(newWallet)}
+          >
+            Confirm {newWallet.slice(0, 4)}…{newWallet.slice(-4)} and approve
+          </Button>
+        )}
       </div>
-      <form
-        className="mt-3 flex flex-wrap items-center gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          disqualify.mutate();
-        }}
-      >
-        <input
-          aria-label="Public reason"
-          placeholder="Public reason to disqualify"
-          className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-        />
-        <Button
-          type="submit"
-          variant="outline"
-          disabled={reason.trim().length < 3 || disqualify.isPending}
+      {entry.paidTo ? (
+        <p className="mt-3 text-sm text-slate-400" data-testid="paid-run">
+          The week was paid to this run: it cannot be disqualified.
+        </p>
+      ) : (
+        <form
+          className="mt-3 flex flex-wrap items-center gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            disqualify.mutate();
+          }}
         >
-          Disqualify
-        </Button>
-      </form>
+          <input
+            aria-label="Public reason"
+            placeholder="Public reason to disqualify"
+            className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <Button
+            type="submit"
+            variant="outline"
+            disabled={reason.trim().length < 3 || disqualify.isPending}
+          >
+            Disqualify
+          </Button>
+        </form>
+      )}
     </li>
+  );
+}
+
+/** Withdraws the week's approval with a reason (refused once paid or while a payment may land). */
+function WithdrawForm() {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const withdraw = useMutation({
+    mutationFn: () => callEndpoint(withdrawApprovalEndpoint, { body: { reason } }),
+    onSuccess: () => {
+      toast({ title: 'Approval withdrawn', description: 'The week is back in review.' });
+      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+    },
+    onError: (error) =>
+      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
+  });
+  return (
+    <form
+      className="mt-3 flex flex-wrap items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        withdraw.mutate();
+      }}
+    >
+      <input
+        aria-label="Reason to withdraw"
+        placeholder="Reason to withdraw the approval"
+        className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <Button
+        type="submit"
+        variant="outline"
+        disabled={reason.trim().length < 3 || withdraw.isPending}
+      >
+        Withdraw approval
+      </Button>
+    </form>
   );
 }
 
@@ -173,6 +250,7 @@ export default function PrizeWeekPage() {
               <PrizePayment week={data.week} />
             </Suspense>
           </div>
+          {!data.paid && <WithdrawForm />}
         </div>
       )}
       {data.entries.length === 0 ? (

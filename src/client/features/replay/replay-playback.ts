@@ -1,9 +1,6 @@
 import { STEP_MS } from '#shared/game/constants.ts';
 import { createGame, step, type GameState } from '#shared/game/engine.ts';
 
-/** Speeds the viewer offers. */
-export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
-export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
 
 /**
  * A recorded run played back with the game's own engine: from its seed, jumping at the logged

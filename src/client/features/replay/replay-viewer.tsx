@@ -7,7 +7,8 @@ import { STEPS_PER_SECOND } from '#shared/game/constants.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { Button } from '#client/ui/button.tsx';
 import { GameRenderer } from '#client/lib/game-renderer.ts';
-import { REPLAY_SPEEDS, ReplayPlayback, type ReplaySpeed } from './replay-playback.ts';
+import { REPLAY_SPEEDS, type ReplaySpeed } from '#shared/game/constants.ts';
+import { ReplayPlayback } from './replay-playback.ts';
 
 // Loaded only when a replay's address is opened (replay-dialog.tsx, a dynamic import).
 

@@ -18,6 +18,7 @@ import * as m017 from './017-payments-on-chain.ts';
 import * as m018 from './018-live-events.ts';
 import * as m019 from './019-appeals-by-member.ts';
 import * as m021 from './021-passkey-ceremonies.ts';
+import * as m022 from './022-prize-withdrawals-and-replay-opens.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '018-live-events': m018,
   '019-appeals-by-member': m019,
   '021-passkey-ceremonies': m021,
+  '022-prize-withdrawals-and-replay-opens': m022,
 };
