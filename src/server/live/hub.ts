@@ -174,8 +174,9 @@ export class LiveHub {
     const out = new PassThrough({ highWaterMark: Math.floor(this.limits.maxBufferedBytes / 4) });
     const stream: Stream = { out, networks };
     this.streams.add(stream);
-    for (const n of networks)
-      this.perNetwork.set(n.network, (this.perNetwork.get(n.network) ?? 0) + 1);
+    for (const { network: width } of networks) {
+      this.perNetwork.set(width, (this.perNetwork.get(width) ?? 0) + 1);
+    }
     out.once('close', () => this.forget(stream));
     out.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
     if (lastEventId !== undefined) this.resume(stream, lastEventId);
@@ -197,10 +198,11 @@ export class LiveHub {
 
   /**
    * Writes a resuming stream's backlog as its reader takes it: frames go out until the stream
-   * asks to wait (`writableNeedDrain`, half the bound held), and go on at `drain`. Nothing
-   * is written past what a reader holds, so a resume after a burst of 2,000 events neither trips
-   * the slow-reader bound nor copies the backlog into the stream's buffers. Caught up, the stream takes live events
-   * again; one whose place left the backlog while it waited is told to refetch.
+   * asks to wait (`writableNeedDrain`, half the bound held), and go on at `drain`. Nothing is
+   * written past what a reader holds, so a resume after a burst of 2,000 events neither trips
+   * the slow-reader bound nor copies the backlog into the stream's buffers. Caught up, the
+   * stream takes live events again; one whose place left the backlog while it waited is told
+   * to refetch.
    */
   private catchUp(stream: Stream): void {
     const { replay, out } = stream;

@@ -28,11 +28,11 @@ export interface RateRule {
 }
 
 /**
- * The keys one hit of `key` counts under, each with its share of the rule's limit. A key that ends in a network
- * (`…net:<clientNetwork(request)>`, the shape every per-network limit writes) counts at each of
- * the network's widths (`networkWidths`): an IPv6 /64 at the rule's limit and, under the same
- * key with its /48, at `WIDE_NETWORK_SHARE` times it, so walking the /64s of one /48 gains a
- * few allowances, not 65,536 (docs/decisions/018). Any other key counts once.
+ * The keys one hit of `key` counts under, each with its share of the rule's limit. A key that
+ * ends in a network (`…net:<clientNetwork(request)>`, the shape every per-network limit writes)
+ * counts at each of the network's widths (`networkWidths`): an IPv6 /64 at the rule's limit
+ * and, under the same key with its /48, at `WIDE_NETWORK_SHARE` times it, so walking the /64s
+ * of one /48 gains a few allowances, not 65,536 (docs/decisions/018). Any other key counts once.
  */
 export function rateKeys(key: string): { key: string; share: number }[] {
   const at = key.lastIndexOf('net:');
