@@ -32,19 +32,20 @@ const serverBaseFiles = ['clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
 const serverDomainImports = {
   accounts: [],
   cli: ['accounts'],
-  // The me read tells a member the decision on their appeal (console/appeals.ts).
-  auth: ['accounts', 'console'],
+  // The me read tells a member the decision on their appeal (suspensions/appeals.ts).
+  auth: ['accounts', 'suspensions'],
+  suspensions: ['accounts'],
   shop: ['accounts', 'cli'],
   game: ['accounts', 'cli', 'shop'],
   memes: ['accounts', 'cli', 'game'],
   uploads: ['memes'],
   ops: ['memes'],
-  prize: ['cli', 'game', 'wallet'],
+  prize: ['accounts', 'cli', 'game', 'suspensions', 'wallet'],
   wallet: ['accounts'],
   burns: ['cli', 'prize'],
-  console: ['accounts', 'cli', 'game', 'memes', 'prize', 'wallet'],
+  console: ['accounts', 'cli', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.
-  admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop'],
+  admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop', 'suspensions'],
 };
 
 function assertAcyclic(graph) {

@@ -14,9 +14,9 @@ import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { adminPageRoute } from './console/page-route.ts';
 import { operatorOnly } from './console/guard.ts';
-import { appealRoutes } from './console/appeal-routes.ts';
-import { consoleRoutes } from './console/routes.ts';
-import { refuseSuspended } from './console/suspensions.ts';
+import { appealRoutes } from './suspensions/routes.ts';
+import { consoleRoutes, consoleWriteLimit } from './console/routes.ts';
+import { refuseSuspended } from './suspensions/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { liveRoutes } from './live/routes.ts';
 import { noStore } from './http/no-store.ts';
@@ -125,9 +125,9 @@ export async function buildApp(
       admin.addHook('onRequest', noStore);
       await admin.register(consoleRoutes);
       // Payments and burns verified on chain (decision 023): admins with a fresh passkey.
-      const guard = operatorOnly('admin');
-      await admin.register(prizePaymentRoutes, { site, guard });
-      await admin.register(burnAdminRoutes, { site, guard });
+      const money = { site, guard: operatorOnly('admin'), writeLimit: consoleWriteLimit };
+      await admin.register(prizePaymentRoutes, money);
+      await admin.register(burnAdminRoutes, money);
     });
   });
   const pages = await registerStaticClient(app, config.clientDistDir, {

@@ -15,7 +15,7 @@ import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
 import { endSession, startSession } from '../security/sessions.ts';
 import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
-import { untoldDecision } from '../console/appeals.ts';
+import { untoldDecision } from '../suspensions/appeals.ts';
 
 /**
  * Register and login end alike: a new session, a csrf cookie no earlier token matches, and the

@@ -11,7 +11,7 @@ import {
   type AdminCommand,
 } from '../cli/command.ts';
 import { HttpError } from '../http-error.ts';
-import { decideAppeal, openAppeals } from './appeals.ts';
+import { decideAppeal, openAppeals } from '../suspensions/appeals.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { resetPasskeys, setRole } from './roles.ts';
 

@@ -8,7 +8,7 @@ import {
 import { HttpError, unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import type { Operator } from '../db/operator-log.ts';
-import { activeSuspension } from './suspensions.ts';
+import { activeSuspension } from '../suspensions/suspensions.ts';
 
 /** Console requests write the session's passkey time at most this often (the sliding step-up). */
 const SLIDE_EVERY_MS = 30 * 1000;

@@ -4,7 +4,7 @@ import { findUserByUsername } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import { notFound } from '../http-error.ts';
 import { listDecisions } from '../db/operator-log.ts';
-import { isActive } from './suspensions.ts';
+import { isActive } from '../suspensions/suspensions.ts';
 
 /** Members whose name starts with `q` (ignoring case), at most 20. */
 export async function findMembers(db: Kysely<Database>, q: string) {

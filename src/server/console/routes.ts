@@ -32,7 +32,7 @@ import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
 import { decisionKinds, listDecisions } from '../db/operator-log.ts';
-import { decideAppeal, openAppeals } from './appeals.ts';
+import { decideAppeal, openAppeals } from '../suspensions/appeals.ts';
 import { openReportCount, reportQueue } from '../memes/report-queue.ts';
 import { overview } from './overview.ts';
 import { prizeWeek } from './prize-week.ts';
@@ -46,7 +46,7 @@ import {
 } from '../prize/review.ts';
 import { loadSiteConfig } from '../site/load-site-config.ts';
 import { findMembers, memberByName, memberDetail } from './members.ts';
-import { endSessions, lift, suspend } from './suspensions.ts';
+import { endSessions, lift, suspend } from '../suspensions/suspensions.ts';
 import {
   authenticate,
   authenticationOptions,

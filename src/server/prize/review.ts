@@ -4,7 +4,7 @@ import type { RunStatistics } from '#shared/game/run-statistics.ts';
 import { isoWeek, isoWeekId, utc, WEEK_MS, type IsoWeek } from '#shared/time.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
-import { activeSuspension } from '../console/suspensions.ts';
+import { activeSuspension } from '../suspensions/suspensions.ts';
 import type { Database } from '../db/database.ts';
 import { recordDecision } from '../db/operator-log.ts';
 import { verifyStanding, type ReplayVerdict } from '../game/admin-commands.ts';

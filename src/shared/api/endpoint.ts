@@ -73,7 +73,7 @@ export const WRITE_REFUSALS = ['CSRF', 'CROSS_SITE'] as const satisfies readonly
 
 /**
  * A write a suspended member may not make (upload, post, vote, report, run, score, buy, link a wallet): 403
- * `SUSPENDED` with the reason and end time (server/console/suspensions.ts), beside the above.
+ * `SUSPENDED` with the reason and end time (server/suspensions/suspensions.ts), beside the above.
  */
 export const MEMBER_WRITE_REFUSALS = [
   ...WRITE_REFUSALS,
