@@ -748,6 +748,20 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
   },
   '018-live-events': { none: 'creates the live event id sequence only; no table holds data' },
   '019-appeals-by-member': { none: 'adds an index on appeals only; no row changes' },
+  '020-payment-lifetimes': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.insertInto('prize_events').values(seedConsolePayment(alice)).execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await expectKept(
+        db.selectFrom('prize_events').where('week_id', '=', '2026-W05'),
+        ['step', 'reference', 'blockhash', 'last_valid_block_height', 'attempt'],
+        [seedConsolePayment(alice)],
+      );
+    },
+  },
   '021-passkey-ceremonies': {
     async seed(db) {
       await db
@@ -777,6 +791,16 @@ const seedPendingPayment = (userId: number) => ({
   memo: 'Daily Grind prize 2026-W04',
   lamports: 1_000_000_000,
   created_at: T0 + 20,
+});
+
+const seedConsolePayment = (userId: number) => ({
+  ...seedPendingPayment(userId),
+  week_id: '2026-W05',
+  reference: 'RefSeed2222222222222222222222222222222222222',
+  memo: 'Daily Grind prize 2026-W05',
+  blockhash: 'SeedB1ockhash1111111111111111111111111111111',
+  last_valid_block_height: 300_000_150,
+  attempt: 1,
 });
 
 const seedBurn = {

@@ -117,6 +117,14 @@ export class TestChain {
   finalizeNew = true;
   /** Every RPC method called, in order (a test can see that nothing was asked). */
   readonly calls: string[] = [];
+  /** The most signatures one getSignaturesForAddress answers, whatever the limit asked. */
+  signaturesPerPage = 1_000;
+  /**
+   * A hostile or broken RPC: when it gives an answer for a method, that text is sent as the HTTP
+   * body in place of the real answer (`{ bytes }`: that many bytes of a JSON string, streamed).
+   */
+  craft:
+    ((method: string, params: unknown[]) => string | { bytes: number } | undefined) | undefined;
   url = '';
 
   constructor(private readonly blockTime: () => number = () => Date.now()) {
@@ -148,6 +156,11 @@ export class TestChain {
   /** Executes a signed transaction and records it; its signature (landed even when it failed). */
   send(tx: Transaction): string {
     return this.sendWire(new Uint8Array(getTransactionEncoder().encode(tx)));
+  }
+
+  /** Moves the chain on `blocks` blocks (a blockhash lives for 150). */
+  advance(blocks: number): void {
+    this.svm.warpToSlot(this.svm.getClock().slot + BigInt(blocks));
   }
 
   /** Finalizes a transaction held below `finalized`. */
@@ -235,9 +248,34 @@ export class TestChain {
     }
     if (this.mode === 'slow') await new Promise((r) => setTimeout(r, this.slowMs));
     if (res.destroyed) return;
+    const crafted = this.craft?.(body.method, body.params ?? []);
+    if (crafted !== undefined) {
+      res.on('error', () => {});
+      if (typeof crafted === 'string') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(crafted);
+        return;
+      }
+      // No content-length: the client learns the size only by reading.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      res.write(`{"jsonrpc":"2.0","id":${body.id},"result":"`);
+      for (let sent = 0; sent < crafted.bytes && !res.destroyed; sent += chunk.length) {
+        if (!res.write(chunk)) {
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              res.off('drain', go).off('close', go);
+              resolve();
+            };
+            res.on('drain', go).on('close', go);
+          });
+        }
+      }
+      if (!res.destroyed) res.end('"}');
+      return;
+    }
     let answer: { result: unknown } | { error: { code: number; message: string } };
     try {
-      answer = { result: this.answer(body.method, body.params ?? []) };
+      answer = { result: this.rpcAnswer(body.method, body.params ?? []) };
     } catch (error) {
       answer = { error: { code: -32602, message: (error as Error).message } };
     }
@@ -253,17 +291,24 @@ export class TestChain {
     );
   }
 
-  private answer(method: string, params: unknown[]): unknown {
+  /** The result an honest RPC gives (a crafted answer can start from it). */
+  rpcAnswer(method: string, params: unknown[]): unknown {
     const config = (params[1] ?? {}) as Record<string, unknown>;
     const slot = Number(this.svm.getClock().slot);
     switch (method) {
       case 'getSignaturesForAddress': {
         const account = params[0] as string;
-        return this.order
+        const naming = this.order
           .map((s) => this.landed.get(s)!)
           .filter((tx) => this.visible(tx, config.commitment) && tx.accountKeys.includes(account))
-          .reverse()
-          .slice(0, Number(config.limit ?? 1000))
+          .reverse();
+        const from =
+          typeof config.before === 'string'
+            ? naming.findIndex((tx) => tx.signature === config.before) + 1
+            : 0;
+        return naming
+          .slice(from)
+          .slice(0, Math.min(Number(config.limit ?? 1000), this.signaturesPerPage))
           .map((tx) => ({
             signature: tx.signature,
             slot: tx.slot,
@@ -338,6 +383,18 @@ export class TestChain {
           throw new Error(`Transaction simulation failed: ${JSON.stringify(tx.err)}`);
         return signature;
       }
+      case 'getTokenSupply': {
+        const mint = this.svm.getAccount(address(params[0] as string));
+        if (!mint.exists || mint.data.length < 82) throw new Error('not a mint');
+        const view = new DataView(mint.data.buffer, mint.data.byteOffset);
+        const amount = view.getBigUint64(36, true).toString();
+        const decimals = mint.data[44]!;
+        return {
+          context: { slot },
+          value: { amount, decimals, uiAmount: null, uiAmountString: amount },
+        };
+      }
+      // One block per slot: the block height is the slot, at every commitment.
       case 'getSlot':
       case 'getBlockHeight':
         return slot;

@@ -1,7 +1,8 @@
-import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { burnsEndpoint, recordBurnEndpoint } from '#shared/api/chain.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
+import { consoleOperator, type ConsoleHooks } from '../prize/payment-routes.ts';
 import { chainRpcFor } from '../prize/payments.ts';
 import { listBurns, recordBurn } from './service.ts';
 
@@ -15,18 +16,22 @@ export const burnReadRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (a
 
 /**
  * The console's burn recording, behind the console's guard (`guard`, its operator check, runs
- * as the route's onRequest hook); registered by the console in its scope.
+ * as the route's onRequest hook) and its write limit, on the operator log under the operator
+ * who recorded it; registered by the console in its scope.
  */
-export const burnAdminRoutes: FastifyPluginAsync<{
-  site: SiteConfig;
-  guard: onRequestHookHandler;
-}> = async (app, { site, guard }) => {
+export const burnAdminRoutes: FastifyPluginAsync<ConsoleHooks> = async (
+  app,
+  { site, guard, writeLimit },
+) => {
   const rpc = chainRpcFor(app.deps.config);
   endpointRoute(
     app,
     recordBurnEndpoint,
     async (request) =>
-      recordBurn({ db: app.deps.db, site, rpc, clock: app.deps.clock }, request.body.signature),
-    { onRequest: guard },
+      recordBurn(
+        { db: app.deps.db, site, rpc, clock: app.deps.clock, operator: consoleOperator(request) },
+        request.body.signature,
+      ),
+    { onRequest: [guard, writeLimit] },
   );
 };

@@ -1,9 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { formatTokenUnits } from '#shared/format-units.ts';
 import type { Burn, BurnsResponse } from '#shared/api/chain.ts';
 import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
-import { ChainUnavailable, NO_RPC_MESSAGE, type ChainRpc } from '../chain/rpc.ts';
+import { ChainUnavailable, NO_RPC_MESSAGE, U64_MAX, type ChainRpc } from '../chain/rpc.ts';
 import { verifyBurn } from '../chain/verify.ts';
 import type { Database, TokenBurnsTable } from '../db/database.ts';
+import { cliOperator, recordDecision, type Operator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
 import { recordLiveEvent } from '../live/record.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -16,6 +18,8 @@ export interface BurnContext {
   /** Undefined without SOLANA_RPC_URL: no burn can be recorded. */
   rpc: ChainRpc | undefined;
   clock: Clock;
+  /** Who records it, for the operator log: the console's operator; the CLI's user when left out. */
+  operator?: Operator;
 }
 
 type BurnRow = Selectable<TokenBurnsTable>;
@@ -36,9 +40,53 @@ function burnView(site: SiteConfig, row: BurnRow): Burn {
 
 /**
  * Records a burn by its signature once the chain says it is a finalized SPL Token or Token-2022
- * burn of the site's mint; the amount and time are the transaction's own.
+ * burn of the site's mint, of more than 0 and no more than the mint's supply can have held; the
+ * amount and time are the transaction's own. The burn, or its refusal with the reason, goes on
+ * the operator log.
  */
 export async function recordBurn(ctx: BurnContext, signature: string): Promise<Burn> {
+  try {
+    return await verifyAndRecord(ctx, signature);
+  } catch (error) {
+    // What was decided is logged; an RPC that is down or a transaction not final yet decide nothing.
+    if (
+      error instanceof HttpError &&
+      error.statusCode !== 503 &&
+      error.code !== 'TX_NOT_FINALIZED'
+    ) {
+      await logBurn(ctx, ctx.db, 'burn-refused', signature, error.message, { code: error.code });
+    }
+    throw error;
+  }
+}
+
+async function logBurn(
+  ctx: BurnContext,
+  db: Kysely<Database> | Transaction<Database>,
+  kind: 'burn-record' | 'burn-refused',
+  signature: string,
+  reason: string,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await recordDecision(
+    db,
+    ctx.operator ?? cliOperator(),
+    {
+      kind,
+      targetType: 'burn',
+      targetId: signature,
+      targetLabel: signature,
+      reason,
+      details: { signature, explorerUrl: explorerTxUrl(ctx.site, signature), ...details },
+    },
+    ctx.clock.now(),
+  );
+}
+
+const unavailable = (error: ChainUnavailable) =>
+  new HttpError(503, `${error.message}; nothing was recorded, try again in a minute`, error.code);
+
+async function verifyAndRecord(ctx: BurnContext, signature: string): Promise<Burn> {
   const mint = ctx.site.contractAddress;
   if (mint === '') {
     throw new HttpError(
@@ -48,6 +96,7 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
     );
   }
   if (ctx.rpc === undefined) throw new HttpError(503, NO_RPC_MESSAGE, 'CHAIN_NOT_CONFIGURED');
+  const rpc = ctx.rpc;
   const recorded = await ctx.db
     .selectFrom('token_burns')
     .select('signature')
@@ -58,9 +107,9 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
   }
   let tx;
   try {
-    tx = await ctx.rpc.finalizedTransaction(signature);
+    tx = await rpc.finalizedTransaction(signature);
     if (tx === null) {
-      const status = await ctx.rpc.status(signature);
+      const status = await rpc.status(signature);
       throw status === 'unknown'
         ? new HttpError(404, `the Solana RPC knows no transaction ${signature}`, 'TX_NOT_FOUND')
         : new HttpError(
@@ -70,18 +119,27 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
           );
     }
   } catch (error) {
-    if (error instanceof ChainUnavailable) {
-      throw new HttpError(
-        503,
-        `${error.message}; nothing was recorded, try again in a minute`,
-        'CHAIN_UNAVAILABLE',
-      );
-    }
+    if (error instanceof ChainUnavailable) throw unavailable(error);
     throw error;
   }
   const verdict = verifyBurn(tx, mint);
   if (!verdict.ok) throw new HttpError(422, verdict.reason, verdict.code);
   const burn = verdict.value;
+  // The supply before the burn held at least what it burned, and a mint's supply is a u64.
+  let supply: bigint;
+  try {
+    supply = (await rpc.tokenSupply(mint)).amount;
+  } catch (error) {
+    if (error instanceof ChainUnavailable) throw unavailable(error);
+    throw error;
+  }
+  if (burn.amount + supply > U64_MAX) {
+    throw new HttpError(
+      422,
+      `transaction ${signature} says it burns ${burn.amount} base units, more than the mint's supply can have held (${supply} remain)`,
+      'TX_BURN_TOO_LARGE',
+    );
+  }
   const row = {
     signature: burn.signature,
     slot: Number(burn.slot),
@@ -94,7 +152,23 @@ export async function recordBurn(ctx: BurnContext, signature: string): Promise<B
     recorded_at: ctx.clock.now(),
   };
   try {
-    await ctx.db.insertInto('token_burns').values(row).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('token_burns').values(row).execute();
+      await logBurn(
+        ctx,
+        trx,
+        'burn-record',
+        signature,
+        `verified at finalized and recorded: ${formatTokenUnits(row.amount, row.decimals)} burned by ${row.authority}`,
+        {
+          wallet: row.authority,
+          amount: row.amount,
+          decimals: row.decimals,
+          mint: row.mint,
+          slot: String(row.slot),
+        },
+      );
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new HttpError(409, `burn ${signature} is already recorded`, 'TX_ALREADY_RECORDED');

@@ -24,8 +24,11 @@ describe('payments and burns read from the chain', () => {
     rpc = createChainRpc(await chain.start(), 1_500);
   });
   afterAll(() => chain.stop());
+  const signatures = async (account: string) =>
+    (await rpc.signaturesFor(account)).map((s) => s.signature);
 
-  async function expected(overrides: Partial<ExpectedPayment> = {}): Promise<ExpectedPayment> {
+  type Expected = ExpectedPayment & { reference: string };
+  async function expected(overrides: Partial<Expected> = {}): Promise<Expected> {
     return {
       recipient: await freshAddress(),
       lamports: LAMPORTS_PER_SOL,
@@ -37,7 +40,7 @@ describe('payments and burns read from the chain', () => {
   }
 
   async function pay(
-    e: ExpectedPayment,
+    e: Expected,
     parts: Partial<{ to: string; lamports: bigint; reference: string; memo: string }> = {},
   ) {
     const payer = await fundedSigner(chain);
@@ -60,7 +63,7 @@ describe('payments and burns read from the chain', () => {
   it('verifies a payment found by its reference at finalized', async () => {
     const e = await expected();
     const { payer, signature } = await pay(e);
-    expect(await rpc.signaturesFor(e.reference)).toEqual([signature]);
+    expect(await signatures(e.reference)).toEqual([signature]);
     const tx = await rpc.finalizedTransaction(signature);
     const verdict = verifyPayment(tx!, { ...e, treasury: [payer.address] });
     expect(verdict).toEqual({
@@ -75,7 +78,7 @@ describe('payments and burns read from the chain', () => {
   });
 
   it('refuses each way a transaction can differ from the payment', async () => {
-    const judge = async (e: ExpectedPayment, signature: string) =>
+    const judge = async (e: Expected, signature: string) =>
       verifyPayment((await rpc.finalizedTransaction(signature))!, e);
     let e = await expected();
     expect(await judge(e, (await pay(e, { to: await freshAddress() })).signature)).toMatchObject({
@@ -124,11 +127,11 @@ describe('payments and burns read from the chain', () => {
     chain.finalizeNew = false;
     const { signature } = await pay(e);
     chain.finalizeNew = true;
-    expect(await rpc.signaturesFor(e.reference)).toEqual([]);
+    expect(await signatures(e.reference)).toEqual([]);
     expect(await rpc.finalizedTransaction(signature)).toBeNull();
     expect(await rpc.status(signature)).toBe('confirmed');
     chain.finalize(signature);
-    expect(await rpc.signaturesFor(e.reference)).toEqual([signature]);
+    expect(await signatures(e.reference)).toEqual([signature]);
     expect(await rpc.status(signature)).toBe('finalized');
   });
 
@@ -153,6 +156,93 @@ describe('payments and burns read from the chain', () => {
       ok: false,
       code: 'TX_NOT_A_BURN',
     });
+  });
+
+  it('pages through every transaction naming an account, not the first page alone', async () => {
+    const e = await expected();
+    const first = (await pay(e)).signature;
+    const payer = await fundedSigner(chain);
+    const others: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      others.push(
+        chain.send(
+          await prizeTransfer(chain, payer, {
+            to: await freshAddress(),
+            lamports: 1n,
+            reference: e.reference,
+          }),
+        ),
+      );
+    }
+    // An RPC that answers at most three a page, whatever the limit asked.
+    chain.signaturesPerPage = 3;
+    try {
+      expect(await signatures(e.reference)).toEqual([...others].reverse().concat(first));
+    } finally {
+      chain.signaturesPerPage = 1_000;
+    }
+  });
+
+  it("accepts a treasury transfer with the memo but no reference, and nobody else's", async () => {
+    const e = await expected();
+    const { payer, signature } = await pay(e, { reference: await freshAddress() });
+    const tx = (await rpc.finalizedTransaction(signature))!;
+    expect(verifyPayment(tx, { ...e, reference: null, treasury: [payer.address] })).toMatchObject({
+      ok: true,
+      value: { reference: null, payer: payer.address },
+    });
+    expect(verifyPayment(tx, { ...e, reference: null })).toMatchObject({
+      ok: false,
+      code: 'TX_NO_REFERENCE',
+    });
+  });
+
+  it('refuses a burn of 0, and one that says it burns more than its accounts held', async () => {
+    const owner = await fundedSigner(chain);
+    const grind = await createTestMint(chain, owner, { decimals: 6 });
+    const zero = chain.send(await burnTokens(chain, grind, 0n));
+    expect(verifyBurn((await rpc.finalizedTransaction(zero))!, grind.mint)).toMatchObject({
+      ok: false,
+      code: 'TX_BURN_ZERO',
+    });
+    const burned = chain.send(await burnTokens(chain, grind, 1_500_000n));
+    const tx = (await rpc.finalizedTransaction(burned))!;
+    const u64Max = new Uint8Array(9).fill(0xff);
+    u64Max[0] = 8; // burn
+    const crafted = {
+      ...tx,
+      instructions: tx.instructions.map((i) =>
+        i.programId === grind.program ? { ...i, data: u64Max } : i,
+      ),
+    };
+    expect(verifyBurn(crafted, grind.mint)).toMatchObject({
+      ok: false,
+      code: 'TX_BURN_TOO_LARGE',
+    });
+  });
+
+  it('cuts off an answer past 2 MB at once, and refuses a malformed one, as ChainUnavailable', async () => {
+    const e = await expected();
+    const { signature } = await pay(e);
+    chain.craft = (method) => (method === 'getTransaction' ? { bytes: 50_000_000 } : undefined);
+    const started = performance.now();
+    const huge = await rpc.finalizedTransaction(signature).catch((error: unknown) => error);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(huge).toBeInstanceOf(ChainUnavailable);
+    expect(huge).toMatchObject({ code: 'CHAIN_BAD_ANSWER', message: /more than 2097152 bytes/ });
+    for (const answer of [
+      'not json',
+      '{"jsonrpc":"2.0","id":1,"result":{"slot":1}}',
+      '{"jsonrpc":"2.0","id":1,"result":"aaaa"}',
+      '[]',
+    ]) {
+      chain.craft = (method) => (method === 'getTransaction' ? answer : undefined);
+      const error = await rpc.finalizedTransaction(signature).catch((thrown: unknown) => thrown);
+      expect(error, answer).toBeInstanceOf(ChainUnavailable);
+      expect(error).toMatchObject({ code: 'CHAIN_BAD_ANSWER' });
+    }
+    chain.craft = undefined;
+    expect(await rpc.finalizedTransaction(signature)).toMatchObject({ signature });
   });
 
   it('gives up on an RPC that is down or slow', async () => {

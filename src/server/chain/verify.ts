@@ -59,7 +59,9 @@ export type Refusal =
   | 'TX_SHORT_AMOUNT'
   | 'TX_WRONG_PAYER'
   | 'TX_NOT_A_BURN'
-  | 'TX_WRONG_MINT';
+  | 'TX_WRONG_MINT'
+  | 'TX_BURN_ZERO'
+  | 'TX_BURN_TOO_LARGE';
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; code: Refusal; reason: string };
 
@@ -72,7 +74,11 @@ const refuse = (code: Refusal, reason: string): { ok: false; code: Refusal; reas
 export interface ExpectedPayment {
   recipient: string;
   lamports: bigint;
-  reference: string;
+  /**
+   * The prepared payment's reference key; null when none was prepared. A transfer without it
+   * passes only when it comes from PRIZE_TREASURY (then the memo alone names the week).
+   */
+  reference: string | null;
   memo: string;
   /** PRIZE_TREASURY: when not empty, the fee payer must be one of these. */
   treasury: readonly string[];
@@ -86,6 +92,8 @@ export interface VerifiedPayment {
   recipient: string;
   /** What the recipient's balance rose by. */
   received: bigint;
+  /** The reference key it carries; null for a treasury transfer without one. */
+  reference: string | null;
 }
 
 /** The memo texts of a transaction's memo instructions. */
@@ -117,8 +125,10 @@ export function prizeMemo(brand: string, weekId: string): string {
 
 /**
  * A prize payment, as Solana Pay's validateTransfer checks a SOL transfer: the transaction
- * succeeded, carries the reference key and the memo, the recipient's balance rose by at least
- * the prize, and the fee payer is in the treasury when one is set.
+ * succeeded, carries the memo, the recipient's balance rose by at least the prize, the fee payer
+ * is in the treasury when one is set, and it carries the reference key (or, without one, comes
+ * from the treasury: an operator who paid by hand from it is still recognised, so the week is
+ * never paid twice).
  */
 export function verifyPayment(
   tx: ChainTransaction,
@@ -128,12 +138,6 @@ export function verifyPayment(
     return refuse(
       'TX_FAILED',
       `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`,
-    );
-  }
-  if (!tx.accountKeys.includes(expected.reference)) {
-    return refuse(
-      'TX_NO_REFERENCE',
-      `transaction ${tx.signature} does not carry the payment's reference key ${expected.reference}`,
     );
   }
   if (!memos(tx).includes(expected.memo)) {
@@ -155,11 +159,24 @@ export function verifyPayment(
         : `transaction ${tx.signature} paid ${formatLamports(received)} to ${expected.recipient}, less than the prize of ${formatLamports(expected.lamports)}`,
     );
   }
-  const payer = tx.accountKeys[0]!;
-  if (expected.treasury.length > 0 && !expected.treasury.includes(payer)) {
+  const payer = tx.accountKeys[0] ?? '';
+  const fromTreasury = expected.treasury.includes(payer);
+  if (expected.treasury.length > 0 && !fromTreasury) {
     return refuse(
       'TX_WRONG_PAYER',
       `transaction ${tx.signature} was paid by ${payer}, which is not in PRIZE_TREASURY`,
+    );
+  }
+  const reference =
+    expected.reference !== null && tx.accountKeys.includes(expected.reference)
+      ? expected.reference
+      : null;
+  if (reference === null && !fromTreasury) {
+    return refuse(
+      'TX_NO_REFERENCE',
+      expected.reference === null
+        ? `transaction ${tx.signature} carries no prepared reference key and is not paid from PRIZE_TREASURY`
+        : `transaction ${tx.signature} does not carry the payment's reference key ${expected.reference}`,
     );
   }
   if (tx.blockTime === null) {
@@ -177,6 +194,7 @@ export function verifyPayment(
       payer,
       recipient: expected.recipient,
       received,
+      reference,
     },
   };
 }
@@ -239,6 +257,20 @@ export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<Verified
       `the RPC gave no block time for ${tx.signature}; try again later`,
     );
   }
+  const amount = ofMint.reduce((sum, b) => sum + b.amount, 0n);
+  if (amount === 0n) {
+    return refuse('TX_BURN_ZERO', `transaction ${tx.signature} burns 0 tokens`);
+  }
+  // What the mint's accounts in this transaction held before it: a burn cannot take more.
+  const held = tx.preTokenBalances
+    .filter((b) => b.mint === mint)
+    .reduce((sum, b) => sum + b.amount, 0n);
+  if (amount > held) {
+    return refuse(
+      'TX_BURN_TOO_LARGE',
+      `transaction ${tx.signature} says it burns ${amount} base units, more than its token accounts held (${held})`,
+    );
+  }
   const first = ofMint[0]!;
   const decimals =
     first.decimals ??
@@ -254,7 +286,7 @@ export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<Verified
       blockTime: tx.blockTime,
       mint,
       tokenProgram: first.i.programId,
-      amount: ofMint.reduce((sum, b) => sum + b.amount, 0n),
+      amount,
       decimals,
       authority: first.i.accounts[2] ?? '',
     },

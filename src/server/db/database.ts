@@ -248,6 +248,11 @@ export interface PrizeEventsTable {
   block_time: number | null;
   /** Why a pending payment expired. */
   reason: string | null;
+  /** A console payment's blockhash and the last block height it can land at (migration 020). */
+  blockhash: string | null;
+  last_valid_block_height: number | null;
+  /** The week's nth prepared payment, unique per week (migration 020). */
+  attempt: number | null;
 }
 
 /** Append-only: each token burn verified on chain (migration 017). */

@@ -2,8 +2,10 @@ import { runAdminIn } from '#test-support/admin-cli.ts';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { base58 } from '@scure/base';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminPaths, type LogEntry } from '#shared/api/admin.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { chainPaths, type BurnsResponse, type PaymentStatus } from '#shared/api/chain.ts';
 import type { GiveawayWinner } from '#shared/api/game.ts';
@@ -27,8 +29,9 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import type { AppConfig } from '../config.ts';
+import { CONSOLE_WRITES } from '../console/routes.ts';
 import { operator as asOperator, passkeySignIn, type Operator } from '#test-support/operators.ts';
-import { PENDING_EXPIRY_MS } from './payments.ts';
+import { finishPendingPayments, paymentContext, PENDING_EXPIRY_MS } from './payments.ts';
 import { appendPrizeEvent, weekEvents } from './repository.ts';
 
 const PRIZE = LAMPORTS_PER_SOL; // the default site's "1 SOL"
@@ -70,6 +73,8 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   // Tests move the clock past the console's 15-minute passkey window: the admin signs in with
   // the passkey again, as the console asks.
   beforeEach(async () => {
+    // Each test starts a fresh window of the console's write limit (it counts on the app's clock).
+    t.clock.advance(CONSOLE_WRITES.windowMs);
     expect((await passkeySignIn(operator, signedIn.authenticator)).statusCode).toBe(200);
   });
 
@@ -158,8 +163,6 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
       memo: `Daily Grind prize ${week}`,
       reference: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
     });
-    // Asked again while pending: the same reference, so two consoles cannot pay twice.
-    expect((await prepare(week)).reference).toBe(prepared.reference);
     const signature = await pay(prepared);
     const reader = await liveStream();
     const res = await confirm(week, signature);
@@ -324,17 +327,16 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     expect(await steps(week)).toEqual(['approved', 'pending', 'paid']);
   });
 
-  it('expires a payment that never lands, with the reason; a new one can be prepared', async () => {
+  it('expires a payment once its blockhash cannot land, with the reason; a new one can be prepared', async () => {
     const { week } = await approvedWeek();
     const first = await prepare(week);
-    t.clock.advance(PENDING_EXPIRY_MS + 1);
+    chain.advance(151);
     await t.app.maintenance.runAll();
     expect(await steps(week)).toEqual(['approved', 'pending', 'expired']);
-    await passkeySignIn(operator, signedIn.authenticator);
     expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
       state: 'expired',
       detail: expect.stringMatching(
-        `no finalized transaction carried reference ${first.reference}`,
+        `no transaction carrying reference ${first.reference} landed before its blockhash expired`,
       ),
     });
     const second = await prepare(week);
@@ -413,6 +415,342 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
     expect(await total()).toBe(before);
+  });
+  /** The operator log's lines of `kind` about `target` (a week, a burn's signature), newest first. */
+  async function logged(kind: string, target: string): Promise<LogEntry[]> {
+    const res = await operator.request('GET', `${adminPaths.log}?kind=${kind}&limit=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ entries: LogEntry[] }>().entries.filter((e) => e.targetId === target);
+  }
+
+  /** `count` cheap transactions naming `reference` that succeed on chain (a lamport, no memo). */
+  async function spam(reference: string, count: number): Promise<void> {
+    const spammer = await fundedSigner(chain);
+    const sink = await fundedSigner(chain, 1n);
+    for (let i = 0; i < count; i++) {
+      chain.send(
+        await prizeTransfer(chain, spammer, {
+          to: sink.address,
+          lamports: BigInt(i + 1),
+          reference,
+        }),
+      );
+    }
+  }
+
+  it('records the payment whatever names its reference afterwards: twenty cheap transactions push nothing out', async () => {
+    // Confirmed by the console, which holds the signature its wallet answered.
+    let { week } = await approvedWeek();
+    let p = await prepare(week);
+    const genuine = await pay(p);
+    await spam(p.reference!, 20);
+    const res = await confirm(week, genuine);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ state: 'paid', signature: genuine });
+
+    // Found by the scheduler, which holds no signature, through pages of three.
+    ({ week } = await approvedWeek());
+    p = await prepare(week);
+    const found = await pay(p);
+    await spam(p.reference!, 20);
+    chain.signaturesPerPage = 3;
+    try {
+      await t.app.maintenance.runAll();
+    } finally {
+      chain.signaturesPerPage = 1_000;
+    }
+    expect(await steps(week)).toEqual(['approved', 'pending', 'paid']);
+    expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
+      state: 'paid',
+      signature: found,
+    });
+  });
+
+  it('keeps a payment open while its blockhash can land, and records it when it lands after 30 minutes', async () => {
+    const { week } = await approvedWeek();
+    const p = await prepare(week);
+    t.clock.advance(PENDING_EXPIRY_MS + 60_000);
+    await t.app.maintenance.runAll();
+    expect(await steps(week)).toEqual(['approved', 'pending']);
+    // The wallet's transfer, built on the prepared payment, lands late.
+    const late = await pay(p);
+    await t.app.maintenance.runAll();
+    expect(await steps(week)).toEqual(['approved', 'pending', 'paid']);
+    await passkeySignIn(operator, signedIn.authenticator);
+    expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
+      state: 'paid',
+      signature: late,
+    });
+  });
+
+  it('records a hand-sent payment that landed after it expired, rather than preparing another', async () => {
+    const { week } = await approvedWeek();
+    expect((await admin({}, 'prize:prepare', '--week', week)).code).toBe(0);
+    const [pending] = (await weekEvents(db(), week)).filter((e) => e.step === 'pending');
+    t.clock.advance(PENDING_EXPIRY_MS + 60_000);
+    await t.app.maintenance.runAll();
+    expect(await steps(week)).toEqual(['approved', 'pending', 'expired']);
+    // The operator's wallet sends it after all.
+    const late = await pay({
+      recipient: pending!.wallet_address!,
+      lamports: String(pending!.lamports),
+      reference: pending!.reference,
+      memo: pending!.memo,
+    } as PaymentStatus);
+    await passkeySignIn(operator, signedIn.authenticator);
+    const again = await operator.request('POST', paymentPath(week));
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'PRIZE_ALREADY_PAID' });
+    expect(await steps(week)).toEqual(['approved', 'pending', 'expired', 'paid']);
+    expect((await operator.request('GET', paymentPath(week))).json()).toMatchObject({
+      state: 'paid',
+      signature: late,
+    });
+  });
+
+  it('refuses a second prepare while the first could still be paid, then prepares once it cannot', async () => {
+    const { week } = await approvedWeek();
+    const first = await prepare(week);
+    const second = await operator.request('POST', paymentPath(week));
+    expect(second.statusCode, second.body).toBe(409);
+    expect(second.json()).toMatchObject({
+      code: 'PAYMENT_STILL_OPEN',
+      message: expect.stringMatching(`reference ${first.reference}.*its blockhash can land`),
+    });
+    const cli = await admin({}, 'prize:prepare', '--week', week);
+    expect(cli).toEqual({ code: 1, text: expect.stringMatching(/could still be paid/) });
+    // Past its blockhash, but a transaction naming the reference is still in flight.
+    chain.finalizeNew = false;
+    const inFlight = chain.send(
+      await prizeTransfer(chain, await fundedSigner(chain), {
+        to: await freshAddress(),
+        lamports: LAMPORTS_PER_SOL / 100n,
+        reference: first.reference!,
+      }),
+    );
+    chain.finalizeNew = true;
+    chain.advance(151);
+    const third = await operator.request('POST', paymentPath(week));
+    expect(third.json()).toMatchObject({
+      code: 'PAYMENT_STILL_OPEN',
+      message: expect.stringMatching(`transaction ${inFlight} carrying its reference is confirmed`),
+    });
+    expect(await steps(week)).toEqual(['approved', 'pending']);
+    chain.finalize(inFlight);
+    const fresh = await prepare(week);
+    expect(fresh.reference).not.toBe(first.reference);
+    expect(await steps(week)).toEqual(['approved', 'pending', 'expired', 'pending']);
+  });
+
+  it('records a week the treasury already paid by hand (memo, no reference) instead of preparing it', async () => {
+    const { week, winner } = await approvedWeek();
+    const treasury = await fundedSigner(chain);
+    const byHand = chain.send(
+      await prizeTransfer(chain, treasury, {
+        to: winner,
+        lamports: PRIZE,
+        memo: `Daily Grind prize ${week}`,
+      }),
+    );
+    const r = await admin(
+      { solana: solana({ treasury: [treasury.address] }) },
+      'prize:prepare',
+      '--week',
+      week,
+    );
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(`already paid on chain \\(transaction ${byHand}\\)`),
+    });
+    expect(await steps(week)).toEqual(['approved', 'paid']);
+  });
+
+  it('checks every week in the scheduler: an expired week and one it cannot read stop none of the others', async () => {
+    // A week whose payment expired (prepared by hand, never sent).
+    const expired = await approvedWeek();
+    expect((await admin({}, 'prize:prepare', '--week', expired.week)).code).toBe(0);
+    t.clock.advance(PENDING_EXPIRY_MS + 60_000);
+    await t.app.maintenance.runAll();
+    expect(await steps(expired.week)).toEqual(['approved', 'pending', 'expired']);
+    await passkeySignIn(operator, signedIn.authenticator);
+    // A week the RPC answers garbage about.
+    const garbled = await approvedWeek();
+    const g = await prepare(garbled.week);
+    // A week paid on chain, after both.
+    const paid = await approvedWeek();
+    await pay(await prepare(paid.week));
+    chain.craft = (method, params) =>
+      method === 'getSignaturesForAddress' && params[0] === g.reference
+        ? '{"jsonrpc":"2.0","id":1,"result":[{"oops":true}]}'
+        : undefined;
+    try {
+      await t.app.maintenance.runAll();
+      expect(await steps(paid.week)).toEqual(['approved', 'pending', 'paid']);
+      const ctx = paymentContext(t.config, { db: db(), site: defaultSite, clock: t.clock });
+      await expect(finishPendingPayments(ctx)).rejects.toThrow(
+        new RegExp(`1 prize week\\(s\\) could not be checked.*${garbled.week}: .*shape`),
+      );
+    } finally {
+      chain.craft = undefined;
+    }
+  });
+
+  it('puts every money action on the operator log, with the operator, the wallet, the amount and the transaction', async () => {
+    const { week, winner } = await approvedWeek();
+    const p = await prepare(week);
+    const name = signedIn.user.username;
+    expect(await logged('prize-prepare', week)).toEqual([
+      expect.objectContaining({
+        operatorName: name,
+        targetType: 'prize-week',
+        details: expect.objectContaining({
+          wallet: winner,
+          lamports: String(PRIZE),
+          amount: '1 SOL',
+          reference: p.reference,
+        }),
+      }),
+    ]);
+    // A transfer the chain refuses (short), then the real one.
+    const short = await pay(p, { lamports: PRIZE - 1n });
+    expect((await confirm(week, short)).json()).toMatchObject({ code: 'TX_SHORT_AMOUNT' });
+    const payer = await fundedSigner(chain);
+    const signature = await pay(p, {}, payer);
+    expect((await confirm(week, signature)).json()).toMatchObject({ state: 'paid' });
+    expect(await logged('prize-sent', week)).toEqual([
+      expect.objectContaining({ details: expect.objectContaining({ signature }) }),
+      expect.objectContaining({ details: expect.objectContaining({ signature: short }) }),
+    ]);
+    expect(await logged('prize-refused', week)).toEqual([
+      expect.objectContaining({
+        operatorName: name,
+        reason: expect.stringMatching(/less than the prize of 1 SOL/),
+        details: expect.objectContaining({
+          signature: short,
+          code: 'TX_SHORT_AMOUNT',
+          wallet: winner,
+          explorerUrl: `https://solscan.io/tx/${short}`,
+        }),
+      }),
+    ]);
+    expect(await logged('prize-paid', week)).toEqual([
+      expect.objectContaining({
+        operatorName: name,
+        details: expect.objectContaining({
+          signature,
+          wallet: winner,
+          payer: payer.address,
+          lamports: String(PRIZE),
+          explorerUrl: `https://solscan.io/tx/${signature}`,
+        }),
+      }),
+    ]);
+
+    // Burns: recorded, and refused with the chain's reason.
+    const owner = await fundedSigner(chain);
+    const grind = await createTestMint(chain, owner, { mint: siteMint, decimals: 6 });
+    const burned = chain.send(await burnTokens(chain, grind, 3_000_000n));
+    expect(
+      (await operator.request('POST', chainPaths.recordBurn, { body: { signature: burned } }))
+        .statusCode,
+    ).toBe(201);
+    expect(await logged('burn-record', burned)).toEqual([
+      expect.objectContaining({
+        operatorName: name,
+        details: expect.objectContaining({
+          signature: burned,
+          wallet: owner.address,
+          amount: '3000000',
+          explorerUrl: `https://solscan.io/tx/${burned}`,
+        }),
+      }),
+    ]);
+    const zero = chain.send(await burnTokens(chain, grind, 0n));
+    await operator.request('POST', chainPaths.recordBurn, { body: { signature: zero } });
+    expect(await logged('burn-refused', zero)).toEqual([
+      expect.objectContaining({
+        operatorName: name,
+        reason: expect.stringMatching(/burns 0 tokens/),
+        details: expect.objectContaining({ signature: zero, code: 'TX_BURN_ZERO' }),
+      }),
+    ]);
+    // The CLI's payment actions are on the log under the shell's user.
+    const cliWeek = await approvedWeek();
+    expect((await admin({}, 'prize:prepare', '--week', cliWeek.week)).code).toBe(0);
+    expect(await logged('prize-prepare', cliWeek.week)).toEqual([
+      expect.objectContaining({ operatorName: expect.stringMatching(/^cli:/) }),
+    ]);
+  });
+
+  it("counts the payment and burn routes against the console's write limit", async () => {
+    const other = await asOperator(t, 'admin', { passkey: true, ip: '198.51.100.23' });
+    const { week } = await approvedWeek();
+    const answers: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const res = await other.client.request(
+        'POST',
+        i % 2 ? confirmPath(week) : paymentPath(week),
+        {
+          body: {},
+        },
+      );
+      answers.push(res.statusCode);
+    }
+    expect(answers.at(-1)).toBe(429);
+    const burn = await other.client.request('POST', chainPaths.recordBurn, {
+      body: { signature: '1'.repeat(64) },
+    });
+    expect(burn.json()).toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('refuses burns of 0 and of more than the supply can have held, and answers a malformed RPC 503', async () => {
+    const owner = await fundedSigner(chain);
+    const grind = await createTestMint(chain, owner, { mint: siteMint, decimals: 6 });
+    const total = async () =>
+      (await member.request('GET', chainPaths.burns)).json<BurnsResponse>().totalBurned;
+    const before = await total();
+    const record = (signature: string) =>
+      operator.request('POST', chainPaths.recordBurn, { body: { signature } });
+
+    const zero = chain.send(await burnTokens(chain, grind, 0n));
+    expect((await record(zero)).json()).toMatchObject({ code: 'TX_BURN_ZERO' });
+
+    // A crafted answer saying a real burn took u64::MAX.
+    const burned = chain.send(await burnTokens(chain, grind, 1_500_000n));
+    const u64Max = '18446744073709551615';
+    chain.craft = (method, params) => {
+      if (method !== 'getTransaction') return undefined;
+      const real = chain.rpcAnswer(method, params) as {
+        transaction: { message: { instructions: { data: string }[] } };
+      };
+      const data = new Uint8Array(9).fill(0xff);
+      data[0] = 8;
+      real.transaction.message.instructions[0]!.data = base58.encode(data);
+      return JSON.stringify({ jsonrpc: '2.0', id: 1, result: real });
+    };
+    let res = await record(burned);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'TX_BURN_TOO_LARGE' });
+    // A mint whose supply leaves no room for what the burn says it took.
+    chain.craft = (method) =>
+      method === 'getTokenSupply'
+        ? JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            result: { context: { slot: 1 }, value: { amount: u64Max, decimals: 6 } },
+          })
+        : undefined;
+    res = await record(burned);
+    expect(res.json()).toMatchObject({ code: 'TX_BURN_TOO_LARGE' });
+    // A malformed answer: 503 with a code, never 500.
+    chain.craft = (method) =>
+      method === 'getTransaction' ? '{"jsonrpc":"2.0","id":1,"result":{"slot":"x"}}' : undefined;
+    res = await record(burned);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'CHAIN_BAD_ANSWER' });
+    chain.craft = undefined;
+    expect(await total()).toBe(before);
+    expect((await record(burned)).statusCode).toBe(201);
   });
 });
 

@@ -1,32 +1,47 @@
 import { MINUTE_MS } from '#shared/time.ts';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PaymentStatus, PreparedPayment } from '#shared/api/chain.ts';
 import type { ErrorCode } from '#shared/api/error-codes.ts';
 import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
-import { ChainUnavailable, createChainRpc, NO_RPC_MESSAGE, type ChainRpc } from '../chain/rpc.ts';
 import {
+  ChainUnavailable,
+  createChainRpc,
+  NO_RPC_MESSAGE,
+  type ChainRpc,
+  type SignatureInfo,
+} from '../chain/rpc.ts';
+import {
+  formatLamports,
   prizeLamports,
   prizeMemo,
   verifyPayment,
   type ExpectedPayment,
   type Refusal,
+  type Verdict,
   type VerifiedPayment,
 } from '../chain/verify.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { cliOperator, recordDecision, type Operator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
 import type { Clock } from '../clock.ts';
 
 /**
- * A prepared payment that no finalized transaction has matched for this long expires: its
- * blockhash (about 90 s) ran out long before, so no transaction carrying its reference can
- * still land (docs/decisions/023-prize-paid-on-chain.md).
+ * A payment prepared by prize:prepare carries no blockhash (the operator's own wallet picks one
+ * when it sends), so the chain cannot say when it stops being able to land: it stays open this
+ * long after nothing carrying its reference is in flight, and a transfer that lands later is
+ * still found before any new prepare (docs/decisions/023-prize-paid-on-chain.md). A console
+ * payment expires by its blockhash instead.
  */
 export const PENDING_EXPIRY_MS = 30 * MINUTE_MS;
+
+/** How far before the approval the winner's wallet is searched for a payment sent by hand. */
+const WINNER_SEARCH_MARGIN_S = 24 * 60 * 60;
 
 /** What paying a prize needs: the record, the site's prize and the chain. */
 export interface PaymentContext {
@@ -37,7 +52,12 @@ export interface PaymentContext {
   /** Undefined without SOLANA_RPC_URL: nothing can be recorded as paid. */
   rpc: ChainRpc | undefined;
   clock: Clock;
+  /** Who acts, for the operator log: the console's operator; the CLI's shell user when left out. */
+  operator?: Operator;
 }
+
+/** The maintenance scheduler, as the operator log names it. */
+export const SCHEDULER: Operator = { id: null, name: 'scheduler', address: 'server' };
 
 /** The site's RPC client, or undefined without SOLANA_RPC_URL. */
 export function chainRpcFor(config: Pick<AppConfig, 'solana'>): ChainRpc | undefined {
@@ -56,10 +76,10 @@ const refusal = (status: number, code: ErrorCode, message: string) =>
   new HttpError(status, message, code);
 
 /** The RPC's failure as the caller's answer: 503, nothing recorded, tried again later. */
-function unavailable(error: ChainUnavailable): HttpError {
+export function unavailable(error: ChainUnavailable): HttpError {
   return refusal(
     503,
-    'CHAIN_UNAVAILABLE',
+    error.code,
     `${error.message}; nothing was recorded, try again in a minute (a pending payment is also checked every ten minutes)`,
   );
 }
@@ -69,9 +89,21 @@ function requireRpc(ctx: PaymentContext): ChainRpc {
   return ctx.rpc;
 }
 
+/** Runs `work`, answering an RPC failure as 503 (nothing recorded). */
+async function onChain<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ChainUnavailable) throw unavailable(error);
+    throw error;
+  }
+}
+
 interface WeekPayment {
   approval: PrizeEventRow | undefined;
   paid: PrizeEventRow | undefined;
+  /** Every payment prepared for the week, oldest first: an expired one may still have landed. */
+  prepared: PrizeEventRow[];
   /** Prepared payments not expired, newest last. */
   open: PrizeEventRow[];
   lastExpired: PrizeEventRow | undefined;
@@ -80,12 +112,18 @@ interface WeekPayment {
 function weekPayment(events: PrizeEventRow[]): WeekPayment {
   const paid = events.find((e) => e.step === 'paid');
   const expired = new Set(events.filter((e) => e.step === 'expired').map((e) => e.reference));
+  const prepared = events.filter((e) => e.step === 'pending');
   return {
     approval: events.findLast((e) => e.step === 'approved'),
     paid,
-    open: paid ? [] : events.filter((e) => e.step === 'pending' && !expired.has(e.reference)),
+    prepared,
+    open: paid ? [] : prepared.filter((e) => !expired.has(e.reference)),
     lastExpired: events.findLast((e) => e.step === 'expired'),
   };
+}
+
+async function loadWeek(ctx: PaymentContext, weekId: string): Promise<WeekPayment> {
+  return weekPayment(await weekEvents(ctx.db, weekId));
 }
 
 function requireApproval(weekId: string, state: WeekPayment): PrizeEventRow {
@@ -99,6 +137,8 @@ function requireApproval(weekId: string, state: WeekPayment): PrizeEventRow {
   }
   return approval;
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 function statusOf(
   ctx: PaymentContext,
@@ -133,12 +173,16 @@ function statusOf(
       memo: p.memo,
       signature: p.tx_signature,
       slot: p.slot === null ? null : String(p.slot),
-      blockTime: p.block_time === null ? null : new Date(p.block_time).toISOString(),
+      blockTime: p.block_time === null ? null : iso(p.block_time),
       explorerUrl: p.tx_signature ? explorerTxUrl(ctx.site, p.tx_signature) : p.tx_url,
     };
   }
   const pending = state.open.at(-1);
   if (pending) {
+    const lives =
+      pending.last_valid_block_height === null
+        ? ''
+        : `; its blockhash can land until block height ${pending.last_valid_block_height}`;
     return {
       ...base,
       state: 'pending',
@@ -148,7 +192,7 @@ function statusOf(
       memo: pending.memo,
       detail:
         detail ??
-        `waiting for a finalized transaction carrying reference ${pending.reference} (prepared ${new Date(pending.created_at).toISOString()})`,
+        `waiting for a finalized transaction carrying reference ${pending.reference} (prepared ${iso(pending.created_at)}${lives})`,
     };
   }
   if (state.lastExpired) {
@@ -159,83 +203,139 @@ function statusOf(
 }
 
 export async function paymentStatus(ctx: PaymentContext, weekId: string): Promise<PaymentStatus> {
-  return statusOf(ctx, weekId, weekPayment(await weekEvents(ctx.db, weekId)));
+  return statusOf(ctx, weekId, await loadWeek(ctx, weekId));
 }
 
 /** The week's payment so far; refused unless the week is approved and not paid yet. */
 async function payableWeek(ctx: PaymentContext, weekId: string) {
-  const state = weekPayment(await weekEvents(ctx.db, weekId));
+  const state = await loadWeek(ctx, weekId);
   if (state.paid) throw refusal(409, 'PRIZE_ALREADY_PAID', `${weekId} is already paid`);
   return { state, approval: requireApproval(weekId, state) };
 }
 
-/**
- * Prepares the week's payment: a fresh reference key and the memo naming the week, recorded as
- * a pending step. While one is pending the same one is answered, so two consoles never send
- * two payments that could both land.
- */
-export async function preparePayment(ctx: PaymentContext, weekId: string): Promise<PaymentStatus> {
-  const { state, approval } = await payableWeek(ctx, weekId);
-  requireRpc(ctx);
-  if (state.open.length > 0) return statusOf(ctx, weekId, state);
-  const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
-  const lamports = prizeLamports(prize);
-  if (lamports === undefined) {
-    throw refusal(
-      409,
-      'PRIZE_NOT_SOL',
-      `the prize "${prize}" is not an amount of SOL (such as "1 SOL"), so no transfer can be checked against it`,
-    );
-  }
-  await appendPrizeEvent(ctx.db, {
-    week_id: weekId,
-    step: 'pending',
-    run_id: approval.run_id,
-    user_id: approval.user_id,
-    player_name: approval.player_name,
-    score: approval.score,
-    wallet_address: approval.wallet_address,
-    prize,
-    reference: base58.encode(randomBytes(32)),
-    memo: prizeMemo(ctx.site.brand, weekId),
-    lamports: Number(lamports),
-    created_at: ctx.clock.now(),
-  });
-  return paymentStatus(ctx, weekId);
+// ---------------------------------------------------------------------------------------------
+// The operator log: every money action, with the operator, the wallet, the amount and the
+// transaction (issue 41).
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type PrizeLogKind =
+  'prize-prepare' | 'prize-sent' | 'prize-paid' | 'prize-refused' | 'prize-expired';
+
+async function logPrize(
+  db: Db,
+  ctx: PaymentContext,
+  kind: PrizeLogKind,
+  weekId: string,
+  about: Pick<PrizeEventRow, 'player_name' | 'wallet_address'>,
+  lamports: bigint | number | null,
+  reason: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const signature = typeof details.signature === 'string' ? details.signature : undefined;
+  await recordDecision(
+    db,
+    ctx.operator ?? cliOperator(),
+    {
+      kind,
+      targetType: 'prize-week',
+      targetId: weekId,
+      targetLabel: `${weekId}: ${about.player_name}`,
+      reason,
+      details: {
+        wallet: about.wallet_address,
+        lamports: lamports === null ? null : String(lamports),
+        amount: lamports === null ? null : formatLamports(BigInt(lamports)),
+        ...details,
+        ...(signature ? { explorerUrl: explorerTxUrl(ctx.site, signature) } : {}),
+      },
+    },
+    ctx.clock.now(),
+  );
 }
 
-/**
- * The console's payment, prepared: the week's pending payment and a recent blockhash from the
- * site's RPC, fetched first so an RPC that is down records nothing.
- */
-export async function preparePaymentWithLifetime(
+/** A refused transaction, on the log with the chain's reason, then thrown. */
+async function refuseLogged(
   ctx: PaymentContext,
   weekId: string,
-): Promise<PreparedPayment> {
-  // A week that cannot be paid is refused as such (409), whether or not the RPC answers.
-  await payableWeek(ctx, weekId);
-  const rpc = requireRpc(ctx);
-  let lifetime: PreparedPayment['lifetime'];
-  try {
-    const latest = await rpc.latestBlockhash();
-    lifetime = {
-      blockhash: latest.blockhash,
-      lastValidBlockHeight: latest.lastValidBlockHeight.toString(),
-    };
-  } catch (error) {
-    if (error instanceof ChainUnavailable) throw unavailable(error);
-    throw error;
-  }
-  return { ...(await preparePayment(ctx, weekId)), lifetime };
+  state: WeekPayment,
+  signature: string,
+  error: HttpError,
+): Promise<never> {
+  const about = state.open.at(-1) ?? state.approval!;
+  await logPrize(
+    ctx.db,
+    ctx,
+    'prize-refused',
+    weekId,
+    about,
+    about.lamports ?? null,
+    error.message,
+    { signature, code: error.code },
+  );
+  throw error;
 }
 
-const expectation = (ctx: PaymentContext, pending: PrizeEventRow): ExpectedPayment => ({
-  recipient: pending.wallet_address!,
-  lamports: BigInt(pending.lamports!),
-  reference: pending.reference!,
-  memo: pending.memo!,
-  treasury: ctx.treasury,
-});
+// ---------------------------------------------------------------------------------------------
+// Finding the week's payment on chain.
+
+/** What a transfer is checked against: one prepared payment, or none (a treasury transfer). */
+function expectation(
+  ctx: PaymentContext,
+  weekId: string,
+  approval: PrizeEventRow,
+  pending?: PrizeEventRow,
+): ExpectedPayment | undefined {
+  if (pending) {
+    return {
+      recipient: pending.wallet_address!,
+      lamports: BigInt(pending.lamports!),
+      reference: pending.reference!,
+      memo: pending.memo!,
+      treasury: ctx.treasury,
+    };
+  }
+  const lamports = prizeLamports(approval.prize ?? ctx.site.weeklyChallenge.prize);
+  if (lamports === undefined || approval.wallet_address === null) return undefined;
+  return {
+    recipient: approval.wallet_address,
+    lamports,
+    reference: null,
+    memo: prizeMemo(ctx.site.brand, weekId),
+    treasury: ctx.treasury,
+  };
+}
+
+/**
+ * A transaction checked against every payment prepared for the week, newest first, and (when
+ * PRIZE_TREASURY is set) as a treasury transfer without a reference: the first that passes, or
+ * the newest payment's refusal.
+ */
+function judge(
+  ctx: PaymentContext,
+  weekId: string,
+  state: WeekPayment,
+  tx: Parameters<typeof verifyPayment>[0],
+): Verdict<VerifiedPayment> {
+  const approval = state.approval!;
+  const expected = [...state.prepared].reverse().map((p) => expectation(ctx, weekId, approval, p));
+  if (ctx.treasury.length > 0 || expected.length === 0) {
+    expected.push(expectation(ctx, weekId, approval));
+  }
+  let first: Verdict<VerifiedPayment> | undefined;
+  for (const e of expected) {
+    if (!e) continue;
+    const verdict = verifyPayment(tx, e);
+    if (verdict.ok) return verdict;
+    first ??= verdict;
+  }
+  return first ?? { ok: false, code: 'TX_NO_REFERENCE', reason: 'nothing to check it against' };
+}
+
+class Refused extends HttpError {
+  constructor(code: Refusal, reason: string) {
+    super(422, reason, code);
+  }
+}
 
 async function recordedFor(ctx: PaymentContext, signature: string) {
   return ctx.db
@@ -245,74 +345,368 @@ async function recordedFor(ctx: PaymentContext, signature: string) {
     .executeTakeFirst();
 }
 
-async function refuseIfRecorded(ctx: PaymentContext, signature: string): Promise<void> {
-  const recorded = await recordedFor(ctx, signature);
-  if (recorded) {
-    throw refusal(
-      409,
-      'TX_ALREADY_RECORDED',
-      `transaction ${signature} is already recorded as the payment of ${recorded.week_id}`,
-    );
-  }
+function alreadyRecorded(signature: string, weekId: string): HttpError {
+  return refusal(
+    409,
+    'TX_ALREADY_RECORDED',
+    `transaction ${signature} is already recorded as the payment of ${weekId}`,
+  );
 }
 
+/** The paid step and its line on the operator log, in one transaction; then Recent Winners. */
 async function recordPaid(
   ctx: PaymentContext,
-  pending: PrizeEventRow,
+  weekId: string,
+  state: WeekPayment,
   paid: VerifiedPayment,
 ): Promise<void> {
-  await refuseIfRecorded(ctx, paid.signature);
+  const recorded = await recordedFor(ctx, paid.signature);
+  if (recorded) throw alreadyRecorded(paid.signature, recorded.week_id);
+  const approval = state.approval!;
+  const pending = state.prepared.find((p) => p.reference === paid.reference);
   try {
-    await appendPrizeEvent(ctx.db, {
-      week_id: pending.week_id,
-      step: 'paid',
-      run_id: pending.run_id,
-      user_id: pending.user_id,
-      player_name: pending.player_name,
-      score: pending.score,
-      wallet_address: pending.wallet_address,
-      prize: pending.prize,
-      tx_signature: paid.signature,
-      reference: pending.reference,
-      memo: pending.memo,
-      lamports: Number(paid.received),
-      slot: Number(paid.slot),
-      block_time: paid.blockTime * 1000,
-      created_at: ctx.clock.now(),
+    await ctx.db.transaction().execute(async (trx) => {
+      await appendPrizeEvent(trx, {
+        week_id: weekId,
+        step: 'paid',
+        run_id: approval.run_id,
+        user_id: approval.user_id,
+        player_name: approval.player_name,
+        score: approval.score,
+        wallet_address: paid.recipient,
+        prize: approval.prize,
+        tx_signature: paid.signature,
+        reference: paid.reference,
+        memo: pending?.memo ?? prizeMemo(ctx.site.brand, weekId),
+        lamports: Number(paid.received),
+        slot: Number(paid.slot),
+        block_time: paid.blockTime * 1000,
+        created_at: ctx.clock.now(),
+      });
+      await logPrize(
+        trx,
+        ctx,
+        'prize-paid',
+        weekId,
+        { player_name: approval.player_name, wallet_address: paid.recipient },
+        paid.received,
+        `verified at finalized and recorded: ${formatLamports(paid.received)} from ${paid.payer}`,
+        {
+          signature: paid.signature,
+          payer: paid.payer,
+          slot: String(paid.slot),
+          reference: paid.reference,
+        },
+      );
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw refusal(
         409,
         'PRIZE_ALREADY_PAID',
-        `${pending.week_id} or transaction ${paid.signature} is already recorded`,
+        `${weekId} or transaction ${paid.signature} is already recorded`,
       );
     }
     throw error;
   }
+  recordLiveEvent(ctx.db, { type: 'winners', data: { week: weekId } });
 }
 
-class Refused extends HttpError {
-  constructor(code: Refusal, reason: string) {
-    super(422, reason, code);
-  }
+interface Search {
+  paid: VerifiedPayment | undefined;
+  /** Transactions naming a reference of the week that failed a check, oldest first. */
+  refused: { signature: string; code: Refusal; reason: string }[];
 }
 
 /**
- * Looks for the week's pending payment on chain, the way Solana Pay's validateTransfer does:
- * the finalized signatures naming its reference key, each transaction checked against the
- * payment. The first that passes is recorded paid; one that fails is refused with its reason
- * (the payment stays pending until it expires); none yet answers the pending status.
+ * Looks for the week's payment on chain, the way Solana Pay's findReference and validateTransfer
+ * do, but through every page of signatures naming each of the week's references (expired ones
+ * included: a transfer may have landed after all), and, with PRIZE_TREASURY set, the winner's
+ * wallet since the approval for a treasury transfer with the week's memo. Checked oldest first:
+ * a reference is public only once the real transfer is seen, so whatever names it afterwards
+ * (twenty cheap transactions, say) comes later and cannot push it out.
+ */
+async function searchChain(
+  ctx: PaymentContext,
+  rpc: ChainRpc,
+  weekId: string,
+  state: WeekPayment,
+): Promise<Search> {
+  const naming = new Map<string, SignatureInfo & { byReference: boolean }>();
+  for (const pending of state.prepared) {
+    for (const s of await rpc.signaturesFor(pending.reference!)) {
+      naming.set(s.signature, { ...s, byReference: true });
+    }
+  }
+  const winner = state.approval?.wallet_address;
+  if (ctx.treasury.length > 0 && winner) {
+    const since = Math.floor(state.approval!.created_at / 1000) - WINNER_SEARCH_MARGIN_S;
+    for (const s of await rpc.signaturesFor(winner, { since })) {
+      if (s.err === null && !naming.has(s.signature)) {
+        naming.set(s.signature, { ...s, byReference: false });
+      }
+    }
+  }
+  // The RPC lists newest first; reversed, then sorted by slot (stable), it is oldest first.
+  const oldestFirst = [...naming.values()]
+    .reverse()
+    .sort((a, b) => (a.slot === b.slot ? 0 : a.slot < b.slot ? -1 : 1));
+  const refused: Search['refused'] = [];
+  for (const s of oldestFirst) {
+    if (await recordedFor(ctx, s.signature)) continue;
+    const tx = await rpc.finalizedTransaction(s.signature);
+    if (tx === null) continue;
+    const verdict = judge(ctx, weekId, state, tx);
+    if (verdict.ok) return { paid: verdict.value, refused };
+    if (s.byReference) refused.push({ signature: s.signature, ...verdict });
+  }
+  return { paid: undefined, refused };
+}
+
+/**
+ * Why a prepared payment could still be paid, or null once it cannot: a transaction naming its
+ * reference is in flight (seen at `confirmed`, not finalized), or its blockhash has not expired
+ * at `finalized` (a transfer built on it can land until the finalized chain is past its
+ * lastValidBlockHeight; one that landed before is finalized by then and was searched). A
+ * payment prepared by the CLI has no blockhash: it stays open PENDING_EXPIRY_MS.
+ */
+async function stillPayable(
+  ctx: PaymentContext,
+  rpc: ChainRpc,
+  pending: PrizeEventRow,
+  finalizedHeight: () => Promise<bigint>,
+): Promise<string | null> {
+  const inFlight = (await rpc.signaturesFor(pending.reference!, { commitment: 'confirmed' })).find(
+    (s) => s.confirmationStatus !== 'finalized' && s.err === null,
+  );
+  if (inFlight) {
+    return `transaction ${inFlight.signature} carrying its reference is ${inFlight.confirmationStatus ?? 'processed'}, not finalized yet`;
+  }
+  if (pending.last_valid_block_height !== null) {
+    const height = await finalizedHeight();
+    return height <= BigInt(pending.last_valid_block_height)
+      ? `its blockhash can land until block height ${pending.last_valid_block_height} (the chain is finalized at ${height})`
+      : null;
+  }
+  const until = pending.created_at + PENDING_EXPIRY_MS;
+  return ctx.clock.now() < until
+    ? `it was prepared by prize:prepare, for a transfer sent by hand, and stays open until ${iso(until)}`
+    : null;
+}
+
+async function expire(ctx: PaymentContext, pending: PrizeEventRow, reason: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await appendPrizeEvent(trx, {
+      week_id: pending.week_id,
+      step: 'expired',
+      run_id: pending.run_id,
+      user_id: pending.user_id,
+      player_name: pending.player_name,
+      score: pending.score,
+      wallet_address: pending.wallet_address,
+      prize: pending.prize,
+      reference: pending.reference,
+      memo: pending.memo,
+      lamports: pending.lamports,
+      reason,
+      created_at: ctx.clock.now(),
+    });
+    await logPrize(trx, ctx, 'prize-expired', pending.week_id, pending, pending.lamports, reason, {
+      reference: pending.reference,
+    });
+  });
+}
+
+function expiryReason(pending: PrizeEventRow): string {
+  return pending.last_valid_block_height === null
+    ? `no finalized transaction carried reference ${pending.reference} within ${PENDING_EXPIRY_MS / MINUTE_MS} minutes, and none is in flight; prepare the payment again`
+    : `no transaction carrying reference ${pending.reference} landed before its blockhash expired (block height ${pending.last_valid_block_height}), and none can now; prepare the payment again`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prepare, confirm, record by signature, and the scheduler.
+
+/**
+ * Prepares the week's payment. First the chain is searched, so a week already paid (a transfer
+ * that landed late, or one sent by hand from PRIZE_TREASURY with the week's memo) is recorded
+ * and not paid again (409 PRIZE_ALREADY_PAID). A payment prepared earlier that could still be
+ * paid refuses a new one (409 PAYMENT_STILL_OPEN), except that the CLI gets its own open
+ * prize:prepare payment again; one that cannot expires. Then a fresh reference key and the memo
+ * naming the week are recorded as a pending step, numbered so that two operators preparing at
+ * once cannot both get one; the console's also records the blockhash its transfer is built on.
+ */
+async function prepare(
+  ctx: PaymentContext,
+  weekId: string,
+  withLifetime: boolean,
+): Promise<PaymentStatus> {
+  const { state, approval } = await payableWeek(ctx, weekId);
+  const rpc = requireRpc(ctx);
+  const prize = approval.prize ?? ctx.site.weeklyChallenge.prize;
+  const lamports = prizeLamports(prize);
+  if (lamports === undefined) {
+    throw refusal(
+      409,
+      'PRIZE_NOT_SOL',
+      `the prize "${prize}" is not an amount of SOL (such as "1 SOL"), so no transfer can be checked against it`,
+    );
+  }
+  const lifetime = await onChain(async () => {
+    const found = await searchChain(ctx, rpc, weekId, state);
+    if (found.paid) {
+      await recordPaid(ctx, weekId, state, found.paid);
+      throw refusal(
+        409,
+        'PRIZE_ALREADY_PAID',
+        `${weekId} was already paid on chain (transaction ${found.paid.signature}); it is now recorded, and nothing new was prepared`,
+      );
+    }
+    let height: bigint | undefined;
+    const finalizedHeight = async () => (height ??= await rpc.finalizedBlockHeight());
+    for (const pending of state.open) {
+      const why = await stillPayable(ctx, rpc, pending, finalizedHeight);
+      if (why === null) {
+        await expire(ctx, pending, expiryReason(pending));
+        continue;
+      }
+      if (!withLifetime && pending.last_valid_block_height === null) return null;
+      throw refusal(
+        409,
+        'PAYMENT_STILL_OPEN',
+        `the payment prepared at ${iso(pending.created_at)} (reference ${pending.reference}) could still be paid: ${why}. If a wallet sent it, check it; otherwise prepare again once it cannot`,
+      );
+    }
+    return withLifetime ? rpc.latestBlockhash() : undefined;
+  });
+  // prize:prepare's own open payment, answered again.
+  if (lifetime === null) return statusOf(ctx, weekId, state);
+  const reference = base58.encode(randomBytes(32));
+  const memo = prizeMemo(ctx.site.brand, weekId);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await appendPrizeEvent(trx, {
+        week_id: weekId,
+        step: 'pending',
+        run_id: approval.run_id,
+        user_id: approval.user_id,
+        player_name: approval.player_name,
+        score: approval.score,
+        wallet_address: approval.wallet_address,
+        prize,
+        reference,
+        memo,
+        lamports: Number(lamports),
+        blockhash: lifetime?.blockhash ?? null,
+        last_valid_block_height:
+          lifetime === undefined ? null : Number(lifetime.lastValidBlockHeight),
+        attempt: state.prepared.length + 1,
+        created_at: ctx.clock.now(),
+      });
+      await logPrize(
+        trx,
+        ctx,
+        'prize-prepare',
+        weekId,
+        approval,
+        lamports,
+        `prepared ${formatLamports(lamports)} to ${approval.wallet_address}`,
+        {
+          reference,
+          memo,
+          lastValidBlockHeight: lifetime ? String(lifetime.lastValidBlockHeight) : null,
+        },
+      );
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw refusal(
+        409,
+        'PAYMENT_STILL_OPEN',
+        `another payment for ${weekId} was prepared at the same moment; check it rather than preparing another`,
+      );
+    }
+    throw error;
+  }
+  return paymentStatus(ctx, weekId);
+}
+
+/** `prize:prepare`: the payment for a transfer the operator sends by hand (no blockhash). */
+export async function preparePayment(ctx: PaymentContext, weekId: string): Promise<PaymentStatus> {
+  return prepare(ctx, weekId, false);
+}
+
+/**
+ * The console's payment, prepared: the week's pending payment and the recent blockhash (from the
+ * site's RPC at `finalized`) its transfer is built on, recorded with it so the payment is kept
+ * open until that blockhash has expired.
+ */
+export async function preparePaymentWithLifetime(
+  ctx: PaymentContext,
+  weekId: string,
+): Promise<PreparedPayment> {
+  const status = await prepare(ctx, weekId, true);
+  const pending = (await loadWeek(ctx, weekId)).open.at(-1)!;
+  return {
+    ...status,
+    lifetime: {
+      blockhash: pending.blockhash!,
+      lastValidBlockHeight: String(pending.last_valid_block_height),
+    },
+  };
+}
+
+/**
+ * The console says its wallet sent `signature`: on the log once per transaction (the console
+ * asks again every few seconds while it waits).
+ */
+async function logSentOnce(
+  ctx: PaymentContext,
+  weekId: string,
+  state: WeekPayment,
+  signature: string,
+): Promise<void> {
+  const logged = await ctx.db
+    .selectFrom('operator_log')
+    .select('details')
+    .where('kind', '=', 'prize-sent')
+    .where('target_type', '=', 'prize-week')
+    .where('target_id', '=', weekId)
+    .execute();
+  if (
+    logged.some(
+      (row) => (JSON.parse(row.details) as { signature?: string }).signature === signature,
+    )
+  ) {
+    return;
+  }
+  const about = state.open.at(-1) ?? state.approval!;
+  await logPrize(
+    ctx.db,
+    ctx,
+    'prize-sent',
+    weekId,
+    about,
+    about.lamports ?? null,
+    'a wallet sent the payment from the console',
+    { signature, reference: state.open.at(-1)?.reference ?? null },
+  );
+}
+
+/**
+ * Checks the week's payment on chain and records it once verified. `hint`, the signature the
+ * console's wallet answered, is checked first and directly (getTransaction at `finalized`): a
+ * refusal answered is about that transaction alone, never about another that names the same
+ * public reference. Then every transaction naming the week's references is searched.
  */
 export async function confirmPayment(
   ctx: PaymentContext,
   weekId: string,
   hint?: string,
 ): Promise<PaymentStatus> {
-  const state = weekPayment(await weekEvents(ctx.db, weekId));
+  const state = await loadWeek(ctx, weekId);
   if (state.paid) return statusOf(ctx, weekId, state);
   requireApproval(weekId, state);
-  if (state.open.length === 0) {
+  if (state.prepared.length === 0) {
     throw refusal(
       409,
       'NO_PENDING_PAYMENT',
@@ -320,95 +714,125 @@ export async function confirmPayment(
     );
   }
   const rpc = requireRpc(ctx);
-  let refused: Refused | undefined;
-  try {
-    for (const pending of state.open) {
-      for (const signature of await rpc.signaturesFor(pending.reference!)) {
-        const tx = await rpc.finalizedTransaction(signature);
-        if (tx === null) continue;
-        const verdict = verifyPayment(tx, expectation(ctx, pending));
-        if (verdict.ok) {
-          await recordPaid(ctx, pending, verdict.value);
-          return paymentStatus(ctx, weekId);
-        }
-        refused = new Refused(verdict.code, `Refused: ${verdict.reason}`);
-      }
+  let detail: string | null = null;
+  if (hint !== undefined) {
+    const recorded = await recordedFor(ctx, hint);
+    if (recorded) {
+      await refuseLogged(ctx, weekId, state, hint, alreadyRecorded(hint, recorded.week_id));
     }
-    if (refused) throw refused;
-    if (hint !== undefined) {
-      const status = await rpc.status(hint);
-      if (status === 'processed' || status === 'confirmed') {
-        return statusOf(
+    await logSentOnce(ctx, weekId, state, hint);
+    const tx = await onChain(() => rpc.finalizedTransaction(hint));
+    if (tx !== null) {
+      const verdict = judge(ctx, weekId, state, tx);
+      if (!verdict.ok) {
+        await refuseLogged(
           ctx,
           weekId,
           state,
-          `transaction ${hint} is ${status}, not finalized yet; the server checks again`,
+          hint,
+          new Refused(verdict.code, `Refused: ${verdict.reason}`),
         );
+      } else {
+        await recordPaid(ctx, weekId, state, verdict.value);
+        return paymentStatus(ctx, weekId);
       }
     }
-  } catch (error) {
-    if (error instanceof ChainUnavailable) throw unavailable(error);
-    throw error;
+    const status = await onChain(() => rpc.status(hint));
+    detail =
+      status === 'unknown'
+        ? `the Solana RPC does not know transaction ${hint} yet; the server checks again`
+        : `transaction ${hint} is ${status}, not finalized yet; the server checks again`;
   }
-  return statusOf(ctx, weekId, state);
+  const found = await onChain(() => searchChain(ctx, rpc, weekId, state));
+  if (found.paid) {
+    await recordPaid(ctx, weekId, state, found.paid);
+    return paymentStatus(ctx, weekId);
+  }
+  // Without a transaction of its own to ask about, the caller hears the first refusal.
+  const first = found.refused[0];
+  if (hint === undefined && first) throw new Refused(first.code, `Refused: ${first.reason}`);
+  return statusOf(ctx, weekId, state, detail);
 }
 
 /**
  * `prize:paid --tx`: the operator names the transaction; it is checked exactly as the console's
- * payment is, against the week's prepared payment, and recorded only when it passes.
+ * payment is, against every payment prepared for the week (or as a PRIZE_TREASURY transfer with
+ * the week's memo), and recorded only when it passes. Refusals go on the operator log.
  */
 export async function recordPaymentBySignature(
   ctx: PaymentContext,
   weekId: string,
   signature: string,
 ): Promise<PaymentStatus> {
-  const state = weekPayment(await weekEvents(ctx.db, weekId));
+  const state = await loadWeek(ctx, weekId);
   if (state.paid) throw refusal(409, 'PRIZE_ALREADY_PAID', `${weekId} is already paid`);
   requireApproval(weekId, state);
   const rpc = requireRpc(ctx);
-  await refuseIfRecorded(ctx, signature);
-  if (state.open.length === 0) {
+  const recorded = await recordedFor(ctx, signature);
+  if (recorded) {
+    await refuseLogged(ctx, weekId, state, signature, alreadyRecorded(signature, recorded.week_id));
+  }
+  if (state.prepared.length === 0 && ctx.treasury.length === 0) {
     throw refusal(
       409,
       'NO_PENDING_PAYMENT',
       `no payment is prepared for ${weekId}: run prize:prepare --week ${weekId} (or prepare it in the console) and send a transfer carrying its reference key and memo`,
     );
   }
-  try {
-    const tx = await rpc.finalizedTransaction(signature);
-    if (tx === null) {
-      const status = await rpc.status(signature);
-      throw status === 'unknown'
-        ? refusal(404, 'TX_NOT_FOUND', `the Solana RPC knows no transaction ${signature}`)
-        : refusal(
-            409,
-            'TX_NOT_FINALIZED',
-            `transaction ${signature} is ${status}, not finalized yet; try again in a minute`,
-          );
+  const tx = await onChain(() => rpc.finalizedTransaction(signature));
+  if (tx === null) {
+    const status = await onChain(() => rpc.status(signature));
+    if (status === 'unknown') {
+      await refuseLogged(
+        ctx,
+        weekId,
+        state,
+        signature,
+        refusal(404, 'TX_NOT_FOUND', `the Solana RPC knows no transaction ${signature}`),
+      );
     }
-    let last: Refused | undefined;
-    for (const pending of [...state.open].reverse()) {
-      const verdict = verifyPayment(tx, expectation(ctx, pending));
-      if (verdict.ok) {
-        await recordPaid(ctx, pending, verdict.value);
-        return paymentStatus(ctx, weekId);
-      }
-      last ??= new Refused(verdict.code, verdict.reason);
+    throw refusal(
+      409,
+      'TX_NOT_FINALIZED',
+      `transaction ${signature} is ${status}, not finalized yet; try again in a minute`,
+    );
+  }
+  const verdict = judge(ctx, weekId, state, tx);
+  if (!verdict.ok) {
+    await refuseLogged(ctx, weekId, state, signature, new Refused(verdict.code, verdict.reason));
+  } else {
+    await recordPaid(ctx, weekId, state, verdict.value);
+  }
+  return paymentStatus(ctx, weekId);
+}
+
+/** One week's open payment: recorded once found, expired once it can no longer be paid. */
+async function finishWeek(ctx: PaymentContext, rpc: ChainRpc, weekId: string): Promise<void> {
+  const state = await loadWeek(ctx, weekId);
+  if (state.paid || state.open.length === 0 || !state.approval) return;
+  const found = await searchChain(ctx, rpc, weekId, state);
+  if (found.paid) {
+    await recordPaid(ctx, weekId, state, found.paid);
+    return;
+  }
+  let height: bigint | undefined;
+  const finalizedHeight = async () => (height ??= await rpc.finalizedBlockHeight());
+  for (const pending of state.open) {
+    if ((await stillPayable(ctx, rpc, pending, finalizedHeight)) === null) {
+      await expire(ctx, pending, expiryReason(pending));
     }
-    throw last!;
-  } catch (error) {
-    if (error instanceof ChainUnavailable) throw unavailable(error);
-    throw error;
   }
 }
 
 /**
- * The maintenance task: every pending payment is looked for again; one that no finalized
- * transaction matched within PENDING_EXPIRY_MS expires with the reason. An RPC that is down
- * leaves everything as it is for the next run.
+ * The maintenance task: every week with an open payment is looked for again, each on its own. A
+ * week that cannot be checked is reported once all the others were (the scheduler logs the
+ * error), never stopping them; only an RPC that is down ends the run, for the next to try all.
  */
-export async function finishPendingPayments(ctx: PaymentContext): Promise<void> {
-  if (ctx.rpc === undefined) return;
+export async function finishPendingPayments(context: PaymentContext): Promise<void> {
+  const ctx = { ...context, operator: context.operator ?? SCHEDULER };
+  const rpc = ctx.rpc;
+  if (rpc === undefined) return;
   const weeks = await ctx.db
     .selectFrom('prize_events')
     .select('week_id')
@@ -424,37 +848,20 @@ export async function finishPendingPayments(ctx: PaymentContext): Promise<void> 
         ),
       ),
     )
+    .orderBy('week_id')
     .execute();
+  const stuck: string[] = [];
   for (const { week_id } of weeks) {
-    let reason: string | undefined;
     try {
-      const status = await confirmPayment(ctx, week_id);
-      if (status.state !== 'pending') continue;
+      await finishWeek(ctx, rpc, week_id);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 503) return;
-      if (!(error instanceof Refused)) throw error;
-      reason = error.message;
+      if (error instanceof ChainUnavailable && error.code === 'CHAIN_UNAVAILABLE') throw error;
+      stuck.push(`${week_id}: ${(error as Error).message}`);
     }
-    const state = weekPayment(await weekEvents(ctx.db, week_id));
-    for (const pending of state.open) {
-      if (ctx.clock.now() - pending.created_at < PENDING_EXPIRY_MS) continue;
-      await appendPrizeEvent(ctx.db, {
-        week_id,
-        step: 'expired',
-        run_id: pending.run_id,
-        user_id: pending.user_id,
-        player_name: pending.player_name,
-        score: pending.score,
-        wallet_address: pending.wallet_address,
-        prize: pending.prize,
-        reference: pending.reference,
-        memo: pending.memo,
-        lamports: pending.lamports,
-        reason:
-          reason ??
-          `no finalized transaction carried reference ${pending.reference} within ${PENDING_EXPIRY_MS / 60_000} minutes; prepare the payment again`,
-        created_at: ctx.clock.now(),
-      });
-    }
+  }
+  if (stuck.length > 0) {
+    throw new Error(
+      `${stuck.length} prize week(s) could not be checked (every other week was): ${stuck.join('; ')}`,
+    );
   }
 }

@@ -44,11 +44,20 @@ export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 const PAYMENT_ERRORS = {
   ...COMMON_ERRORS,
   401: ['UNAUTHORIZED'],
-  403: ['CSRF', 'CROSS_SITE'],
+  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
   404: ['NOT_FOUND'],
-  409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_NOT_SOL', 'NO_PENDING_PAYMENT'],
-  503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE'],
+  409: [
+    'PRIZE_NOT_APPROVED',
+    'PRIZE_ALREADY_PAID',
+    'PRIZE_NOT_SOL',
+    'NO_PENDING_PAYMENT',
+    'PAYMENT_STILL_OPEN',
+  ],
+  503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
 } as const;
+
+/** The console's writes also count against its write limit. */
+const PAYMENT_WRITE_ERRORS = { ...PAYMENT_ERRORS, 429: ['RATE_LIMITED'] } as const;
 
 /**
  * A prepared payment and what the console's transfer is built on: a recent blockhash from the
@@ -69,7 +78,7 @@ export const preparePaymentEndpoint = defineEndpoint({
   access: 'operator',
   params: weekParamsSchema,
   response: preparedPaymentSchema,
-  errors: PAYMENT_ERRORS,
+  errors: PAYMENT_WRITE_ERRORS,
 });
 
 export const paymentStatusEndpoint = defineEndpoint({
@@ -85,7 +94,10 @@ export const paymentStatusEndpoint = defineEndpoint({
 });
 
 export const confirmPaymentBodySchema = z.object({
-  /** The signature the wallet answered; the server still finds the payment by its reference. */
+  /**
+   * The signature the wallet answered: checked first and directly; the server also searches every
+   * transaction naming the payment's reference.
+   */
   signature: signatureSchema.optional(),
 });
 
@@ -94,14 +106,14 @@ export const confirmPaymentEndpoint = defineEndpoint({
   path: chainPaths.confirmPayment,
   id: 'confirmPrizePayment',
   summary:
-    'Looks for the pending payment on chain by its reference and records the week paid once it is verified at finalized',
+    "Checks the signature the wallet answered, then every transaction naming the week's references, and records the week paid once one is verified at finalized",
   tag: 'console',
   access: 'operator',
   params: weekParamsSchema,
   body: confirmPaymentBodySchema,
   response: paymentStatusSchema,
   errors: {
-    ...PAYMENT_ERRORS,
+    ...PAYMENT_WRITE_ERRORS,
     409: [...PAYMENT_ERRORS[409], 'TX_ALREADY_RECORDED'],
     422: [
       'TX_FAILED',
@@ -160,10 +172,18 @@ export const recordBurnEndpoint = defineEndpoint({
   errors: {
     ...COMMON_ERRORS,
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
     409: ['TX_ALREADY_RECORDED', 'TX_NOT_FINALIZED', 'NO_CONTRACT_ADDRESS'],
     404: ['TX_NOT_FOUND'],
-    422: ['TX_FAILED', 'TX_NOT_A_BURN', 'TX_WRONG_MINT', 'TX_NO_BLOCK_TIME'],
-    503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE'],
+    422: [
+      'TX_FAILED',
+      'TX_NOT_A_BURN',
+      'TX_WRONG_MINT',
+      'TX_NO_BLOCK_TIME',
+      'TX_BURN_ZERO',
+      'TX_BURN_TOO_LARGE',
+    ],
+    429: ['RATE_LIMITED'],
+    503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
   },
 });

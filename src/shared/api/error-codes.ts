@@ -109,6 +109,12 @@ export const ERROR_CODES = [
   // Payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md).
   'CHAIN_NOT_CONFIGURED',
   'CHAIN_UNAVAILABLE',
+  /** The RPC answered more than the site reads, or in a shape it does not read. */
+  'CHAIN_BAD_ANSWER',
+  /** A payment prepared earlier could still land: no second one is prepared. */
+  'PAYMENT_STILL_OPEN',
+  'TX_BURN_ZERO',
+  'TX_BURN_TOO_LARGE',
   'NO_CONTRACT_ADDRESS',
   'NO_PENDING_PAYMENT',
   'PRIZE_ALREADY_PAID',

@@ -17,6 +17,7 @@ import * as m016 from './016-operator-console.ts';
 import * as m017 from './017-payments-on-chain.ts';
 import * as m018 from './018-live-events.ts';
 import * as m019 from './019-appeals-by-member.ts';
+import * as m020 from './020-payment-lifetimes.ts';
 import * as m021 from './021-passkey-ceremonies.ts';
 import * as m022 from './022-prize-withdrawals-and-replay-opens.ts';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '017-payments-on-chain': m017,
   '018-live-events': m018,
   '019-appeals-by-member': m019,
+  '020-payment-lifetimes': m020,
   '021-passkey-ceremonies': m021,
   '022-prize-withdrawals-and-replay-opens': m022,
 };
