@@ -1,11 +1,55 @@
 import { useState } from 'react';
 import { logEndpoint, logQuerySchema } from '#shared/api/admin.ts';
+import { formatTokenUnits } from '#shared/format-units.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
 const PAGE_SIZE = 50;
+
+/** What a money line on the log carries (payments and burns): amount, wallets, the transaction. */
+export interface MoneyDetails {
+  amount?: string;
+  wallet?: string;
+  payer?: string;
+  /** Only an https address: the link opens the transaction on the site's explorer. */
+  explorerUrl?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** A log entry's money details, or null for a decision that moved none. */
+export function moneyDetails(details: Record<string, unknown>): MoneyDetails | null {
+  const amount = text(details.amount);
+  const money: MoneyDetails = {
+    amount:
+      amount && /^\d+$/.test(amount) && typeof details.decimals === 'number'
+        ? formatTokenUnits(amount, details.decimals)
+        : amount,
+    wallet: text(details.wallet),
+    payer: text(details.payer),
+    explorerUrl: text(details.explorerUrl)?.startsWith('https://')
+      ? text(details.explorerUrl)
+      : undefined,
+  };
+  return Object.values(money).some((v) => v !== undefined) ? money : null;
+}
+
+function MoneyLine({ money }: { money: MoneyDetails }) {
+  return (
+    <div className="flex flex-wrap gap-x-3 break-all text-slate-300">
+      {money.amount && <span>{money.amount}</span>}
+      {money.wallet && <span>wallet {money.wallet}</span>}
+      {money.payer && <span>paid from {money.payer}</span>}
+      {money.explorerUrl && (
+        <a className="underline" href={money.explorerUrl} target="_blank" rel="noreferrer">
+          View the transaction
+        </a>
+      )}
+    </div>
+  );
+}
 
 /**
  * Every operator decision, console and CLI, newest first; filtered by operator, kind and a range
@@ -93,6 +137,7 @@ export function LogPage() {
               <span className="break-all">{e.targetLabel}</span>
             </div>
             {e.reason && <div className="text-slate-300">“{e.reason}”</div>}
+            {moneyDetails(e.details) && <MoneyLine money={moneyDetails(e.details)!} />}
           </li>
         ))}
       </ol>
