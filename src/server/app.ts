@@ -3,12 +3,9 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/routes.ts';
+import { textValidatorCompiler } from './http/text-validator.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
@@ -63,7 +60,7 @@ export async function buildApp(
   // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
   const site = loadSiteConfig(config.siteConfigFile);
   const app = Fastify(serverOptions(config, options)).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(textValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', refuseUnknownProtocol);

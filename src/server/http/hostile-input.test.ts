@@ -196,8 +196,11 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
   it('refuses values the database cannot hold with 4xx', async () => {
     const visitor = TestClient.inject(t.app);
     const login = await visitor.login('ab\u0000c');
-    expect(login.statusCode, login.body).toBe(401);
-    expect(login.json()).toMatchObject({ message: 'Invalid username or password' });
+    expect(login.statusCode, login.body).toBe(400);
+    expect(login.json()).toEqual({
+      message: 'username must not contain a NUL character',
+      code: 'VALIDATION',
+    });
 
     const page = await visitor.request('GET', `${memePaths.list}?cursor=999999999999999`);
     expect(page.statusCode, page.body).toBe(400);
@@ -222,9 +225,7 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       },
     });
     expect(meme.statusCode, meme.body).toBe(400);
-    expect(meme.json()).toMatchObject({
-      message: 'Title contains characters that are not allowed',
-    });
+    expect(meme.json()).toMatchObject({ message: 'title must not contain a NUL character' });
     const image = await member.request('PUT', memePaths.memeImages, {
       body: { imageUrl: `${objectPaths.localUploadPrefix}${'a'.repeat(5000)}` },
     });
@@ -252,8 +253,50 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
       });
       expect(score.statusCode, score.body).toBe(400);
       expect(score.json()).toMatchObject({
-        message: 'playerName contains characters that are not allowed',
+        message: playerName.includes('\u0000')
+          ? 'playerName must not contain a NUL character'
+          : 'playerName contains characters that are not allowed',
       });
+    }
+    expect(await tableCounts(t)).toEqual(before);
+  });
+
+  // The audit sent these to the console as an admin: PostgreSQL answered 500 for each.
+  it('refuses operator inputs the database cannot hold with 400, on every console route', async () => {
+    const { operator } = await import('#test-support/operators.ts');
+    const { adminPaths } = await import('#shared/api/admin.ts');
+    const admin = await operator(t, 'admin', { passkey: true, ip: '203.0.113.201' });
+    const before = await tableCounts(t);
+    const requests: Array<[string, string, unknown]> = [
+      [
+        'POST',
+        adminPaths.memeDecision.replace(':id', '2147483648'),
+        { decision: 'hide', reason: 'too big an id' },
+      ],
+      [
+        'POST',
+        adminPaths.appealDecision.replace(':id', '2147483648'),
+        { decision: 'lift', reason: 'too big an id' },
+      ],
+      ['DELETE', adminPaths.passkey.replace(':id', '2147483648'), undefined],
+      ['GET', `${adminPaths.log}?before=2147483648`, undefined],
+      [
+        'POST',
+        adminPaths.suspend.replace(':username', memberName),
+        { length: 'day', reason: 'a\u0000b' },
+      ],
+      [
+        'POST',
+        adminPaths.disqualify.replace(':runId', 'a\u0000b'),
+        { reason: 'a bot played this' },
+      ],
+      ['POST', adminPaths.replayOpened.replace(':runId', 'a%00b'), undefined],
+      ['GET', `${adminPaths.members}?q=a%00b`, undefined],
+    ];
+    for (const [method, path, body] of requests) {
+      const res = await admin.client.request(method as 'POST', path, body ? { body } : {});
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(400);
+      expect(res.json().code).toBe('VALIDATION');
     }
     expect(await tableCounts(t)).toEqual(before);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { MAX_ROW_ID } from './text.ts';
 
 /**
  * The operator console's API (docs/decisions/022-operator-console.md). Every route needs a role;
@@ -184,7 +185,7 @@ export const idParamsSchema = z.object({
     .number()
     .int()
     .positive()
-    .max(2 ** 31),
+    .max(MAX_ROW_ID),
 });
 
 export const removePasskeyEndpoint = defineEndpoint({
@@ -248,7 +249,7 @@ export const logQuerySchema = z
       .number()
       .int()
       .positive()
-      .max(2 ** 31)
+      .max(MAX_ROW_ID)
       .optional(),
     limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(50),
   })
