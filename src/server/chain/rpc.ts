@@ -144,6 +144,9 @@ const supplySchema = z.object({
  * strings: strings are matched whole first, so digits inside them are left alone.
  */
 function parseJsonKeepingLongIntegers(text: string): unknown {
+  // The pass over every string costs about ten times the parse (50 against 6 ms for 2 MB), so
+  // it runs only when a run of 16 digits appears at all.
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
   return JSON.parse(
     text.replace(/"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g, (m) =>
       m.startsWith('"') ? m : `"${m}"`,

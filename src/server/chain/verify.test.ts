@@ -245,6 +245,33 @@ describe('payments and burns read from the chain', () => {
     expect(await rpc.finalizedTransaction(signature)).toMatchObject({ signature });
   });
 
+  it('reads u64 balances exactly, past what a double holds', async () => {
+    const e = await expected();
+    const { signature } = await pay(e);
+    chain.craft = (method, params) => {
+      if (method !== 'getTransaction') return undefined;
+      const real = chain.rpcAnswer(method, params) as {
+        meta: { preBalances: unknown[]; postBalances: unknown[] };
+        transaction: { message: { accountKeys: string[] } };
+      };
+      const at = real.transaction.message.accountKeys.indexOf(e.recipient);
+      real.meta.preBalances[at] = 'PRE';
+      real.meta.postBalances[at] = 'POST';
+      return JSON.stringify({ jsonrpc: '2.0', id: 1, result: real })
+        .replace('"PRE"', '18000000000000000001')
+        .replace('"POST"', '18000000001000000001');
+    };
+    try {
+      const tx = (await rpc.finalizedTransaction(signature))!;
+      expect(verifyPayment(tx, e)).toMatchObject({
+        ok: true,
+        value: { received: LAMPORTS_PER_SOL },
+      });
+    } finally {
+      chain.craft = undefined;
+    }
+  });
+
   it('gives up on an RPC that is down or slow', async () => {
     chain.mode = 'down';
     await expect(rpc.signaturesFor(await freshAddress())).rejects.toThrow(ChainUnavailable);

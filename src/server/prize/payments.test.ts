@@ -464,6 +464,16 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
       state: 'paid',
       signature: found,
     });
+
+    // Spam alone: refused once, then remembered (a finalized verdict never changes), so the
+    // console's check every few seconds fetches none of it again.
+    ({ week } = await approvedWeek());
+    p = await prepare(week);
+    await spam(p.reference!, 20);
+    expect((await confirm(week)).json()).toMatchObject({ code: 'TX_NO_MEMO' });
+    const before = chain.calls.length;
+    expect((await confirm(week)).json()).toMatchObject({ code: 'TX_NO_MEMO' });
+    expect(chain.calls.slice(before)).not.toContain('getTransaction');
   });
 
   it('keeps a payment open while its blockhash can land, and records it when it lands after 30 minutes', async () => {

@@ -54,7 +54,15 @@ export interface PaymentContext {
   clock: Clock;
   /** Who acts, for the operator log: the console's operator; the CLI's shell user when left out. */
   operator?: Operator;
+  /**
+   * Verdicts on finalized transactions that failed the week's checks (they never change), so
+   * the console's check every few seconds does not fetch again what names a reference in bulk.
+   */
+  refusals?: Map<string, { code: Refusal; reason: string }>;
 }
+
+/** How many refusals a context remembers before it starts again. */
+const REFUSALS_KEPT = 50_000;
 
 /** The maintenance scheduler, as the operator log names it. */
 export const SCHEDULER: Operator = { id: null, name: 'scheduler', address: 'server' };
@@ -69,7 +77,12 @@ export function paymentContext(
   config: Pick<AppConfig, 'solana'>,
   rest: Omit<PaymentContext, 'treasury' | 'rpc'>,
 ): PaymentContext {
-  return { ...rest, treasury: config.solana.treasury, rpc: chainRpcFor(config) };
+  return {
+    ...rest,
+    treasury: config.solana.treasury,
+    rpc: chainRpcFor(config),
+    refusals: new Map(),
+  };
 }
 
 const refusal = (status: number, code: ErrorCode, message: string) =>
@@ -345,6 +358,20 @@ async function recordedFor(ctx: PaymentContext, signature: string) {
     .executeTakeFirst();
 }
 
+/** Which of `signatures` are recorded as some week's payment. */
+async function recordedAmong(ctx: PaymentContext, signatures: string[]): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  for (let i = 0; i < signatures.length; i += 500) {
+    const rows = await ctx.db
+      .selectFrom('prize_events')
+      .select('tx_signature')
+      .where('tx_signature', 'in', signatures.slice(i, i + 500))
+      .execute();
+    for (const row of rows) recorded.add(row.tx_signature!);
+  }
+  return recorded;
+}
+
 function alreadyRecorded(signature: string, weekId: string): HttpError {
   return refusal(
     409,
@@ -451,13 +478,34 @@ async function searchChain(
   const oldestFirst = [...naming.values()]
     .reverse()
     .sort((a, b) => (a.slot === b.slot ? 0 : a.slot < b.slot ? -1 : 1));
+  const recorded = await recordedAmong(
+    ctx,
+    oldestFirst.map((s) => s.signature),
+  );
   const refused: Search['refused'] = [];
+  const checks = `${weekId}|${state.prepared.map((p) => p.reference).join(',')}|${ctx.treasury.join(',')}|`;
   for (const s of oldestFirst) {
-    if (await recordedFor(ctx, s.signature)) continue;
-    const tx = await rpc.finalizedTransaction(s.signature);
-    if (tx === null) continue;
-    const verdict = judge(ctx, weekId, state, tx);
+    if (recorded.has(s.signature)) continue;
+    const known = ctx.refusals?.get(checks + s.signature);
+    if (known) {
+      if (s.byReference) refused.push({ signature: s.signature, ...known });
+      continue;
+    }
+    // A failed transaction pays nothing: the list says so without fetching it.
+    const tx = s.err === null ? await rpc.finalizedTransaction(s.signature) : null;
+    if (tx === null && s.err === null) continue;
+    const verdict: Verdict<VerifiedPayment> = tx
+      ? judge(ctx, weekId, state, tx)
+      : {
+          ok: false,
+          code: 'TX_FAILED',
+          reason: `transaction ${s.signature} failed on chain (${JSON.stringify(s.err)})`,
+        };
     if (verdict.ok) return { paid: verdict.value, refused };
+    if (ctx.refusals) {
+      if (ctx.refusals.size >= REFUSALS_KEPT) ctx.refusals.clear();
+      ctx.refusals.set(checks + s.signature, { code: verdict.code, reason: verdict.reason });
+    }
     if (s.byReference) refused.push({ signature: s.signature, ...verdict });
   }
   return { paid: undefined, refused };
@@ -738,10 +786,19 @@ export async function confirmPayment(
       }
     }
     const status = await onChain(() => rpc.status(hint));
+    if (status === 'processed' || status === 'confirmed') {
+      // The console's own transfer is on its way: it is checked again when it is final.
+      return statusOf(
+        ctx,
+        weekId,
+        state,
+        `transaction ${hint} is ${status}, not finalized yet; the server checks again`,
+      );
+    }
     detail =
-      status === 'unknown'
-        ? `the Solana RPC does not know transaction ${hint} yet; the server checks again`
-        : `transaction ${hint} is ${status}, not finalized yet; the server checks again`;
+      status === 'failed'
+        ? `transaction ${hint} failed on chain; it pays nothing`
+        : `the Solana RPC has no finalized transaction ${hint} yet; the server checks again`;
   }
   const found = await onChain(() => searchChain(ctx, rpc, weekId, state));
   if (found.paid) {
