@@ -44,7 +44,7 @@ export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 const PAYMENT_ERRORS = {
   ...COMMON_ERRORS,
   401: ['UNAUTHORIZED'],
-  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
+  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
   404: ['NOT_FOUND'],
   409: [
     'PRIZE_NOT_APPROVED',
@@ -172,7 +172,7 @@ export const recordBurnEndpoint = defineEndpoint({
   errors: {
     ...COMMON_ERRORS,
     401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED'],
+    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
     409: ['TX_ALREADY_RECORDED', 'TX_NOT_FINALIZED', 'NO_CONTRACT_ADDRESS'],
     404: ['TX_NOT_FOUND'],
     422: [
