@@ -28,7 +28,7 @@ import { cliOperator, recordDecision, type Operator } from '../db/operator-log.t
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { recordLiveEvent } from '../live/record.ts';
-import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
+import { appendPrizeEvent, paidCluster, weekEvents, type PrizeEventRow } from './repository.ts';
 import type { Clock } from '../clock.ts';
 
 /**
@@ -187,7 +187,14 @@ function statusOf(
       signature: p.tx_signature,
       slot: p.slot === null ? null : String(p.slot),
       blockTime: p.block_time === null ? null : iso(p.block_time),
-      explorerUrl: p.tx_signature ? explorerTxUrl(ctx.site, p.tx_signature) : p.tx_url,
+      explorerUrl: p.tx_signature
+        ? explorerTxUrl(ctx.site, p.tx_signature, paidCluster(p))
+        : p.tx_url,
+      // A record from a rehearsal on another cluster says so (decision 027).
+      detail:
+        paidCluster(p) === ctx.site.solana.cluster
+          ? detail
+          : `verified on ${paidCluster(p)}, not on this site's cluster (${ctx.site.solana.cluster})`,
     };
   }
   const pending = state.open.at(-1);
@@ -281,7 +288,7 @@ async function refuseLogged(
     'prize-refused',
     weekId,
     about,
-    about.lamports ?? null,
+    about.lamports ?? prizeLamports(about.prize ?? ctx.site.weeklyChallenge.prize) ?? null,
     error.message,
     { signature, code: error.code },
   );
@@ -408,6 +415,7 @@ async function recordPaid(
         lamports: Number(paid.received),
         slot: Number(paid.slot),
         block_time: paid.blockTime * 1000,
+        cluster: ctx.site.solana.cluster,
         created_at: ctx.clock.now(),
       });
       await logPrize(
@@ -734,7 +742,7 @@ async function logSentOnce(
     'prize-sent',
     weekId,
     about,
-    about.lamports ?? null,
+    about.lamports ?? prizeLamports(about.prize ?? ctx.site.weeklyChallenge.prize) ?? null,
     'a wallet sent the payment from the console',
     { signature, reference: state.open.at(-1)?.reference ?? null },
   );
