@@ -81,6 +81,38 @@ describe.each(databaseKinds)('the operator log filters and pages on %s', (kind) 
     expect(kinds).toEqual(expect.arrayContaining([kindA, kindB]));
   });
 
+  it("filters by part of an operator's name, in any case; % and _ match only themselves", async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const tag = uniqueName('pt').toLowerCase();
+    const names = [`cli:Ann_${tag}`, `cli:annx${tag}`, `Joanne_${tag}`, `cli:bob%${tag}`];
+    const ids = new Map<string, number>();
+    for (const name of names) {
+      ids.set(
+        name,
+        await recordDecision(
+          t.app.deps.db,
+          { id: null, name, address: 'cli' },
+          { kind: 'part', targetType: 'member', targetId: 1, targetLabel: name, reason: 'seeded' },
+          day('2026-04-01'),
+        ),
+      );
+    }
+    const found = async (operator: string) =>
+      (await log(mod, { operator, from: '2026-04-01', to: '2026-04-01' })).entries
+        .map((e) => e.id)
+        .filter((id) => [...ids.values()].includes(id))
+        .sort((a, b) => a - b);
+    const idsOf = (...of: string[]) => of.map((name) => ids.get(name)!).sort((a, b) => a - b);
+    expect(await found(`ANN_${tag.toUpperCase()}`)).toEqual(idsOf(`cli:Ann_${tag}`));
+    expect(await found('oAnNe')).toEqual(idsOf(`Joanne_${tag}`));
+    expect(await found(tag)).toEqual(idsOf(...names));
+    // `_` is itself here, not LIKE's "any one character" (annx would match that).
+    expect(await found('ann_')).toEqual(idsOf(`cli:Ann_${tag}`));
+    // `%` is itself here, not "anything" (Ann_ and annx would match that).
+    expect(await found(`ann%${tag}`)).toEqual([]);
+    expect(await found(`b%${tag}`)).toEqual(idsOf(`cli:bob%${tag}`));
+  });
+
   it('pages with a next cursor: every row once, in order, and null on the last page', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     const { alice, ids } = await seed();

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { LogEntry } from '#shared/api/admin.ts';
 import type { Database } from '../db/database.ts';
 
@@ -75,7 +75,12 @@ export interface LogFilter {
 /** Log rows, newest first, filtered. */
 export async function listDecisions(db: Db, filter: LogFilter): Promise<LogEntry[]> {
   let query = db.selectFrom('operator_log').selectAll();
-  if (filter.operator) query = query.where('operator_name', '=', filter.operator);
+  if (filter.operator) {
+    // Part of the name, in any case: "ali" finds Alice and cli:alice. LIKE's own wildcards in
+    // the text (`_` is common in usernames) are escaped, so they match themselves.
+    const pattern = `%${filter.operator.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    query = query.where(sql<boolean>`lower(operator_name) like ${pattern} escape '\\'`);
+  }
   if (filter.kind) query = query.where('kind', '=', filter.kind);
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
