@@ -28,7 +28,7 @@ import { cliOperator, recordDecision, type Operator } from '../db/operator-log.t
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { recordLiveEvent } from '../live/record.ts';
-import { appendPrizeEvent, paidCluster, weekEvents, type PrizeEventRow } from './repository.ts';
+import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
 import type { Clock } from '../clock.ts';
 
 /**
@@ -187,14 +187,7 @@ function statusOf(
       signature: p.tx_signature,
       slot: p.slot === null ? null : String(p.slot),
       blockTime: p.block_time === null ? null : iso(p.block_time),
-      explorerUrl: p.tx_signature
-        ? explorerTxUrl(ctx.site, p.tx_signature, paidCluster(p))
-        : p.tx_url,
-      // A record from a rehearsal on another cluster says so (decision 027).
-      detail:
-        paidCluster(p) === ctx.site.solana.cluster
-          ? detail
-          : `verified on ${paidCluster(p)}, not on this site's cluster (${ctx.site.solana.cluster})`,
+      explorerUrl: p.tx_signature ? explorerTxUrl(ctx.site, p.tx_signature) : p.tx_url,
     };
   }
   const pending = state.open.at(-1);
@@ -415,7 +408,6 @@ async function recordPaid(
         lamports: Number(paid.received),
         slot: Number(paid.slot),
         block_time: paid.blockTime * 1000,
-        cluster: ctx.site.solana.cluster,
         created_at: ctx.clock.now(),
       });
       await logPrize(
