@@ -1,3 +1,4 @@
+import { listDecisions } from '../db/operator-log.ts';
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
 import { postMeme } from '#test-support/gallery.ts';
@@ -46,6 +47,9 @@ describe.each(databaseKinds)('account operator commands on %s', (kind) => {
     expect(await me(laptop)).toBeNull();
     expect(await me(other)).not.toBeNull();
     expect((await TestClient.inject(t.app).login(name)).statusCode).toBe(200);
+    // The same rule as the console's End sessions: on the operator log.
+    const logged = await listDecisions(t.app.deps.db, { kind: 'end-sessions', limit: 50 });
+    expect(logged.map((d) => d.targetLabel)).toContain(name);
   });
 
   it('users:password:reset prints a new password, refuses the old one and ends sessions', async () => {

@@ -1,24 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/database.ts';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
 import { hashPassword } from '../security/password.ts';
+import { endSessionsOf } from '../security/sessions.ts';
+import { cliOperator, recordDecision } from '../db/operator-log.ts';
+import { endSessions } from '../suspensions/suspensions.ts';
 import { memberCommands } from '../cli/command.ts';
-
-/** Ends every session of the member; gives how many there were. */
-async function endSessions(
-  db: Kysely<Database> | Transaction<Database>,
-  userId: number,
-): Promise<number> {
-  const ended = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-  return Number(ended.numDeletedRows);
-}
 
 export const accountAdminCommands = memberCommands({
   'users:sessions:revoke': {
-    summary: 'Signs a member out everywhere: ends every session they have.',
+    summary:
+      'Signs a member out everywhere: ends every session they have (as the console does). Logged.',
     async run(ctx, user) {
-      const ended = await endSessions(ctx.db, user.id);
+      const ended = await endSessions(
+        ctx,
+        cliOperator(),
+        user,
+        'signed out everywhere from the CLI',
+        ctx.clock.now(),
+      );
       ctx.print(`Ended ${ended} session(s) of ${user.username}.`);
       return 0;
     },
@@ -36,7 +35,21 @@ export const accountAdminCommands = memberCommands({
           .set({ password_hash: passwordHash })
           .where('id', '=', user.id)
           .execute();
-        return endSessions(trx, user.id);
+        const count = (await endSessionsOf(trx, user.id, null)).length;
+        await recordDecision(
+          trx,
+          cliOperator(),
+          {
+            kind: 'password-reset',
+            targetType: 'member',
+            targetId: user.id,
+            targetLabel: user.username,
+            reason: 'new password given by the CLI',
+            details: { endedSessions: count },
+          },
+          ctx.clock.now(),
+        );
+        return count;
       });
       ctx.print(`New password for ${user.username}: ${password}`);
       ctx.print(`Ended ${ended} session(s); the old password no longer works.`);

@@ -16,7 +16,7 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { findUserPasswordHash } from '../accounts/repository.ts';
 import { recordDecision } from '../db/operator-log.ts';
-import { endSessionsOf } from './roles.ts';
+import { endSessionsOf } from '../security/sessions.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { verifyPassword } from '../security/password.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';

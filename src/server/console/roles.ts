@@ -1,23 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Role } from '#shared/api/admin.ts';
 import type { Database } from '../db/database.ts';
+import { endSessionsOf } from '../security/sessions.ts';
 import { recordDecision, type Operator } from '../db/operator-log.ts';
-
-/**
- * Ends every session of the member but `keep` (the caller's own, when they change their own
- * passkeys; null for all): a session that may have been stolen does not outlive a change to the
- * console's doors. The console reads the session row on every request, so it refuses them at
- * once on every node; other pages within the session cache's 2 s. Gives the ended sessions' ids.
- */
-export async function endSessionsOf(
-  db: Kysely<Database> | Transaction<Database>,
-  userId: number,
-  keep: string | null,
-): Promise<string[]> {
-  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-  if (keep !== null) query = query.where('id_hash', '!=', keep);
-  return (await query.returning('id_hash').execute()).map((r) => r.id_hash);
-}
 
 /**
  * Gives a member a role (or takes it back with `member`), logged. A change ends every session of

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 
@@ -117,6 +117,22 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
     sameSite: 'lax',
     secure: isSecureRequest(request),
   });
+}
+
+/**
+ * Ends every session of the member but `keep` (the caller's own, when they change their own
+ * passkeys; null for all): a session that may have been stolen does not outlive a change to the
+ * console's doors. The console reads the session row on every request, so it refuses them at
+ * once on every node; other pages within the session cache's 2 s. Gives the ended sessions' ids.
+ */
+export async function endSessionsOf(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  keep: string | null,
+): Promise<string[]> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep !== null) query = query.where('id_hash', '!=', keep);
+  return (await query.returning('id_hash').execute()).map((r) => r.id_hash);
 }
 
 export async function pruneSessions(db: Kysely<Database>, now: number): Promise<void> {

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
 import { recordDecision } from '../db/operator-log.ts';
+import { endSessionsOf } from '../security/sessions.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -117,7 +118,10 @@ export async function lift(
   });
 }
 
-/** Ends every session of the member (each node drops it within the session cache's 2 s). */
+/**
+ * Signs a member out everywhere, logged and rank-checked: the console's "End sessions" and the
+ * CLI's users:sessions:revoke (each node drops the sessions within the session cache's 2 s).
+ */
 export async function endSessions(
   deps: Pick<AppDeps, 'db'>,
   operator: RankedOperator,
@@ -127,11 +131,7 @@ export async function endSessions(
 ): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
     await refuseUnlessOutranksMember(trx, operator, member.id);
-    const ended = await trx
-      .deleteFrom('sessions')
-      .where('user_id', '=', member.id)
-      .executeTakeFirst();
-    const count = Number(ended.numDeletedRows);
+    const count = (await endSessionsOf(trx, member.id, null)).length;
     await recordDecision(
       trx,
       operator,
