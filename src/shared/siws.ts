@@ -43,7 +43,10 @@ export function signInMessageText(f: SignInFields): string {
 export interface ParsedSignIn {
   domain: string;
   address: string;
+  uri?: string;
+  chainId?: string;
   nonce?: string;
+  issuedAt?: string;
   expirationTime?: string;
 }
 
@@ -57,7 +60,10 @@ export function parseSignInMessage(text: string): ParsedSignIn | undefined {
   return {
     domain: head[1]!,
     address: head[2]!,
+    uri: field('URI'),
+    chainId: field('Chain ID'),
     nonce: field('Nonce'),
+    issuedAt: field('Issued At'),
     expirationTime: field('Expiration Time'),
   };
 }

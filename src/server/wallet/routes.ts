@@ -1,29 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { linkWalletEndpoint, walletChallengeEndpoint, walletEndpoint } from '#shared/api/wallet.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { membersOnly } from '../security/session-scope.ts';
-import {
-  issueChallenge,
-  linkWallet,
-  memberWallet,
-  type PendingPrize,
-  type SiteIdentity,
-} from './service.ts';
+import { issueChallenge, linkWallet, memberWallet, type PendingPrize } from './service.ts';
+import { siteIdentity } from './siws-checks.ts';
 
 const LOGIN_FIRST = 'Please log in to link a wallet';
-
-/**
- * PUBLIC_ORIGIN when the operator set it, else the host this request came to: only without
- * TRUST_PROXY (config.ts requires PUBLIC_ORIGIN with it), so never a forwarded host.
- */
-function siteIdentity(request: FastifyRequest): SiteIdentity {
-  const origin = request.server.deps.config.publicOrigin;
-  if (origin) return { domain: new URL(origin).host, uri: origin };
-  return { domain: request.host, uri: `${request.protocol}://${request.host}` };
-}
 
 /** A member's proven Solana wallet (Sign In With Solana); session scope. membersOnly answers a
  * visitor 401 first, so each handler has its member (`request.user!`). */

@@ -1,20 +1,12 @@
 import { MINUTE_MS } from '#shared/time.ts';
-import { randomBytes } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58 } from '@scure/base';
-import type {
-  LinkWalletBody,
-  SignedWalletMessage,
-  WalletChallenge,
-  WalletResponse,
-} from '#shared/api/wallet.ts';
-import { parseSignInMessage, shortAddress, signInMessageText } from '#shared/siws.ts';
+import type { LinkWalletBody, WalletChallenge, WalletResponse } from '#shared/api/wallet.ts';
+import { shortAddress } from '#shared/siws.ts';
 import { findUserPasswordHash } from '../accounts/repository.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
-import { verifyPassword } from '../security/password.ts';
+import { hasPassword, verifyPassword } from '../security/password.ts';
 import { enforceRateLimit, type RateRule } from '../security/rate-limit.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import {
@@ -29,20 +21,22 @@ import {
   type UserWalletRow,
   type WalletNonceRow,
 } from './repository.ts';
+import {
+  challengeFields,
+  checkIssued,
+  checkSignedMessage,
+  expectIssuedText,
+  newNonce,
+  signatureText,
+  type SiteIdentity,
+} from './siws-checks.ts';
+
+export type { SiteIdentity };
 
 /** Long enough to open a wallet and read the message; short enough that a leaked one dies. */
 export const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
 export const LINK_STATEMENT =
   'Link this wallet to my account, so the weekly prize can be paid to it. This is not a transaction and costs nothing.';
-const VERSION = '1';
-const CHAIN_ID = 'mainnet';
-
-/** Where the message says it is from: the site's public origin, or the host the member used. */
-export interface SiteIdentity {
-  domain: string;
-  uri: string;
-}
-
 /**
  * Challenges and link attempts (each one an argon2 hash when it names a password): a member
  * links a wallet a few times a year, so a handful per quarter hour is plenty, and a script
@@ -67,21 +61,6 @@ async function limitAttempts(
   await enforceRateLimit(deps.rateLimiter, `wallet-${kind}:net:${network}`, rules[1], TOO_MANY);
 }
 
-const bad = (message: string, code: string) => new HttpError(400, message, code);
-
-function challengeFields(row: WalletNonceRow): WalletChallenge {
-  return {
-    domain: row.domain,
-    statement: LINK_STATEMENT,
-    uri: row.uri,
-    version: VERSION,
-    chainId: CHAIN_ID,
-    nonce: row.nonce,
-    issuedAt: new Date(row.issued_at).toISOString(),
-    expirationTime: new Date(row.expires_at).toISOString(),
-  };
-}
-
 export async function issueChallenge(
   deps: AppDeps,
   user: SessionUser,
@@ -94,8 +73,7 @@ export async function issueChallenge(
   ]);
   const now = deps.clock.now();
   const row: WalletNonceRow = {
-    // 128 random bits; base58 keeps it alphanumeric as SIWS asks.
-    nonce: base58.encode(randomBytes(16)),
+    nonce: newNonce(),
     user_id: user.id,
     domain: site.domain,
     uri: site.uri,
@@ -104,63 +82,7 @@ export async function issueChallenge(
     used_at: null,
   };
   await replaceNonce(deps.db, row);
-  return challengeFields(row);
-}
-
-function decodeBase64(value: string): Uint8Array {
-  return new Uint8Array(Buffer.from(value, 'base64'));
-}
-
-/**
- * The checks on the signed message that need no database: it is a SIWS message for this
- * address, signed by this address's key, for this site. Returns the signed bytes and the nonce.
- */
-export function checkSignedMessage(
-  body: SignedWalletMessage,
-  site: SiteIdentity,
-): { bytes: Uint8Array; nonce: string } {
-  const signature = decodeBase64(body.signature);
-  if (signature.length !== 64) throw bad('signature must be 64 bytes (ed25519)', 'BAD_SIGNATURE');
-  const publicKey = base58.decode(body.address);
-  if (publicKey.length !== 32) throw bad('address must be a 32-byte public key', 'BAD_ADDRESS');
-  const bytes = decodeBase64(body.signedMessage);
-  let text: string;
-  try {
-    // ignoreBOM keeps a byte-order mark in the text (a decoder drops it by default), so what is
-    // parsed and compared is every byte that was signed.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    text = '';
-  }
-  const parsed = parseSignInMessage(text);
-  if (!parsed?.nonce) {
-    throw bad('The signed message is not a Sign In With Solana message', 'NOT_SIWS');
-  }
-  if (parsed.address !== body.address) {
-    throw bad('The signed message names another address than the one given', 'WRONG_ADDRESS');
-  }
-  let valid: boolean;
-  try {
-    // RFC 8032's strict rules, not ZIP-215's: with zip215 false @noble/curves also refuses a
-    // small-order public key, which the universal signature (R = identity, S = 0) would "prove".
-    valid = ed25519.verify(signature, bytes, publicKey, { zip215: false });
-  } catch {
-    // A public key that is not a curve point.
-    valid = false;
-  }
-  if (!valid) {
-    throw bad(
-      'The signature does not match this message and address: the message may have been altered',
-      'BAD_SIGNATURE',
-    );
-  }
-  if (parsed.domain !== site.domain) {
-    throw bad(
-      `The signed message is for another site (${parsed.domain}); sign the one this site gives you`,
-      'WRONG_DOMAIN',
-    );
-  }
-  return { bytes, nonce: parsed.nonce };
+  return challengeFields(row, LINK_STATEMENT);
 }
 
 /** The member's password again, counted per member and per network before the hash. */
@@ -171,7 +93,15 @@ async function checkPassword(
   network: string,
 ): Promise<void> {
   await limitAttempts(deps, 'link', user, network, [LINKS_PER_MEMBER, LINKS_PER_NETWORK]);
-  if (!(await verifyPassword(await findUserPasswordHash(deps.db, user.id), password))) {
+  const stored = await findUserPasswordHash(deps.db, user.id);
+  if (stored !== undefined && !hasPassword(stored)) {
+    throw new HttpError(
+      403,
+      'Add a password to your account first: changing the prize wallet asks for it',
+      'PASSWORD_NOT_SET',
+    );
+  }
+  if (!(await verifyPassword(stored, password))) {
     throw new HttpError(403, 'Wrong password', 'WRONG_PASSWORD');
   }
 }
@@ -205,35 +135,22 @@ export async function linkWallet(
   const now = deps.clock.now();
   const issued = await findNonce(deps.db, nonce, user.id);
   if (!issued) {
-    throw bad(
+    throw new HttpError(
+      400,
       'This sign-in message was not issued to you or was replaced by a newer one; please try again',
       'UNKNOWN_NONCE',
     );
   }
-  if (issued.used_at !== null) {
-    throw new HttpError(
-      409,
-      'This sign-in message was already used; please try again',
-      'NONCE_USED',
-    );
-  }
-  if (issued.expires_at <= now) {
-    throw bad('This sign-in message has expired; please try again', 'NONCE_EXPIRED');
-  }
+  checkIssued(issued, now);
   // Byte for byte: the stored text then encodes back to exactly what was signed, so the proof
   // kept in user_wallets and wallet_changes verifies again.
-  const expected = Buffer.from(
-    signInMessageText({ ...challengeFields(issued), address: body.address }),
-  );
-  if (!expected.equals(bytes)) {
-    throw bad('The signed message differs from the one this site issued', 'ALTERED_MESSAGE');
-  }
+  const message = expectIssuedText(issued, LINK_STATEMENT, body.address, bytes);
 
   const wallet: UserWalletRow = {
     user_id: user.id,
     address: body.address,
-    message: expected.toString('utf8'),
-    signature: base58.encode(decodeBase64(body.signature)),
+    message,
+    signature: signatureText(body),
     linked_at: now,
   };
   const taken = () =>

@@ -95,6 +95,20 @@ export const ERROR_CODES = [
   'PASSKEY_REQUIRED',
   'PASSKEY_HOST',
   /** PUBLIC_ORIGIN unset and the console opened at a host other than localhost. */
+  // Signing in with a wallet, member pages, holder perks (docs/decisions/029-holders-at-home.md).
+  'WRONG_URI',
+  'WRONG_CHAIN',
+  /** A sign-in message issued later than the server's clock allows for (skew). */
+  'NONCE_NOT_YET_VALID',
+  /** No member has proven the wallet: the caller may open an account with it. */
+  'WALLET_UNKNOWN',
+  'PASSWORD_ALREADY_SET',
+  /** A wallet-only account asked to confirm with a password it does not have. */
+  'PASSWORD_NOT_SET',
+  'MEMBER_UNKNOWN',
+  'NO_WALLET',
+  /** A holder character for a member whose proven wallet holds too little of the token. */
+  'HOLDERS_ONLY',
   'PASSKEY_NO_ORIGIN',
   'PASSKEY_INVALID',
   'SUSPENDED',
