@@ -88,13 +88,6 @@ export const ERROR_CODES = [
   'PRIZE_PAYMENT_PENDING',
   'WRONG_ADDRESS',
   'WRONG_DOMAIN',
-  // The operator console (docs/decisions/022-operator-console.md).
-  'NOT_OPERATOR',
-  'ADMIN_ONLY',
-  'RANK_PROTECTED',
-  'PASSKEY_REQUIRED',
-  'PASSKEY_HOST',
-  /** PUBLIC_ORIGIN unset and the console opened at a host other than localhost. */
   // Signing in with a wallet, member pages, holder perks (docs/decisions/029-holders-at-home.md).
   'WRONG_URI',
   'WRONG_CHAIN',
@@ -109,6 +102,13 @@ export const ERROR_CODES = [
   'NO_WALLET',
   /** A holder character for a member whose proven wallet holds too little of the token. */
   'HOLDERS_ONLY',
+  // The operator console (docs/decisions/022-operator-console.md).
+  'NOT_OPERATOR',
+  'ADMIN_ONLY',
+  'RANK_PROTECTED',
+  'PASSKEY_REQUIRED',
+  'PASSKEY_HOST',
+  /** PUBLIC_ORIGIN unset and the console opened at a host other than localhost. */
   'PASSKEY_NO_ORIGIN',
   'PASSKEY_INVALID',
   'SUSPENDED',
