@@ -778,7 +778,42 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '028-passkey-names-and-meme-activity': {
+    async seed(db) {
+      await db
+        .insertInto('passkeys')
+        .values(seedNamedPasskey(await userId(db, 'Seed_Alice')))
+        .execute();
+      await db.insertInto('meme_activity').values(seedActivity).execute();
+    },
+    async verify(db) {
+      const passkey = seedNamedPasskey(await userId(db, 'Seed_Alice'));
+      await expectKept(
+        db.selectFrom('passkeys').where('credential_id', '=', passkey.credential_id),
+        ['user_id', 'name', 'transports', 'created_at'],
+        [passkey],
+      );
+      await expectKept(
+        db.selectFrom('meme_activity').where('created_at', '=', seedActivity.created_at),
+        ['kind', 'created_at'],
+        [seedActivity],
+      );
+    },
+  },
 };
+
+const seedNamedPasskey = (userId: number) => ({
+  user_id: userId,
+  credential_id: 'seed-credential',
+  public_key: 'seed-public-key',
+  counter: 0,
+  transports: '["usb"]',
+  created_at: T0 + 50,
+  last_used_at: null,
+  name: 'Seed YubiKey',
+});
+
+const seedActivity = { kind: 'vote', created_at: T0 + 51 };
 
 const seedPendingPayment = (userId: number) => ({
   week_id: '2026-W04',

@@ -43,4 +43,51 @@ describe.each(databaseKinds)('the console overview on %s', (kind) => {
     expect(body.series.reports.slice(-1)).toEqual([1]);
     expect(body.openReports).toBe(1);
   });
+
+  it('counts what happened: a meme deleted since, its report, and a vote taken back still count', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const today = async () => {
+      const { series } = (await mod.client.request('GET', adminPaths.overview)).json();
+      return {
+        memes: series.memes.at(-1),
+        votes: series.votes.at(-1),
+        reports: series.reports.at(-1),
+      };
+    };
+    const before = await today();
+    // Six memes from two new members (a new account posts three a day).
+    const memes: { id: number }[] = [];
+    for (const name of ['six', 'more']) {
+      const member = TestClient.inject(t.app);
+      await member.register(uniqueName(name));
+      for (let i = 0; i < 3; i++)
+        memes.push(await postMeme(t.app, member, { title: `${name} ${i}` }));
+    }
+    const voter = TestClient.inject(t.app, '198.18.71.1');
+    const vote = () =>
+      voter.request('POST', pathTo(memePaths.vote, { id: memes[0]!.id }), {
+        body: { voteType: 'up' },
+      });
+    expect((await vote()).json().myVote).toBe('up');
+    // The same vote again takes it back.
+    expect((await vote()).json().myVote).toBeNull();
+    await TestClient.inject(t.app, '198.18.71.2').request(
+      'POST',
+      pathTo(memePaths.report, { id: memes[1]!.id }),
+      { body: { reason: 'spam' } },
+    );
+    const deleted = await mod.client.request(
+      'POST',
+      pathTo(adminPaths.memeDecision, { id: memes[1]!.id }),
+      {
+        body: { decision: 'delete', reason: 'stolen picture' },
+      },
+    );
+    expect(deleted.statusCode).toBe(200);
+    expect(await today()).toEqual({
+      memes: before.memes + 6,
+      votes: before.votes + 1,
+      reports: before.reports + 1,
+    });
+  });
 });

@@ -330,6 +330,7 @@ export interface Database {
   run_disqualifications: RunDisqualificationsTable;
   prize_withdrawals: PrizeWithdrawalsTable;
   replay_opens: ReplayOpensTable;
+  meme_activity: MemeActivityTable;
 }
 
 /** A member's WebAuthn credential (migration 016); keys and ids base64url. */
@@ -343,6 +344,8 @@ export interface PasskeysTable {
   transports: string;
   created_at: number;
   last_used_at: number | null;
+  /** The operator's name for it (migration 028); null for one added before. */
+  name: string | null;
 }
 
 /** Append-only (db/append-only.ts): every operator decision, console or CLI (migration 016). */
@@ -422,3 +425,15 @@ export interface RunDisqualificationsTable {
   operator_id: number | null;
   created_at: number;
 }
+
+/**
+ * Append-only (migration 028): one row per meme posted, vote cast and report filed, as it
+ * happened; the overview counts these, which deleting a meme or withdrawing a vote leaves alone.
+ */
+export interface MemeActivityTable {
+  id: Generated<number>;
+  kind: MemeActivityKind;
+  created_at: number;
+}
+
+export type MemeActivityKind = 'meme' | 'vote' | 'report';

@@ -8,6 +8,7 @@ import { hasFinishedRun } from '../game/repository.ts';
 import { recordDecision } from '../db/operator-log.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 import { recordLiveEvent } from '../live/record.ts';
+import { recordActivity } from './activity.ts';
 import { isObjectReferenced } from './repository.ts';
 import { NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 
@@ -105,6 +106,7 @@ async function fileReportOnce(
         'ALREADY_REPORTED',
       );
     }
+    await recordActivity(trx, 'report', report.now);
     if (!counts) return { hidden: false };
     const { n } = await trx
       .selectFrom('meme_reports')
@@ -170,12 +172,22 @@ async function decideOnce(
       .executeTakeFirst();
     if (!meme) return undefined;
     if (meme.user_id !== null) await refuseUnlessOutranksMember(trx, by.operator, meme.user_id);
-    const { n } = await trx
+    // The reports this decision settles, by reason. A deletion takes the reports with the meme,
+    // so the log row keeps what the resolved queue shows of them.
+    const open = await trx
       .selectFrom('meme_reports')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [
+        'reason',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.min('created_at').as('first'),
+        eb.fn.max('created_at').as('last'),
+      ])
       .where('meme_id', '=', memeId)
       .where('decision_id', 'is', null)
-      .executeTakeFirstOrThrow();
+      .groupBy('reason')
+      .execute();
+    const n = open.reduce((sum, row) => sum + Number(row.n), 0);
+    const reasons = Object.fromEntries(open.map((row) => [row.reason, Number(row.n)]));
     const { id: decisionId } = await trx
       .insertInto('meme_decisions')
       .values({
@@ -198,7 +210,16 @@ async function decideOnce(
         targetId: memeId,
         targetLabel: meme.title,
         reason: by.reason,
-        details: { decisionId, openReports: Number(n) },
+        details: {
+          decisionId,
+          openReports: n,
+          uploaderId: meme.user_id,
+          reasons,
+          ...(n > 0 && {
+            firstReportAt: Math.min(...open.map((row) => Number(row.first))),
+            lastReportAt: Math.max(...open.map((row) => Number(row.last))),
+          }),
+        },
       },
       now,
     );
@@ -217,7 +238,7 @@ async function decideOnce(
     } else {
       await setHidden(trx, memeId, decision === 'hide');
     }
-    return { decisionId, settledReports: Number(n), orphanKeys };
+    return { decisionId, settledReports: n, orphanKeys };
   });
 }
 

@@ -130,6 +130,39 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
     }
   });
 
+  it("a deleted meme's resolved entries keep its uploader, the reasons and the report times", async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const { meme, uploader } = await reportedMeme('Deleted with reports', [
+      'spam',
+      'hateful',
+      'spam',
+    ]);
+    const reportedAt = t.clock.now();
+    t.clock.advance(60_000);
+    expect((await decideOn(mod.client, meme.id, 'hide', 'hidden first')).statusCode).toBe(200);
+    await TestClient.inject(t.app, '198.18.9.77').request(
+      'POST',
+      pathTo(memePaths.report, { id: meme.id }),
+      { body: { reason: 'other' } },
+    );
+    // Hidden memes take no reports: the delete settles none, the hide settled three.
+    expect((await decideOn(mod.client, meme.id, 'delete', 'stolen picture')).statusCode).toBe(200);
+    const resolved = (
+      await mod.client.request('GET', `${adminPaths.reports}?status=resolved`)
+    ).json();
+    const hide = resolved.entries.find(
+      (e: { meme: { id: number }; decision: { kind: string } }) =>
+        e.meme.id === meme.id && e.decision.kind === 'hide',
+    );
+    expect(hide).toMatchObject({
+      meme: { title: 'Deleted with reports', deleted: true, uploader: uploader.username },
+      reports: 3,
+      reasons: { spam: 2, hateful: 1 },
+      decision: { kind: 'hide', operator: mod.user.username, reason: 'hidden first' },
+    });
+    expect([hide.firstReportAt, hide.lastReportAt]).toEqual([reportedAt, reportedAt]);
+  });
+
   it('each decision reaches the open pages as a meme event, and the gallery they refetch shows it', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     const { meme } = await reportedMeme('Judged live', ['spam']);

@@ -106,7 +106,7 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
   // The log rows the decisions wrote (same meme, kind and time).
   const logged = await db
     .selectFrom('operator_log')
-    .select(['target_id', 'kind', 'created_at', 'operator_name', 'reason'])
+    .select(['target_id', 'kind', 'created_at', 'operator_name', 'reason', 'details'])
     .where('target_type', '=', 'meme')
     .where(
       'target_id',
@@ -115,16 +115,46 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
     )
     .orderBy('id', 'desc')
     .execute();
+  const logs = new Map(
+    decisions.map((d) => {
+      const row = logged.find(
+        (l) =>
+          l.target_id === String(d.meme_id) &&
+          l.kind === d.decision &&
+          l.created_at === d.decided_at,
+      );
+      return [d.id, row && { ...row, details: settledReportsOf(row.details) }] as const;
+    }),
+  );
+  // A deleted meme's uploader, by the id its decision logged (none once the account is gone).
+  const known = decisions.flatMap((d) => {
+    const id = d.image_key === null ? logs.get(d.id)?.details.uploaderId : null;
+    return typeof id === 'number' ? [id] : [];
+  });
+  const names = new Map(
+    known.length === 0
+      ? []
+      : (
+          await db.selectFrom('users').select(['id', 'username']).where('id', 'in', known).execute()
+        ).map((u) => [u.id, u.username]),
+  );
   return decisions.map((d): QueueEntry => {
     const own = reports.filter((r) => r.decision_id === d.id);
-    const log = logged.find(
-      (l) =>
-        l.target_id === String(d.meme_id) && l.kind === d.decision && l.created_at === d.decided_at,
-    );
-    const reasons: Record<string, number> = {};
-    for (const r of own) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
-    const times = own.map((r) => r.created_at);
+    const log = logs.get(d.id);
     const deleted = d.image_key === null;
+    let reasons: Record<string, number> = {};
+    for (const r of own) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
+    let times = own.map((r) => r.created_at);
+    let uploader = d.username;
+    if (deleted && log) {
+      // The reports went with the meme: the decision's log row kept them.
+      reasons = log.details.reasons;
+      times = [log.details.firstReportAt, log.details.lastReportAt].filter(
+        (t): t is number => t !== undefined,
+      );
+      uploader =
+        log.details.uploaderId === null ? null : (names.get(log.details.uploaderId) ?? null);
+    }
     return {
       meme: {
         id: d.meme_id,
@@ -133,7 +163,7 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
         thumbnailUrl: deleted ? null : objectPathForKey(d.thumbnail_key!),
         hidden: d.hidden === 1,
         deleted,
-        uploader: d.username,
+        uploader,
       },
       reports: d.open_reports,
       reasons,
@@ -147,6 +177,29 @@ async function resolvedQueue(db: Kysely<Database>, limit: number): Promise<Queue
       },
     };
   });
+}
+
+/** What a meme decision's log row says of the reports it settled (memes/moderation.ts). */
+function settledReportsOf(json: string): {
+  uploaderId: number | null;
+  reasons: Record<string, number>;
+  firstReportAt?: number;
+  lastReportAt?: number;
+} {
+  const details = JSON.parse(json) as Record<string, unknown>;
+  const time = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  const reasons: Record<string, number> = {};
+  if (details.reasons && typeof details.reasons === 'object') {
+    for (const [reason, n] of Object.entries(details.reasons)) {
+      if (typeof n === 'number') reasons[reason] = n;
+    }
+  }
+  return {
+    uploaderId: typeof details.uploaderId === 'number' ? details.uploaderId : null,
+    reasons,
+    firstReportAt: time(details.firstReportAt),
+    lastReportAt: time(details.lastReportAt),
+  };
 }
 
 /** How many reports wait for a decision. */

@@ -4,6 +4,7 @@ import { hotRank, TOP_WINDOW_MS } from '#shared/meme-ranking.ts';
 import type { Database, MemesTable } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { VISITOR_VOTES_PER_NETWORK, visitorVoteFits, voteTransition } from './vote-rules.ts';
+import { recordActivity } from './activity.ts';
 
 /** A meme as the gallery shows it. */
 const memeFields = [
@@ -259,6 +260,7 @@ export async function insertMeme(
     })
     .returning(memeFields)
     .executeTakeFirstOrThrow();
+  await recordActivity(db, 'meme', meme.now);
   return row;
 }
 
@@ -317,6 +319,8 @@ export async function castVote(
       if (!visitorVoteFits(current, Number(n))) return 'network-full';
     }
     const change = voteTransition(current, vote.voteType);
+    // A vote cast or switched is a vote made today; taking one back is not a vote.
+    if (change.next !== null) await recordActivity(trx, 'vote', vote.now);
     if (current === null) {
       await trx
         .insertInto('meme_votes')
