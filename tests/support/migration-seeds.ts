@@ -800,6 +800,36 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '024-wallet-sign-in-and-holders': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.updateTable('users').set({ show_wallet: 1 }).where('id', '=', alice).execute();
+      await db.insertInto('wallet_sign_in_nonces').values(seedSignInNonce).execute();
+      await db.insertInto('holder_balances').values(seedHolderBalance(alice)).execute();
+      await db.insertInto('deleted_accounts').values(seedDeletedAccount).execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await expectKept(
+        db.selectFrom('users').where('id', '=', alice),
+        ['show_wallet'],
+        [{ show_wallet: 1 }],
+      );
+      await expectKept(
+        db.selectFrom('wallet_sign_in_nonces').where('nonce', '=', seedSignInNonce.nonce),
+        Object.keys(seedSignInNonce),
+        [seedSignInNonce],
+      );
+      await expectKept(
+        db.selectFrom('holder_balances').where('user_id', '=', alice),
+        Object.keys(seedHolderBalance(alice)),
+        [seedHolderBalance(alice)],
+      );
+      await expectKept(db.selectFrom('deleted_accounts'), Object.keys(seedDeletedAccount), [
+        seedDeletedAccount,
+      ]);
+    },
+  },
 };
 
 const seedNamedPasskey = (userId: number) => ({
@@ -849,3 +879,24 @@ const seedBurn = {
   authority: SEED_WALLET,
   recorded_at: T0 + 22,
 };
+
+const seedSignInNonce = {
+  nonce: 'SeedSignInNonce1111111',
+  domain: 'grind.example',
+  uri: 'https://grind.example',
+  issued_at: T0 + 60,
+  expires_at: T0 + 60 + 300_000,
+  used_at: null,
+};
+
+const seedHolderBalance = (userId: number) => ({
+  user_id: userId,
+  address: SEED_WALLET,
+  amount: '18446744073709551615',
+  decimals: 6,
+  tier: 'whale',
+  checked_at: T0 + 61,
+  next_check_at: T0 + 61 + 21_600_000,
+});
+
+const seedDeletedAccount = { username_lower: 'seed_gone', deleted_at: T0 + 62 };

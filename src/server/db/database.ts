@@ -18,6 +18,8 @@ export interface UsersTable {
   created_at: number;
   /** What the member may do in the operator console (migration 016). */
   role: Generated<Role>;
+  /** 1: the member's page shows their wallet, shortened (migration 024). */
+  show_wallet: Generated<number>;
 }
 
 /** The WebAuthn ceremony a session's challenge was made for (migration 021). */
@@ -330,7 +332,38 @@ export interface Database {
   run_disqualifications: RunDisqualificationsTable;
   prize_withdrawals: PrizeWithdrawalsTable;
   replay_opens: ReplayOpensTable;
+  wallet_sign_in_nonces: WalletSignInNoncesTable;
+  holder_balances: HolderBalancesTable;
+  deleted_accounts: DeletedAccountsTable;
   meme_activity: MemeActivityTable;
+}
+
+/** A sign-in message issued to a visitor (migration 024): spent once, short-lived. */
+export interface WalletSignInNoncesTable {
+  nonce: string;
+  domain: string;
+  uri: string;
+  issued_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A member's last read of their proven wallet's balance of the site's token (migration 024). */
+export interface HolderBalancesTable {
+  user_id: number;
+  address: string;
+  /** Base units as a decimal string (a u64). */
+  amount: string;
+  decimals: number;
+  tier: 'holder' | 'whale' | null;
+  checked_at: number;
+  next_check_at: number;
+}
+
+/** A deleted member's name (migration 024): their page says the account is gone. */
+export interface DeletedAccountsTable {
+  username_lower: string;
+  deleted_at: number;
 }
 
 /** A member's WebAuthn credential (migration 016); keys and ids base64url. */
