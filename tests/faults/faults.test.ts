@@ -20,7 +20,7 @@ import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { UNAVAILABLE_MESSAGE } from '#server/http/unavailable.ts';
 import { voteTransition } from '#server/memes/vote-rules.ts';
-import { findInvariantViolations } from '#server/ops/invariants.ts';
+import { findInvariantViolations } from '#test-support/invariants.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';

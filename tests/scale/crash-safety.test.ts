@@ -18,7 +18,7 @@ import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { voteTransition } from '#server/memes/vote-rules.ts';
 import { scoreBody } from '#test-support/honest-run.ts';
-import { findInvariantViolations, objectProblem } from '#server/ops/invariants.ts';
+import { findInvariantViolations, objectProblem } from '#test-support/invariants.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
 import { startScratchSite } from '#test-support/scratch-site.ts';

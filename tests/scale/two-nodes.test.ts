@@ -10,7 +10,7 @@ import { authPaths, gamePaths, memePaths, pathTo, shopPaths } from '#shared/api/
 import type { Meme } from '#shared/api/memes.ts';
 import type { Database } from '#server/db/database.ts';
 import { createDatabase } from '#server/db/create-database.ts';
-import { findInvariantViolations } from '#server/ops/invariants.ts';
+import { findInvariantViolations } from '#test-support/invariants.ts';
 import { scoreBody, type HonestRun } from '#test-support/honest-run.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import sharp from 'sharp';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
-import type { Database } from '../db/database.ts';
-import { readSnapshot } from '../db/read-snapshot.ts';
-import { findCountMismatches, findNetworkCapOverruns } from '../memes/repository.ts';
-import { VISITOR_VOTES_PER_NETWORK } from '../memes/vote-rules.ts';
-import type { ObjectStore } from '../storage/object-store.ts';
+import type { Database } from '#server/db/database.ts';
+import { readSnapshot } from '#server/db/read-snapshot.ts';
+import { findCountMismatches, findNetworkCapOverruns } from '#server/memes/repository.ts';
+import { VISITOR_VOTES_PER_NETWORK } from '#server/memes/vote-rules.ts';
+import type { ObjectStore } from '#server/storage/object-store.ts';
 
 /**
  * What must hold in the stored data whatever happened to the process that wrote it (a crash

@@ -80,6 +80,17 @@ type Row = Record<string, unknown>;
 const asRead = (columns: string[], written: Row[]) =>
   written.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
 
+/** Migration 022's rows: a withdrawn approval and an opened replay. */
+const seedWithdrawal = {
+  week_id: '2026-W06',
+  approval_id: 900_001,
+  reason: 'seeded withdrawal',
+  operator_id: null,
+  operator_name: 'cli:seed',
+  created_at: 1_770_000_000_000,
+};
+const seedReplayOpen = { operator_id: 1, run_id: 'seed-run-opened', opened_at: 1_770_000_000_000 };
+
 /** Expects `query`, selecting `columns`, to read back exactly the `written` rows, in order. */
 async function expectKept(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an earlier schema has no type of its own
@@ -775,6 +786,24 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
         db.selectFrom('sessions').where('id_hash', '=', row.id_hash),
         Object.keys(row),
         [row],
+      );
+    },
+  },
+  '022-prize-withdrawals-and-replay-opens': {
+    async seed(db) {
+      await db.insertInto('prize_withdrawals').values(seedWithdrawal).execute();
+      await db.insertInto('replay_opens').values(seedReplayOpen).execute();
+    },
+    async verify(db) {
+      await expectKept(
+        db.selectFrom('prize_withdrawals').where('week_id', '=', seedWithdrawal.week_id),
+        Object.keys(seedWithdrawal),
+        [seedWithdrawal],
+      );
+      await expectKept(
+        db.selectFrom('replay_opens').where('run_id', '=', seedReplayOpen.run_id),
+        Object.keys(seedReplayOpen),
+        [seedReplayOpen],
       );
     },
   },

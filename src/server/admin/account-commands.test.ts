@@ -7,7 +7,7 @@ import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { READ_CACHE_LONGEST_MS } from '../http/read-cache.ts';
-import { findInvariantViolations } from '../ops/invariants.ts';
+import { findInvariantViolations } from '#test-support/invariants.ts';
 import { creditCoins } from '../shop/ledger.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 

@@ -6,7 +6,7 @@ import { creditCoins } from '../shop/ledger.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { findInvariantViolations } from './invariants.ts';
+import { findInvariantViolations } from '#test-support/invariants.ts';
 import { VISITOR_VOTES_PER_NETWORK } from '../memes/vote-rules.ts';
 import { memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 import { sleep } from '#test-support/sleep.ts';
