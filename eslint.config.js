@@ -33,19 +33,37 @@ const serverDomainImports = {
   accounts: [],
   cli: ['accounts'],
   // The me read tells a member the decision on their appeal (suspensions/appeals.ts).
-  auth: ['accounts', 'suspensions'],
-  suspensions: ['accounts'],
+  // Raid mode's sign-up challenge (raid/challenge.ts).
+  auth: ['accounts', 'raid', 'suspensions'],
+  // Appeals are heard in the order of standing (memes/standing.ts).
+  suspensions: ['accounts', 'memes'],
   shop: ['accounts', 'cli'],
   game: ['accounts', 'cli', 'shop'],
-  memes: ['accounts', 'cli', 'game'],
-  uploads: ['memes'],
+  // Standing (memes/standing.ts) counts a proven wallet.
+  memes: ['accounts', 'alerts', 'cli', 'game', 'wallet'],
+  uploads: ['alerts', 'memes'],
+  // Moderators' alerts: an outbox anyone may write to; it imports no domain.
+  alerts: [],
+  // Raid mode (decision 027): the switch, its trigger, its console page and the CLI's commands.
+  raid: ['accounts', 'alerts', 'cli', 'console', 'memes'],
   ops: ['memes'],
-  prize: ['accounts', 'cli', 'game', 'suspensions', 'wallet'],
+  prize: ['accounts', 'alerts', 'cli', 'game', 'suspensions', 'wallet'],
   wallet: ['accounts'],
   burns: ['cli', 'prize'],
   console: ['accounts', 'cli', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.
-  admin: ['accounts', 'burns', 'cli', 'console', 'game', 'memes', 'prize', 'shop', 'suspensions'],
+  admin: [
+    'accounts',
+    'burns',
+    'cli',
+    'console',
+    'game',
+    'memes',
+    'prize',
+    'raid',
+    'shop',
+    'suspensions',
+  ],
 };
 
 function assertAcyclic(graph) {

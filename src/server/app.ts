@@ -41,6 +41,10 @@ import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
+import { alertSender } from './alerts/plugin.ts';
+import { refuseDuringRaid } from './raid/guard.ts';
+import { raidMode } from './raid/plugin.ts';
+import { raidConsoleRoutes, raidPublicRoutes, raidSessionRoutes } from './raid/routes.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -84,6 +88,9 @@ export async function buildApp(
   // A prepared prize payment is looked for again until it is paid or expires (a restart included).
   const payments = paymentContext(config, { db: app.deps.db, site, clock });
   app.maintenance.add('prize payments', () => finishPendingPayments(payments));
+  // Raid day (decision 027): the raid switch and its trigger, the moderators' alerts.
+  await app.register(raidMode);
+  await alertSender(app);
   await app.register(securityHeaders, { config });
   await app.register(health);
   await app.register(openApi);
@@ -103,12 +110,16 @@ export async function buildApp(
     await scope.register(prizeRoutes, { site });
     await scope.register(liveRoutes);
     await scope.register(burnReadRoutes, { site });
+    await scope.register(raidPublicRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
     await enableSessions(scope);
     // A suspended member's uploads, posts, votes, reports, scores and purchases (decision 022).
     scope.addHook('onRequest', refuseSuspended);
+    // Raid mode: a new account's gallery writes and appeals, a visitor's vote (decision 027).
+    scope.addHook('onRequest', refuseDuringRaid);
+    await scope.register(raidSessionRoutes);
     await scope.register(authRoutes);
     await scope.register(shopRoutes);
     await scope.register(gameRoutes, { standings });
@@ -121,6 +132,7 @@ export async function buildApp(
     await scope.register(async (admin) => {
       admin.addHook('onRequest', noStore);
       await admin.register(consoleRoutes);
+      await admin.register(raidConsoleRoutes);
       // Payments and burns verified on chain (decision 023): admins with a fresh passkey.
       const money = { site, guard: operatorOnly('admin'), writeLimit: consoleWriteLimit };
       await admin.register(prizePaymentRoutes, money);

@@ -14,6 +14,12 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+/** A switch that is on unless set to false or 0. */
+const booleanFlagOn = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v !== 'false' && v !== '0');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -78,9 +84,50 @@ const envSchema = z.object({
     .default(LIVE_HEARTBEAT_MS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CLIENT_DIST_DIR: optionalString,
+  // Raid day (docs/decisions/027-raid-day.md): moderators' alerts and the image classifier.
+  DISCORD_WEBHOOK_URL: optionalString.pipe(
+    z.string().regex(/^https?:\/\//, 'must start with https:// or http://').optional(),
+  ),
+  TELEGRAM_BOT_TOKEN: optionalString.pipe(
+    z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must be a bot token (digits:letters)').optional(),
+  ),
+  TELEGRAM_CHAT_ID: optionalString.pipe(
+    z.string().regex(/^-?\d+$|^@\w{4,}$/, 'must be a chat id or @channel').optional(),
+  ),
+  TELEGRAM_API_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\//, 'must start with https:// or http://')
+      .default('https://api.telegram.org'),
+  ),
+  ALERT_SMTP_URL: optionalString.pipe(
+    z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  ),
+  ALERT_EMAIL_FROM: optionalString.pipe(z.email().optional()),
+  ALERT_EMAIL_TO: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (list) => list.split(',').every((a) => z.email().safeParse(a.trim()).success),
+        'must be email addresses separated by commas',
+      )
+      .optional(),
+  ),
+  ALERT_QUEUE_SIZE: z.coerce.number().int().min(1).max(100_000).default(25),
+  SCREEN_IMAGES: booleanFlagOn,
+  SCREEN_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** Where moderators are alerted (alerts/outbox.ts); a channel left out is not used. */
+export interface AlertsConfig {
+  discord: { webhookUrl: string } | undefined;
+  telegram: { apiUrl: string; botToken: string; chatId: string } | undefined;
+  email: { smtpUrl: string; from: string; to: string[] } | undefined;
+  /** Open reports past this many: the moderators are told (once until it falls back). */
+  queueSize: number;
+}
 
 export interface S3Config {
   bucket: string;
@@ -125,6 +172,12 @@ export interface AppConfig {
    * at most 15 s; lower for a proxy that closes quieter connections sooner.
    */
   live: { heartbeatMs: number };
+  alerts: AlertsConfig;
+  /**
+   * The NSFW classifier on uploads (uploads/screening.ts): `enabled` (SCREEN_IMAGES, on unless
+   * false), and the score from which a meme is held for review.
+   */
+  screening: { enabled: boolean; holdThreshold: number };
   logLevel: string;
   /** Where the built client lives; undefined serves no static files (API-only tests). */
   clientDistDir: string | undefined;
@@ -194,6 +247,16 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (e.DATABASE_MIGRATION_URL !== undefined && e.DATABASE_URL === undefined) {
     throw new ConfigError('Invalid DATABASE_URL: required when DATABASE_MIGRATION_URL is set');
   }
+  if ((e.TELEGRAM_BOT_TOKEN === undefined) !== (e.TELEGRAM_CHAT_ID === undefined)) {
+    throw new ConfigError(
+      `Invalid ${e.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_CHAT_ID'}: TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID go together`,
+    );
+  }
+  if (e.ALERT_SMTP_URL !== undefined && (!e.ALERT_EMAIL_FROM || !e.ALERT_EMAIL_TO)) {
+    throw new ConfigError(
+      `Invalid ${e.ALERT_EMAIL_FROM ? 'ALERT_EMAIL_TO' : 'ALERT_EMAIL_FROM'}: required when ALERT_SMTP_URL is set`,
+    );
+  }
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (trustProxy !== false && e.PUBLIC_ORIGIN === undefined) {
     // Behind a proxy the Host and X-Forwarded-* headers are the client's word: pages, wallet
@@ -235,6 +298,23 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       treasury: e.PRIZE_TREASURY ? e.PRIZE_TREASURY.split(',').map((a) => a.trim()) : [],
     },
     live: { heartbeatMs: e.LIVE_HEARTBEAT_MS },
+    alerts: {
+      discord: e.DISCORD_WEBHOOK_URL ? { webhookUrl: e.DISCORD_WEBHOOK_URL } : undefined,
+      telegram:
+        e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_CHAT_ID
+          ? { apiUrl: e.TELEGRAM_API_URL, botToken: e.TELEGRAM_BOT_TOKEN, chatId: e.TELEGRAM_CHAT_ID }
+          : undefined,
+      email:
+        e.ALERT_SMTP_URL && e.ALERT_EMAIL_FROM && e.ALERT_EMAIL_TO
+          ? {
+              smtpUrl: e.ALERT_SMTP_URL,
+              from: e.ALERT_EMAIL_FROM,
+              to: e.ALERT_EMAIL_TO.split(',').map((a) => a.trim()),
+            }
+          : undefined,
+      queueSize: e.ALERT_QUEUE_SIZE,
+    },
+    screening: { enabled: e.SCREEN_IMAGES, holdThreshold: e.SCREEN_HOLD_THRESHOLD },
     logLevel: e.LOG_LEVEL,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? 'dist/client'),
   };

@@ -1,4 +1,5 @@
 import { adminPaths, type OperatorRole } from '#shared/api/admin.ts';
+import { raidPaths } from '#shared/api/raid.ts';
 import type { Method } from './test-client.ts';
 
 /** Every console route with a call that would be valid, for the access tests. */
@@ -33,6 +34,10 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   route('POST', adminPaths.authentication, { body: { response: {} }, needsPasskey: false }),
   route('GET', adminPaths.passkeys),
   route('DELETE', adminPaths.passkey, { path: adminPaths.passkey.replace(':id', '1') }),
+  route('PUT', adminPaths.passkeyName, {
+    path: adminPaths.passkeyName.replace(':id', '1'),
+    body: { name: 'YubiKey' },
+  }),
   route('GET', adminPaths.log),
 ];
 
@@ -86,6 +91,30 @@ CONSOLE_ROUTES.push(
   route('POST', adminPaths.disqualify, {
     path: runPath(adminPaths.disqualify),
     body: { reason: 'a bot played this run' },
+    role: 'admin',
+  }),
+);
+
+// Raid day (docs/decisions/027): the raid page and the blocklist.
+CONSOLE_ROUTES.push(
+  route('GET', raidPaths.admin),
+  route('POST', raidPaths.admin, {
+    body: { active: true, reason: 'a raid is on' },
+    role: 'admin',
+  }),
+  route('POST', raidPaths.adminThresholds, {
+    body: {
+      signupsPerHour: 60,
+      newPostsPerHour: 30,
+      reportsPerHour: 40,
+      quietMinutes: 60,
+      reason: 'defaults again',
+    },
+    role: 'admin',
+  }),
+  route('GET', raidPaths.blocklist, { role: 'admin' }),
+  route('POST', raidPaths.blocklist, {
+    body: { source: 'friends', text: '', reason: 'their list' },
     role: 'admin',
   }),
 );

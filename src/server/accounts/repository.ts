@@ -119,3 +119,37 @@ export async function insertUser(
     .returning(['id', 'username'])
     .executeTakeFirst();
 }
+
+/** Accounts opened at or after `since` (the raid trigger's sign-ups an hour). */
+export async function signUpsSince(db: Db, since: number): Promise<number> {
+  const { n } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** The ids of these names' accounts (ignoring case), by the name as given. */
+export async function userIdsByName(
+  db: Db,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username_lower'])
+    .where(
+      'username_lower',
+      'in',
+      names.map((n) => n.toLowerCase()),
+    )
+    .execute();
+  const byLower = new Map(rows.map((r) => [r.username_lower, r.id]));
+  return new Map(
+    names.flatMap((name) => {
+      const id = byLower.get(name.toLowerCase());
+      return id === undefined ? [] : [[name, id] as const];
+    }),
+  );
+}

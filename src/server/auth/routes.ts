@@ -16,6 +16,7 @@ import { endSession, startSession } from '../security/sessions.ts';
 import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../suspensions/appeals.ts';
+import { checkSolution } from '../raid/challenge.ts';
 
 /**
  * Register and login end alike: a new session, a csrf cookie no earlier token matches, and the
@@ -58,6 +59,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   endpointRoute(app, registerEndpoint, async (request, reply) => {
+    // Raid mode: a sign-up brings a solved proof-of-work challenge (decision 027).
+    if ((await app.raid.get()).active) await checkSolution(app.deps, request.body.altcha);
     // One person may hold a whole /48: registrations count per subscriber (docs/decisions/018).
     const user = await register(app.deps, request.body, clientNetwork(request, 'subscriber'));
     return signIn(request, reply, user);

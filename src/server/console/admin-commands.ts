@@ -67,7 +67,7 @@ export const consoleAdminCommands: Record<string, AdminCommand> = {
     async run(ctx, args) {
       const { values, positionals: rest } = parseOptions(args, ['limit']);
       positionals(rest, []);
-      const appeals = await openAppeals(ctx.db, limitOption(values.limit, 50, 1000));
+      const appeals = await openAppeals(ctx.db, limitOption(values.limit, 50, 1000), ctx.clock.now());
       if (appeals.length === 0) {
         ctx.print('No appeals waiting.');
         return 0;

@@ -180,7 +180,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const [entries, appeals, openReports] = await Promise.all([
         reportQueue(app.deps.db, request.query),
-        openAppeals(app.deps.db, request.query.limit),
+        openAppeals(app.deps.db, request.query.limit, app.deps.clock.now()),
         openReportCount(app.deps.db),
       ]);
       return { entries, appeals, openReports };

@@ -68,6 +68,8 @@ export interface MemeImagesTable {
   /** The display image's size (null before migration 011). */
   image_width: number | null;
   image_height: number | null;
+  /** The NSFW classifier's score, 0 to 1 (migration 023; null when it could not score). */
+  screen_score: Generated<number | null>;
 }
 
 export interface MemesTable {
@@ -87,6 +89,9 @@ export interface MemesTable {
   phash: string | null;
   image_width: number | null;
   image_height: number | null;
+  screen_score: Generated<number | null>;
+  /** 1 while held for review by the classifier (hidden too; migration 023). */
+  held: Generated<number>;
 }
 
 export interface MemeReportsTable {
@@ -113,6 +118,8 @@ export interface MemeDecisionsTable {
   decided_at: number;
   /** A deleted meme's perceptual hash, so the picture stays refused (migration 015). */
   phash: string | null;
+  /** Whose meme it was (migration 023): a hide or delete on reports counts against their standing. */
+  uploader_id: Generated<number | null>;
 }
 
 export interface MemeListSnapshotsTable {
@@ -332,6 +339,11 @@ export interface Database {
   run_disqualifications: RunDisqualificationsTable;
   prize_withdrawals: PrizeWithdrawalsTable;
   replay_opens: ReplayOpensTable;
+  raid_mode: RaidModeTable;
+  spent_challenges: SpentChallengesTable;
+  phash_blocklist: PhashBlocklistTable;
+  suspension_cleanups: SuspensionCleanupsTable;
+  alert_outbox: AlertOutboxTable;
   wallet_sign_in_nonces: WalletSignInNoncesTable;
   holder_balances: HolderBalancesTable;
   deleted_accounts: DeletedAccountsTable;
@@ -382,6 +394,63 @@ export interface PasskeysTable {
 }
 
 /** Append-only (db/append-only.ts): every operator decision, console or CLI (migration 016). */
+/** The raid switch and its thresholds: one row (migration 023, docs/decisions/027). */
+export interface RaidModeTable {
+  id: number;
+  active: number;
+  since: number | null;
+  automatic: number;
+  signups_per_hour: number;
+  new_posts_per_hour: number;
+  reports_per_hour: number;
+  quiet_minutes: number;
+  updated_at: number;
+}
+
+export interface SpentChallengesTable {
+  signature: string;
+  expires_at: number;
+}
+
+export interface PhashBlocklistTable {
+  id: Generated<number>;
+  phash: string;
+  /** `deleted` for a meme a moderator deleted, else the community the list came from. */
+  source: string;
+  note: string | null;
+  added_at: number;
+}
+
+export interface SuspensionCleanupsTable {
+  id: Generated<number>;
+  suspension_id: number;
+  kind: 'meme' | 'vote' | 'report';
+  meme_id: number;
+  vote_type: 'up' | 'down' | null;
+  voter: string | null;
+  reporter_identity: string | null;
+  counts_to_hide: number | null;
+  reason: string | null;
+  created_at: number;
+  restored_at: number | null;
+}
+
+export type AlertChannel = 'discord' | 'telegram' | 'email';
+
+export interface AlertOutboxTable {
+  id: Generated<number>;
+  kind: string;
+  channel: AlertChannel;
+  subject: string;
+  body: string;
+  created_at: number;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+}
+
 export interface OperatorLogTable {
   id: Generated<number>;
   /** Null for the CLI. */

@@ -305,6 +305,22 @@ export async function hasFinishedRun(db: Db, userId: number): Promise<boolean> {
   return row !== undefined;
 }
 
+/** How many rounds each of the members has played to their end (absent: none). */
+export async function finishedRunCounts(
+  db: Db,
+  userIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('game_runs')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
+    .where('user_id', 'in', userIds)
+    .where('verified_at', 'is not', null)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((r) => [r.user_id!, Number(r.n)]));
+}
+
 export async function findRun(db: Db, id: string): Promise<GameRunRow | undefined> {
   return db.selectFrom('game_runs').selectAll().where('id', '=', id).executeTakeFirst();
 }

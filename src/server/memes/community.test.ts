@@ -393,7 +393,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect(ready).toBeInstanceOf(Error);
       expect((ready as Error).message).toContain('process: 429');
       expect((ready as Error).message).toContain(
-        `New accounts can post ${NEW_ACCOUNT_MEMES} memes on their first day. You can post more from `,
+        `New accounts can post ${NEW_ACCOUNT_MEMES} memes a day. You can post more from `,
       );
       t.clock.advance(NEW_ACCOUNT_PERIOD_MS);
       await postMeme(t.app, member);

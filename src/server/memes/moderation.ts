@@ -3,8 +3,7 @@ import type { ReportReason } from '#shared/api/memes.ts';
 import type { Database } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import { memberSince } from '../accounts/repository.ts';
-import { hasFinishedRun } from '../game/repository.ts';
+import { memberStanding } from './standing.ts';
 import { recordDecision } from '../db/operator-log.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 import { recordLiveEvent } from '../live/record.ts';
@@ -29,23 +28,15 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * Whether a report counts towards hiding (docs/decisions/020-reporters-and-visitor-votes.md): a
- * visitor's does, by its network; a member's only from an account at least a day old that has
- * done something here: played a round to its end or posted a meme. A vote is not enough: it
- * is one click, and accounts made to report-bomb would cast one first. A new or idle
- * account's report is still filed and shown in the queue.
+ * visitor's does, by its network; a member's as their standing allows (src/shared/standing.ts,
+ * decision 027): not a new account's, that is one under a day old or that has done nothing here
+ * (a round played to its end, a meme still up). A vote is not enough: it is one click, and
+ * accounts made to report-bomb would cast one first. A new account's report is still filed
+ * and shown in the queue.
  */
 async function reportCountsToHide(db: Db, memberId: number | null, now: number) {
   if (memberId === null) return true;
-  const since = await memberSince(db, memberId);
-  if (since === undefined || now - since < REPORTER_MIN_AGE_MS) return false;
-  if (await hasFinishedRun(db, memberId)) return true;
-  const meme = await db
-    .selectFrom('memes')
-    .select('id')
-    .where('user_id', '=', memberId)
-    .limit(1)
-    .executeTakeFirst();
-  return meme !== undefined;
+  return (await memberStanding(db, memberId, now)).allowance.reportsCount;
 }
 
 /**
@@ -196,6 +187,7 @@ async function decideOnce(
         decision,
         open_reports: Number(n),
         decided_at: now,
+        uploader_id: meme.user_id,
         // A deleted picture stays refused (uploads/duplicates.ts).
         phash: decision === 'delete' ? meme.phash : null,
       })

@@ -8,6 +8,7 @@ import {
   type Meme,
   type VoteType,
 } from '#shared/api/memes.ts';
+import { hasLink, STANDING_LABELS } from '#shared/standing.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from './object-paths.ts';
@@ -31,8 +32,20 @@ import {
   type VoteResult,
 } from './repository.ts';
 import { claimUploadSlot } from './upload-slots.ts';
+import { memberStanding } from './standing.ts';
 import { VISITOR_VOTES_PER_NETWORK } from './vote-rules.ts';
 import type { Voter } from './voter.ts';
+
+/** A link in a title is a scammer's first tool: only a trusted member's may hold one (027). */
+async function refuseLinksBelowStanding(deps: AppDeps, userId: number): Promise<void> {
+  const { standing, allowance } = await memberStanding(deps.db, userId, deps.clock.now());
+  if (allowance.linksInTitles) return;
+  throw new HttpError(
+    403,
+    `Links and web addresses in titles are for trusted members; your standing is ${STANDING_LABELS[standing.level]}. Please post the meme without one.`,
+    'LINKS_NOT_ALLOWED',
+  );
+}
 
 export function toMeme(row: MemeRow): Meme {
   return {
@@ -189,6 +202,7 @@ export async function createMeme(
     GALLERY_LIMITS.postPerMember,
     'Too many memes at once. Please try again later.',
   );
+  if (hasLink(body.title)) await refuseLinksBelowStanding(deps, user.id);
   const imageKey = keyFromObjectPath(body.imageUrl);
   if (!imageKey)
     throw new HttpError(400, 'imageUrl must be an uploaded image', 'IMAGE_NOT_AVAILABLE');

@@ -7,6 +7,8 @@ import { HttpError, notFound } from '../http-error.ts';
 import { recordDecision } from '../db/operator-log.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
 import { activeSuspension, isActive } from './suspensions.ts';
+import { allowanceOf, APPEAL_ORDER } from '#shared/standing.ts';
+import { standingsOf } from '../memes/standing.ts';
 
 /**
  * Appeals (decision 022): a suspended member appeals their current suspension once; a moderator
@@ -102,15 +104,35 @@ const toEntry = (row: AppealRow): AppealEntry => ({
   decidedAt: row.decided_at,
 });
 
-/** Appeals waiting for a decision, oldest first (first come, first heard), at most `limit`. */
-export async function openAppeals(db: Db, limit: number): Promise<AppealEntry[]> {
+/** Appeals read to order by standing: far more than a queue shows, bounded all the same. */
+const APPEALS_READ = 1000;
+
+/**
+ * Appeals waiting for a decision, at most `limit`: by the appellant's standing (trusted first,
+ * new accounts last, src/shared/standing.ts), so a raid's suspended throwaways do not bury a
+ * member's appeal; within a place, oldest first (first come, first heard).
+ */
+export async function openAppeals(db: Db, limit: number, now: number): Promise<AppealEntry[]> {
   const rows = await appealsQuery(db)
     .where('appeals.decided_at', 'is', null)
     .orderBy('appeals.created_at')
     .orderBy('appeals.id')
-    .limit(limit)
+    .limit(APPEALS_READ)
     .execute();
-  return rows.map(toEntry);
+  const standings = await standingsOf(
+    db,
+    rows.map((r) => r.user_id),
+    now,
+  );
+  const place = (userId: number) => {
+    const standing = standings.get(userId);
+    return standing ? APPEAL_ORDER[allowanceOf(standing).appeals] : APPEAL_ORDER.last;
+  };
+  // Array sort is stable: each place keeps the oldest-first order.
+  return rows
+    .sort((a, b) => place(a.user_id) - place(b.user_id))
+    .slice(0, limit)
+    .map(toEntry);
 }
 
 /**

@@ -47,7 +47,7 @@ export const appealEndpoint = defineEndpoint({
   response: z.object({ appeal: z.object({ id: z.number().int(), createdAt: z.number() }) }),
   errors: {
     401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
+    403: [...WRITE_REFUSALS, 'RAID_MODE'],
     409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'],
     429: ['RATE_LIMITED'],
   },

@@ -40,6 +40,8 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
+  /** In raid mode: the solved ALTCHA challenge (base64 JSON), docs/decisions/027. */
+  altcha: z.string().max(4000).optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
@@ -64,6 +66,11 @@ export const meResponseSchema = z.object({
   user: userSchema.nullable(),
   /** Present only while the member has a decision on their appeal not yet shown (decision 022). */
   appealDecision: appealDecisionNoticeSchema.optional(),
+  /**
+   * Present only for a moderator or an admin: the account menu links them to the console. A
+   * link, not a door: the console reads the role from the database on each of its requests.
+   */
+  operator: z.enum(['moderator', 'admin']).optional(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
@@ -109,7 +116,11 @@ export const registerEndpoint = defineEndpoint({
   body: registerBodySchema,
   status: 201,
   response: authResponseSchema,
-  errors: { 403: ['CROSS_SITE'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
+  errors: {
+    403: ['CROSS_SITE', 'CHALLENGE_REQUIRED'],
+    409: ['USERNAME_TAKEN'],
+    429: ['RATE_LIMITED'],
+  },
 });
 
 export const loginEndpoint = defineEndpoint({

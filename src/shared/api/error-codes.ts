@@ -39,6 +39,13 @@ export const ERROR_CODES = [
   'UPLOAD_MISSING',
   'UPLOAD_SLOTS_USED',
   'UPLOAD_USED',
+  // Raid day (docs/decisions/027-raid-day.md): standing and raid mode.
+  /** Raid mode: new accounts cannot post, vote or report, visitors cannot vote. */
+  'RAID_MODE',
+  /** Raid mode: a sign-up without a solved proof-of-work challenge. */
+  'CHALLENGE_REQUIRED',
+  /** A meme title with a link, from a standing that may not post links. */
+  'LINKS_NOT_ALLOWED',
   // The image pipeline's refusals (uploads/image-processing.ts), lower case on the wire.
   'unsupported_image',
   'image_too_large',

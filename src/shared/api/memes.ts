@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
+
+/**
+ * A gallery write's refusals: a suspended member's, and raid mode's (new accounts cannot post,
+ * vote or report, visitors cannot vote: docs/decisions/027-raid-day.md).
+ */
+const GALLERY_WRITE_REFUSALS = [...MEMBER_WRITE_REFUSALS, 'RAID_MODE'] as const;
 import { memePaths } from './paths.ts';
 
 /** One file of at most 5 MB. */
@@ -36,6 +42,11 @@ export const memeSchema = z.object({
   createdAt: z.iso.datetime(),
   /** The caller's own vote on this meme (member, or visitor by cookie). */
   myVote: voteTypeSchema.nullable(),
+  /**
+   * Only on its owner's own answers: the classifier held the meme for a moderator's review
+   * (docs/decisions/027); nobody else sees it until then.
+   */
+  held: z.boolean().optional(),
 });
 export type Meme = z.infer<typeof memeSchema>;
 
@@ -171,7 +182,7 @@ export const voteEndpoint = defineEndpoint({
   body: voteBodySchema,
   response: voteResponseSchema,
   errors: {
-    403: MEMBER_WRITE_REFUSALS,
+    403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     429: ['RATE_LIMITED'],
   },
@@ -218,7 +229,7 @@ export const createMemeEndpoint = defineEndpoint({
   errors: {
     400: ['IMAGE_NOT_AVAILABLE'],
     401: ['UNAUTHORIZED'],
-    403: MEMBER_WRITE_REFUSALS,
+    403: [...GALLERY_WRITE_REFUSALS, 'LINKS_NOT_ALLOWED'],
     429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
   },
 });
@@ -234,7 +245,7 @@ export const reportMemeEndpoint = defineEndpoint({
   body: reportBodySchema,
   response: reportResponseSchema,
   errors: {
-    403: MEMBER_WRITE_REFUSALS,
+    403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['ALREADY_REPORTED'],
     429: ['RATE_LIMITED'],
@@ -250,7 +261,7 @@ export const uploadTargetEndpoint = defineEndpoint({
   tag: 'uploads',
   access: 'member',
   response: uploadTargetResponseSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 401: ['UNAUTHORIZED'], 403: GALLERY_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 /** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
@@ -266,7 +277,7 @@ export const memeImageEndpoint = defineEndpoint({
   errors: {
     400: ['BAD_UPLOAD_URL', 'UPLOAD_MISSING', 'UPLOAD_EXPIRED', 'corrupt_image'],
     401: ['UNAUTHORIZED'],
-    403: MEMBER_WRITE_REFUSALS,
+    403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],
     413: ['TOO_LARGE', 'image_too_large'],

@@ -20,6 +20,7 @@ import * as m019 from './019-appeals-by-member.ts';
 import * as m020 from './020-payment-lifetimes.ts';
 import * as m021 from './021-passkey-ceremonies.ts';
 import * as m022 from './022-prize-withdrawals-and-replay-opens.ts';
+import * as m023 from './023-raid-day.ts';
 import * as m024 from './024-wallet-sign-in-and-holders.ts';
 import * as m028 from './028-passkey-names-and-meme-activity.ts';
 
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '020-payment-lifetimes': m020,
   '021-passkey-ceremonies': m021,
   '022-prize-withdrawals-and-replay-opens': m022,
+  '023-raid-day': m023,
   '024-wallet-sign-in-and-holders': m024,
   '028-passkey-names-and-meme-activity': m028,
 };

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { STANDING_LEVELS } from '../standing.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { reasonSchema } from './admin.ts';
+
+/**
+ * Raid day (docs/decisions/027-raid-day.md): a member's standing, raid mode (the page's notice,
+ * the sign-up challenge, the console's switch and thresholds) and the perceptual-hash blocklist.
+ */
+export const raidPaths = {
+  /** GET: the member's own standing and what it allows. */
+  myStanding: '/api/account/standing',
+  /** GET: whether raid mode is on (the page's notice). */
+  status: '/api/raid-mode',
+  /** GET: a proof-of-work challenge for signing up during raid mode. */
+  challenge: '/api/auth/challenge',
+  /** GET / POST (console, admins): raid mode, its thresholds and the switch. */
+  admin: '/api/admin/raid',
+  adminThresholds: '/api/admin/raid/thresholds',
+  /** GET / POST (console, admins): the blocklist as text. */
+  blocklist: '/api/admin/blocklist',
+} as const;
+
+export const standingSchema = z.object({
+  level: z.enum(STANDING_LEVELS),
+  provenWallet: z.boolean(),
+});
+
+/** Names on a console page, each with its standing (members only; a deleted one is absent). */
+export const standingsByNameSchema = z.record(z.string(), standingSchema);
+
+export const myStandingEndpoint = defineEndpoint({
+  method: 'GET',
+  path: raidPaths.myStanding,
+  id: 'myStanding',
+  summary: "The member's standing (new, member, trusted; a proven wallet) and what it allows",
+  tag: 'auth',
+  access: 'member',
+  response: z.object({
+    standing: standingSchema,
+    allowance: z.object({
+      uploadsPerDay: z.number().int(),
+      reportsCount: z.boolean(),
+      linksInTitles: z.boolean(),
+      appeals: z.enum(['first', 'in turn', 'last']),
+      actsDuringRaid: z.boolean(),
+    }),
+    raidMode: z.boolean(),
+  }),
+  errors: { 401: ['UNAUTHORIZED'] },
+});
+
+export const raidStatusSchema = z.object({
+  active: z.boolean(),
+  /** When raid mode began (epoch ms), null when off. */
+  since: z.number().nullable(),
+});
+export type RaidStatus = z.infer<typeof raidStatusSchema>;
+
+export const raidStatusEndpoint = defineEndpoint({
+  method: 'GET',
+  path: raidPaths.status,
+  id: 'raidStatus',
+  summary: 'Whether the site is in raid mode (new accounts limited, sign-ups challenged)',
+  tag: 'site',
+  access: 'public',
+  response: raidStatusSchema,
+  errors: {},
+});
+
+export const challengeEndpoint = defineEndpoint({
+  method: 'GET',
+  path: raidPaths.challenge,
+  id: 'signUpChallenge',
+  summary: 'An ALTCHA proof-of-work challenge; a sign-up in raid mode sends its solution',
+  tag: 'auth',
+  access: 'visitor',
+  // ALTCHA's own challenge object (algorithm, challenge, maxnumber, salt, signature).
+  response: z.record(z.string(), z.unknown()),
+  errors: {},
+});
+
+const thresholdsSchema = z.object({
+  signupsPerHour: z.coerce.number().int().min(1).max(1_000_000),
+  newPostsPerHour: z.coerce.number().int().min(1).max(1_000_000),
+  reportsPerHour: z.coerce.number().int().min(1).max(1_000_000),
+  quietMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60),
+});
+
+export const raidAdminSchema = z.object({
+  active: z.boolean(),
+  since: z.number().nullable(),
+  /** Entered by the thresholds (true) or by hand (false). */
+  automatic: z.boolean(),
+  thresholds: thresholdsSchema,
+  /** The last hour's counts the trigger reads. */
+  lastHour: z.object({
+    signups: z.number().int(),
+    newPosts: z.number().int(),
+    reports: z.number().int(),
+  }),
+});
+export type RaidAdmin = z.infer<typeof raidAdminSchema>;
+
+const OPERATOR_REFUSALS = {
+  401: ['UNAUTHORIZED'],
+  403: [...WRITE_REFUSALS, 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
+} as const;
+
+export const raidAdminEndpoint = defineEndpoint({
+  method: 'GET',
+  path: raidPaths.admin,
+  id: 'raidAdmin',
+  summary: "Raid mode, its thresholds and the last hour's counts (moderators)",
+  tag: 'console',
+  access: 'operator',
+  response: raidAdminSchema,
+  errors: OPERATOR_REFUSALS,
+});
+
+export const raidSwitchEndpoint = defineEndpoint({
+  method: 'POST',
+  path: raidPaths.admin,
+  id: 'raidSwitch',
+  summary: 'Turns raid mode on or off by hand, with a reason for the log (admins)',
+  tag: 'console',
+  access: 'operator',
+  body: z.object({ active: z.boolean(), reason: reasonSchema }),
+  response: raidAdminSchema,
+  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
+});
+
+export const raidThresholdsEndpoint = defineEndpoint({
+  method: 'POST',
+  path: raidPaths.adminThresholds,
+  id: 'raidThresholds',
+  summary: "Sets raid mode's automatic thresholds, with a reason for the log (admins)",
+  tag: 'console',
+  access: 'operator',
+  body: thresholdsSchema.extend({ reason: reasonSchema }),
+  response: raidAdminSchema,
+  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
+});
+
+export const blocklistExportEndpoint = defineEndpoint({
+  method: 'GET',
+  path: raidPaths.blocklist,
+  id: 'blocklistExport',
+  summary: 'The perceptual-hash blocklist in its text format (docs/blocklist-format.md; admins)',
+  tag: 'console',
+  access: 'operator',
+  response: z.object({ text: z.string(), count: z.number().int() }),
+  errors: OPERATOR_REFUSALS,
+});
+
+export const blocklistImportEndpoint = defineEndpoint({
+  method: 'POST',
+  path: raidPaths.blocklist,
+  id: 'blocklistImport',
+  summary: "Adds another community's blocklist (text format) under a source name (admins)",
+  tag: 'console',
+  access: 'operator',
+  body: z.object({
+    source: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'A source is 1-40 letters, digits, _ . or -'),
+    text: z.string().max(2_000_000),
+    reason: reasonSchema,
+  }),
+  response: z.object({ added: z.number().int(), known: z.number().int() }),
+  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
+});
