@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { declaredErrors } from '#shared/api/endpoint.ts';
 import { buildApp, type BuildOptions } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
@@ -22,6 +23,11 @@ export interface TestApp {
   clock: TestClock;
   /** The database as its owner sees it (the migration role on PostgreSQL), for DDL in a test. */
   owner: AppConfig['database'];
+  /**
+   * Refusals the app answered with a code its endpoint does not declare (decision 024): close()
+   * fails when any is listed.
+   */
+  undeclared: string[];
   /** Listens on a loopback port, for tests that need real sockets; gives the app's origin. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -47,8 +53,10 @@ export async function createTestApp(
   };
   const clock = new TestClock();
   const app = await buildApp(config, { clock, logger });
+  const undeclared = recordUndeclaredRefusals(app);
   return {
     app,
+    undeclared,
     config,
     clock,
     owner: testDb.owner,
@@ -62,6 +70,8 @@ export async function createTestApp(
       // (WITH FORCE) would kill them mid-goodbye and the pool, having no error listener, throws.
       if (kind === 'postgres') await sleep(200);
       await testDb.drop();
+      // Every suite closes its app: a refusal its endpoint does not declare fails the suite here.
+      expect(undeclared, 'refusals with a code the endpoint does not declare').toEqual([]);
     },
   };
 }
@@ -77,6 +87,30 @@ export function suiteApp(kind: DatabaseKind, overrides: Partial<AppConfig> = {})
   });
   afterAll(async () => suite.close?.());
   return suite;
+}
+
+/**
+ * Watches every answer of `app`: a 4xx or 5xx whose `code` is not among its endpoint's declared
+ * errors (or the common ones) is listed, so an endpoint's `errors` stay what the route answers.
+ */
+function recordUndeclaredRefusals(app: FastifyInstance): string[] {
+  const found: string[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    const endpoint = request.routeOptions.config?.endpoint;
+    if (!endpoint || reply.statusCode < 400 || typeof payload !== 'string') return payload;
+    let code: unknown;
+    try {
+      code = (JSON.parse(payload) as { code?: unknown }).code;
+    } catch {
+      return payload;
+    }
+    const declared: Record<number, readonly string[] | undefined> = declaredErrors(endpoint);
+    if (typeof code !== 'string' || !declared[reply.statusCode]?.includes(code)) {
+      found.push(`${endpoint.method} ${endpoint.path} -> ${reply.statusCode} ${String(code)}`);
+    }
+    return payload;
+  });
+  return found;
 }
 
 let counter = 0;

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Access, Endpoint } from '#shared/api/endpoint.ts';
-import { COMMON_ERRORS } from '#shared/api/endpoint.ts';
+import { declaredErrors } from '#shared/api/endpoint.ts';
 import { apiErrorSchema } from '#shared/api/errors.ts';
 import { SESSION_COOKIE } from '../security/sessions.ts';
 
@@ -41,7 +41,7 @@ const endpointTransform: SwaggerTransform = (document) => {
   const transformed = jsonSchemaTransform(document as Parameters<typeof jsonSchemaTransform>[0]);
   const endpoint: Endpoint | undefined = document.route.config?.endpoint;
   if (!endpoint) return transformed;
-  const errors = { ...COMMON_ERRORS, ...endpoint.errors } as Record<string, readonly string[]>;
+  const errors = declaredErrors(endpoint);
   const response = { ...(transformed.schema.response as Record<string, unknown>) };
   for (const [status, codes] of Object.entries(errors)) {
     response[status] = {

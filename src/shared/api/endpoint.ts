@@ -34,6 +34,8 @@ export interface Endpoint {
   /** The success status (200 unless stated) and its body. */
   readonly status?: 200 | 201 | 202;
   readonly response: z.ZodType;
+  /** A success body that is not JSON (a plain-text figure for listing sites); errors stay JSON. */
+  readonly produces?: 'text/plain';
   /** Every refusal the endpoint may answer, by status, with its codes. */
   readonly errors: Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 }
@@ -67,6 +69,18 @@ export const COMMON_ERRORS = {
   400: ['VALIDATION', 'BAD_REQUEST'],
   503: ['UNAVAILABLE'],
 } as const satisfies Endpoint['errors'];
+
+/** Every code the endpoint may answer, by status: its own joined with the common ones. */
+export function declaredErrors(endpoint: Endpoint): Record<number, readonly ErrorCode[]> {
+  const all: Record<number, ErrorCode[]> = {};
+  for (const errors of [COMMON_ERRORS, endpoint.errors] as Endpoint['errors'][]) {
+    for (const [status, codes] of Object.entries(errors)) {
+      const list = (all[Number(status)] ??= []);
+      for (const code of codes ?? []) if (!list.includes(code)) list.push(code);
+    }
+  }
+  return all;
+}
 
 /** A write's refusals in the session scope: a missing or stale CSRF token, another site's request. */
 export const WRITE_REFUSALS = ['CSRF', 'CROSS_SITE'] as const satisfies readonly ErrorCode[];

@@ -184,6 +184,7 @@ export const voteEndpoint = defineEndpoint({
   errors: {
     403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
+    409: ['NETWORK_VOTES_FULL'],
     429: ['RATE_LIMITED'],
   },
 });
