@@ -1,11 +1,8 @@
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { getTransferSolInstruction } from '@solana-program/system';
 import {
-  AccountState,
   getBurnCheckedInstruction,
   getBurnInstruction,
-  getMintEncoder,
-  getTokenEncoder,
   getTransferInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
@@ -26,7 +23,8 @@ import {
   type KeyPairSigner,
   type Transaction,
 } from '@solana/kit';
-import type { TestChain } from './test-chain.ts';
+import { writeMint, writeTokenAccount } from '../../scripts/local-chain/token-accounts.ts';
+import type { SvmRpc } from '../../scripts/local-chain/svm-rpc.ts';
 
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -39,7 +37,7 @@ const memoInstruction = (memo: string) =>
   getAddMemoInstruction({ memo }, { programAddress: MEMO_PROGRAM });
 
 /** A generated key with SOL on the test chain. */
-export async function fundedSigner(chain: TestChain, sol = 10n): Promise<KeyPairSigner> {
+export async function fundedSigner(chain: SvmRpc, sol = 10n): Promise<KeyPairSigner> {
   const signer = await generateKeyPairSigner();
   chain.airdrop(signer.address, sol * LAMPORTS_PER_SOL);
   return signer;
@@ -52,7 +50,7 @@ export async function freshAddress(): Promise<Address> {
 
 /** A transaction paying `payer`'s instructions, signed, with the chain's latest blockhash. */
 export async function signed(
-  chain: TestChain,
+  chain: SvmRpc,
   payer: KeyPairSigner,
   instructions: Instruction[],
 ): Promise<Transaction> {
@@ -89,7 +87,7 @@ export interface PaymentParts {
 
 /** A SOL transfer with the payment's reference key and memo (either may be left out). */
 export async function prizeTransfer(
-  chain: TestChain,
+  chain: SvmRpc,
   payer: KeyPairSigner,
   parts: PaymentParts,
 ): Promise<Transaction> {
@@ -119,7 +117,7 @@ export interface TestMint {
  * `balance`, written straight into the runtime's accounts (base layouts, no extensions).
  */
 export async function createTestMint(
-  chain: TestChain,
+  chain: SvmRpc,
   owner: KeyPairSigner,
   options: {
     program?: Address;
@@ -136,70 +134,25 @@ export async function createTestMint(
   const balance = options.balance ?? supply;
   const mint = options.mint ?? (await freshAddress());
   const account = await freshAddress();
-  const mintData = getMintEncoder().encode({
-    mintAuthority: null,
-    supply,
-    decimals,
-    isInitialized: true,
-    freezeAuthority: null,
-  });
-  const tokenData = getTokenEncoder().encode({
-    mint,
-    owner: owner.address,
-    amount: balance,
-    delegate: null,
-    state: AccountState.Initialized,
-    isNative: null,
-    delegatedAmount: 0n,
-    closeAuthority: null,
-  });
-  for (const [at, data] of [
-    [mint, mintData],
-    [account, tokenData],
-  ] as const) {
-    chain.svm.setAccount({
-      address: at,
-      data: new Uint8Array(data),
-      executable: false,
-      lamports: lamports(chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
-      programAddress: program,
-      space: BigInt(data.length),
-    });
-  }
+  writeMint(chain, mint, { supply, decimals, program });
+  writeTokenAccount(chain, account, { mint, owner: owner.address, amount: balance, program });
   return { mint, program, decimals, account, owner };
 }
 
 /** A token account of `owner` for `of`'s mint, empty. */
 export async function tokenAccount(
-  chain: TestChain,
+  chain: SvmRpc,
   of: TestMint,
   owner: Address,
 ): Promise<Address> {
   const at = await freshAddress();
-  const data = getTokenEncoder().encode({
-    mint: of.mint,
-    owner,
-    amount: 0n,
-    delegate: null,
-    state: AccountState.Initialized,
-    isNative: null,
-    delegatedAmount: 0n,
-    closeAuthority: null,
-  });
-  chain.svm.setAccount({
-    address: at,
-    data: new Uint8Array(data),
-    executable: false,
-    lamports: lamports(chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
-    programAddress: of.program,
-    space: BigInt(data.length),
-  });
+  writeTokenAccount(chain, at, { mint: of.mint, owner, amount: 0n, program: of.program });
   return at;
 }
 
 /** `burn` (or `burnChecked`) of `amount` base units from the owner's account. */
 export async function burnTokens(
-  chain: TestChain,
+  chain: SvmRpc,
   of: TestMint,
   amount: bigint,
   checked = false,
@@ -219,7 +172,7 @@ export async function burnTokens(
 
 /** A transfer of tokens (not SOL) to `destination`, with a reference key and a memo. */
 export async function tokenTransfer(
-  chain: TestChain,
+  chain: SvmRpc,
   of: TestMint,
   destination: Address,
   amount: bigint,
