@@ -49,6 +49,8 @@ const serverDomainImports = {
   ops: ['memes'],
   prize: ['accounts', 'alerts', 'cli', 'game', 'suspensions', 'wallet'],
   wallet: ['accounts'],
+  // A holder is a proven wallet and a read of the chain (docs/decisions/029-holders-at-home.md).
+  holders: ['accounts', 'wallet'],
   burns: ['cli', 'prize'],
   console: ['accounts', 'cli', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.

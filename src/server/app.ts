@@ -22,6 +22,7 @@ import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { memePageRoute } from './memes/page-route.ts';
+import { recheckDueWallets, refuseUnlessHolder, type HolderContext } from './holders/service.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { database } from './plugins/database.ts';
 import { health } from './plugins/health.ts';
@@ -29,7 +30,7 @@ import { maintenance } from './plugins/maintenance.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { burnAdminRoutes, burnReadRoutes } from './burns/routes.ts';
-import { finishPendingPayments, paymentContext } from './prize/payments.ts';
+import { chainRpcFor, finishPendingPayments, paymentContext } from './prize/payments.ts';
 import { prizePaymentRoutes } from './prize/payment-routes.ts';
 import { openApproval } from './prize/repository.ts';
 import { prizeRoutes } from './prize/routes.ts';
@@ -88,6 +89,9 @@ export async function buildApp(
   // A prepared prize payment is looked for again until it is paid or expires (a restart included).
   const payments = paymentContext(config, { db: app.deps.db, site, clock });
   app.maintenance.add('prize payments', () => finishPendingPayments(payments));
+  // Holders' wallets read again about every six hours, a few each run (decision 029).
+  const holders: HolderContext = { db: app.deps.db, clock, site, rpc: chainRpcFor(config) };
+  app.maintenance.add('holder balances', () => recheckDueWallets(holders));
   // Raid day (decision 027): the raid switch and its trigger, the moderators' alerts.
   await app.register(raidMode);
   await alertSender(app);
@@ -121,7 +125,10 @@ export async function buildApp(
     scope.addHook('onRequest', refuseDuringRaid);
     await scope.register(raidSessionRoutes);
     await scope.register(authRoutes);
-    await scope.register(shopRoutes);
+    // The holders' row: holders' rule, shop's route (as a wallet change takes prize's rule).
+    await scope.register(shopRoutes, {
+      holders: (db, userId, name) => refuseUnlessHolder(db, site, userId, name),
+    });
     await scope.register(gameRoutes, { standings });
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   DEFAULT_CHARACTER_KEY,
+  allCharacterKeys,
   characterKeys,
   characters,
   getCharacter,
+  holderCharacterKeys,
+  holderCharacters,
   isCharacterKey,
 } from './characters.ts';
 
@@ -65,6 +68,18 @@ describe('character catalogue', () => {
     const schema = z.enum(characterKeys);
     expect(schema.parse('pilot')).toBe('pilot');
     expect(schema.safeParse('ninja').success).toBe(false);
+  });
+
+  it("keeps the holders' row apart from the eleven: two characters sold to holders only", () => {
+    expect(holderCharacters.map((c) => [c.key, c.name, c.price, c.forHolders])).toEqual([
+      ['diamond-hands', 'Diamond Hands', 500, true],
+      ['hodler', 'HODLer', 1500, true],
+    ]);
+    expect(characters.filter((c) => c.forHolders)).toEqual([]);
+    expect(allCharacterKeys).toEqual([...characterKeys, ...holderCharacterKeys]);
+    for (const c of holderCharacters) expect(getCharacter(c.key)).toBe(c);
+    const looks = [...characters, ...holderCharacters].map((c) => JSON.stringify(c.appearance));
+    expect(new Set(looks).size).toBe(characters.length + holderCharacters.length);
   });
 
   it('gives every character a distinct look for the renderer', () => {

@@ -16,7 +16,17 @@ export const characterKeys = [
   'pudge',
 ] as const;
 
-export type CharacterKey = (typeof characterKeys)[number];
+/**
+ * Characters only a holder of the site's token may buy (docs/decisions/029-holders-at-home.md),
+ * the shop's "Holders" row: apart from the catalogue above, which stays the specification's
+ * eleven.
+ */
+export const holderCharacterKeys = ['diamond-hands', 'hodler'] as const;
+
+/** Every character a member may own or play: the catalogue, then the holders' row. */
+export const allCharacterKeys = [...characterKeys, ...holderCharacterKeys] as const;
+
+export type CharacterKey = (typeof allCharacterKeys)[number];
 
 export const DEFAULT_CHARACTER_KEY = 'default' satisfies CharacterKey;
 
@@ -97,6 +107,8 @@ export interface Character {
   readonly price: number;
   /** Legendary characters get the golden card and golden sparkles. */
   readonly legendary: boolean;
+  /** Sold only to a member whose proven wallet reaches a holder tier (shared/holders.ts). */
+  readonly forHolders?: true;
   readonly appearance: CharacterAppearance;
 }
 
@@ -218,15 +230,50 @@ const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
       ],
     },
   },
+  'diamond-hands': {
+    ...person('Diamond Hands', 500, {
+      skin: '#c68c5d',
+      hair: { style: 'short', color: '#111827' },
+      headwear: { kind: 'hood', color: '#38bdf8', trim: '#0369a1' },
+      outfit: { kind: 'hoodie', color: '#38bdf8', trim: '#0369a1' },
+      accessories: [
+        { kind: 'drawstrings', color: '#e0f2fe' },
+        { kind: 'aviators', color: '#0f172a' },
+      ],
+    }),
+    forHolders: true,
+  },
+  hodler: {
+    ...person('HODLer', 1500, {
+      skin: '#f2c7a0',
+      hair: { style: 'slick', color: '#7c2d12' },
+      headwear: bareHead,
+      outfit: { kind: 'suit', color: '#0f766e', trim: '#fef3c7' },
+      accessories: [
+        { kind: 'tie', color: '#facc15' },
+        { kind: 'pocket-square', color: '#facc15' },
+        { kind: 'badge', color: '#facc15' },
+      ],
+    }),
+    forHolders: true,
+  },
 };
 
-/** Every character, in shop order. */
+/** Every character of the catalogue (the specification's eleven), in shop order. */
 export const characters: readonly Character[] = characterKeys.map((key) => ({
   key,
   ...catalogue[key],
 }));
 
-const byKey = new Map<string, Character>(characters.map((c) => [c.key, c]));
+/** The shop's "Holders" row, in order. */
+export const holderCharacters: readonly Character[] = holderCharacterKeys.map((key) => ({
+  key,
+  ...catalogue[key],
+}));
+
+const byKey = new Map<string, Character>(
+  [...characters, ...holderCharacters].map((c) => [c.key, c]),
+);
 
 export function isCharacterKey(x: unknown): x is CharacterKey {
   return typeof x === 'string' && byKey.has(x);

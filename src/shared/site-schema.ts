@@ -65,6 +65,16 @@ const roadmapStepSchema = z.strictObject({
   completed: z.boolean(),
 });
 
+/** A holder tier (shared/holders.ts counts whole tokens with up to 9 decimal places). */
+const holderTierSchema = z.strictObject({
+  label: z.string().min(1).max(24),
+  minTokens: z
+    .number()
+    .positive()
+    .max(1e15, 'must be at most 1e15 tokens')
+    .refine((n) => /^\d+(\.\d{1,9})?$/.test(String(n)), { error: 'at most 9 decimal places' }),
+});
+
 export const siteConfigSchema = z.strictObject({
   brand: z.string().min(1),
   ticker: z.string().regex(/^\$[A-Z0-9]{2,12}$/, 'must look like "$GRIND"'),
@@ -114,6 +124,19 @@ export const siteConfigSchema = z.strictObject({
   }),
   roadmap: z.array(roadmapStepSchema).min(1),
   socialCards: z.array(socialCardSchema).min(1),
+  holders: z
+    .strictObject({
+      tiers: z.strictObject({ holder: holderTierSchema, whale: holderTierSchema }),
+      notCirculating: z
+        .array(z.string().regex(BASE58_ADDRESS, 'must be a base58 Solana address'))
+        .max(50, 'at most 50 wallets')
+        .refine((list) => new Set(list).size === list.length, {
+          error: 'a wallet is listed twice',
+        }),
+    })
+    .refine((h) => h.tiers.whale.minTokens > h.tiers.holder.minTokens, {
+      error: 'tiers.whale.minTokens must be more than tiers.holder.minTokens',
+    }),
 });
 
 // SiteConfig is written out in zod-free site.ts for the first load; this fails to compile when the

@@ -44,6 +44,13 @@ export interface RoadmapStep {
   completed: boolean;
 }
 
+/** A holder tier: its name on badges and the balance of the site's token it starts at. */
+export interface HolderTierRule {
+  label: string;
+  /** Whole tokens (fractions allowed): a proven wallet holding at least this reaches the tier. */
+  minTokens: number;
+}
+
 export interface SiteConfig {
   brand: string;
   /** Like "$GRIND". */
@@ -89,6 +96,15 @@ export interface SiteConfig {
   };
   roadmap: RoadmapStep[];
   socialCards: SocialCard[];
+  /**
+   * Holder perks and the supply figures (docs/decisions/029-holders-at-home.md): the tiers a
+   * member's proven wallet reaches by its balance of `contractAddress`'s token, and the wallets
+   * (owners) whose balance is not circulating supply: treasury, team, locked liquidity.
+   */
+  holders: {
+    tiers: { holder: HolderTierRule; whale: HolderTierRule };
+    notCirculating: string[];
+  };
 }
 
 export function dexscreenerUrl(address: string): string {
@@ -227,6 +243,13 @@ export const defaultSite: SiteConfig = {
     { id: 'discord', name: 'Discord', description: 'Hang out, share wins and plan the next burn.' },
     { id: 'dexscreener', name: 'DexScreener', description: 'Track the live price chart.' },
   ],
+  holders: {
+    tiers: {
+      holder: { label: 'Holder', minTokens: 1 },
+      whale: { label: 'Whale', minTokens: 1_000_000 },
+    },
+    notCirculating: [],
+  },
 };
 
 /** Static brand assets in public/; sizes are here so every <img> is sized (no layout shift). */

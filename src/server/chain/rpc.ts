@@ -1,6 +1,11 @@
 import { base58 } from '@scure/base';
 import { z } from 'zod';
-import type { ChainTokenBalance, ChainTransaction } from './verify.ts';
+import {
+  TOKEN_2022_PROGRAM,
+  TOKEN_PROGRAM,
+  type ChainTokenBalance,
+  type ChainTransaction,
+} from './verify.ts';
 
 /**
  * The RPC did not answer in time, answered with an error, or answered more or other than the
@@ -50,6 +55,11 @@ export interface ChainRpc {
   finalizedBlockHeight(): Promise<bigint>;
   /** A mint's supply at `finalized`, in base units. */
   tokenSupply(mint: string): Promise<{ amount: bigint; decimals: number }>;
+  /**
+   * What `owner` holds of `mint` at `finalized`, in base units: its token accounts of that mint
+   * under both token programs (Token and Token-2022), summed.
+   */
+  tokenBalance(owner: string, mint: string): Promise<bigint>;
 }
 
 /** Without SOLANA_RPC_URL nothing can be verified; the operator reads this line. */
@@ -138,6 +148,23 @@ const blockhashSchema = z.object({
 const supplySchema = z.object({
   value: z.object({ amount: u64, decimals: z.number().int().min(0).max(255) }),
 });
+
+/**
+ * getTokenAccountsByOwner's accounts, each sliced to its first 72 bytes (mint, owner, amount:
+ * the base layout both token programs share), so a wallet's answer stays small.
+ */
+const tokenAccountsSchema = z.object({
+  value: z.array(
+    z.object({
+      account: z.object({
+        owner: z.string(),
+        // 72 bytes asked; an RPC that ignores dataSlice sends the whole account.
+        data: z.tuple([z.string().max(16_384), z.literal('base64')]),
+      }),
+    }),
+  ),
+});
+const TOKEN_ACCOUNT_HEAD = 72;
 
 /**
  * JSON.parse with the integers a double cannot hold (u64 balances above 2^53) kept exact as
@@ -361,6 +388,41 @@ export function createChainRpc(url: string, timeoutMs: number): ChainRpc {
 
     async finalizedBlockHeight() {
       return call('getBlockHeight', [{ commitment: 'finalized' }], u64);
+    },
+
+    async tokenBalance(owner, mint) {
+      let total = 0n;
+      // Each program read on its own: a holder under Token-2022 is not a zero because its
+      // accounts are not the first program's (the mint decides which program holds them).
+      for (const programId of [TOKEN_PROGRAM, TOKEN_2022_PROGRAM]) {
+        const { value } = await call(
+          'getTokenAccountsByOwner',
+          [
+            owner,
+            { programId },
+            {
+              commitment: 'finalized',
+              encoding: 'base64',
+              dataSlice: { offset: 0, length: TOKEN_ACCOUNT_HEAD },
+            },
+          ],
+          tokenAccountsSchema,
+        );
+        for (const { account } of value) {
+          if (account.owner !== programId) continue;
+          const data = Buffer.from(account.data[0], 'base64');
+          if (data.length < TOKEN_ACCOUNT_HEAD) {
+            throw new ChainUnavailable(
+              `the Solana RPC answered getTokenAccountsByOwner with ${data.length} bytes of a token account, fewer than its ${TOKEN_ACCOUNT_HEAD}`,
+              'CHAIN_BAD_ANSWER',
+            );
+          }
+          if (base58.encode(data.subarray(0, 32)) !== mint) continue;
+          if (base58.encode(data.subarray(32, 64)) !== owner) continue;
+          total += data.readBigUInt64LE(64);
+        }
+      }
+      return total;
     },
 
     async tokenSupply(mint) {

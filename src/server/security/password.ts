@@ -8,8 +8,9 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /**
- * The password hash of an account opened with a wallet alone (docs/decisions/029-holders-at-home.md): no argon2
- * hash is empty, so no password matches it until the member adds one.
+ * The password hash of an account opened with a wallet alone
+ * (docs/decisions/029-holders-at-home.md): no argon2 hash is empty, so no password matches it
+ * until the member adds one.
  */
 export const NO_PASSWORD = '';
 

@@ -15,9 +15,14 @@ import {
   PURCHASE_REQUIRES_MEMBER,
   SELECT_REQUIRES_MEMBER,
   selectCharacter,
+  type HolderRule,
 } from './service.ts';
 
-export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
+/** `holders`: the holders' row's rule (holders/service.ts), handed in by app.ts. */
+export const shopRoutes: FastifyPluginAsyncZod<{ holders: HolderRule }> = async (
+  app,
+  { holders },
+) => {
   // A member's balance and collection: never cached by the browser or anything in between.
   app.addHook('onRequest', noStore);
 
@@ -30,7 +35,7 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   endpointRoute(
     app,
     purchaseEndpoint,
-    async (request) => purchaseCharacter(app.deps, request.user, request.params.key),
+    async (request) => purchaseCharacter(app.deps, request.user, request.params.key, holders),
     { onRequest: membersOnly(PURCHASE_REQUIRES_MEMBER) },
   );
 

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { OwnedCharacter, PurchaseResponse, UserProfile } from '#shared/api/shop.ts';
 import {
-  characterKeys,
+  allCharacterKeys,
   DEFAULT_CHARACTER_KEY,
   getCharacter,
   isCharacterKey,
@@ -19,6 +19,13 @@ export interface ShopDeps {
   db: Kysely<Database>;
   clock: Clock;
 }
+
+/** The holders' row (docs/decisions/029-holders-at-home.md): the site's tiers for its sale. */
+export type HolderRule = (
+  db: Kysely<Database>,
+  userId: number,
+  characterName: string,
+) => Promise<void>;
 
 export const PURCHASE_REQUIRES_MEMBER = 'Please log in to purchase characters.';
 export const SELECT_REQUIRES_MEMBER = 'Please log in to select characters.';
@@ -48,7 +55,7 @@ function toProfile(row: ProfileRow): UserProfile {
 export function ownedList(keys: readonly string[]): OwnedCharacter[] {
   const owned = new Set<string>(keys);
   owned.add(DEFAULT_CHARACTER_KEY);
-  return characterKeys.filter((k) => owned.has(k)).map((characterKey) => ({ characterKey }));
+  return allCharacterKeys.filter((k) => owned.has(k)).map((characterKey) => ({ characterKey }));
 }
 
 async function profileOf(
@@ -82,12 +89,19 @@ export async function purchaseCharacter(
   deps: ShopDeps,
   user: SessionUser | null,
   key: string,
+  refuseUnlessHolder?: HolderRule,
 ): Promise<PurchaseResponse> {
   const member = requireMember(user, PURCHASE_REQUIRES_MEMBER);
   const character = characterOr404(key);
   const alreadyOwned = () =>
     new HttpError(409, `You already own ${character.name}`, 'ALREADY_OWNED');
   if (character.key === DEFAULT_CHARACTER_KEY) throw alreadyOwned();
+  if (character.forHolders) {
+    if (!refuseUnlessHolder) {
+      throw new HttpError(403, `${character.name} is for holders only`, 'HOLDERS_ONLY');
+    }
+    await refuseUnlessHolder(deps.db, member.id, character.name);
+  }
 
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {

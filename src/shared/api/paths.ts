@@ -42,6 +42,41 @@ export const walletPaths = {
   link: '/api/wallet/link',
 } as const;
 
+/**
+ * Signing in with a wallet (docs/decisions/029-holders-at-home.md): the site's Sign In With
+ * Solana message, checked as a wallet link is; a proven wallet signs its member in, an unknown
+ * one may open an account.
+ */
+export const walletSignInPaths = {
+  /** POST: the fields of a sign-in message, with a fresh single-use nonce. */
+  challenge: '/api/auth/wallet/challenge',
+  /** POST: the signed message; signs in the member who proved that wallet. */
+  login: '/api/auth/wallet/login',
+  /** POST: the signed message and a username; opens an account for an unknown wallet. */
+  register: '/api/auth/wallet/register',
+} as const;
+
+/** The signed-in member's own account: settings, a password, their holder status. */
+export const accountPaths = {
+  account: '/api/account',
+  settings: '/api/account/settings',
+  password: '/api/account/password',
+  /** POST: read the member's wallet balance of the site's token again, now. */
+  holderCheck: '/api/account/holder-check',
+} as const;
+
+/** A member's public page (`/u/<username>`) and the read behind it. */
+export const memberPaths = {
+  member: '/api/members/:username',
+  page: '/u/:username',
+} as const;
+
+/** Plain-text supply figures for listing sites (CoinGecko, CoinMarketCap). */
+export const supplyPaths = {
+  total: '/api/supply/total',
+  circulating: '/api/supply/circulating',
+} as const;
+
 export const memePaths = {
   list: '/api/memes',
   create: '/api/memes',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { characterKeys } from '#shared/characters.ts';
+import { allCharacterKeys } from '#shared/characters.ts';
 import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
 import { shopPaths } from './paths.ts';
 
-export const characterKeySchema = z.enum(characterKeys);
+export const characterKeySchema = z.enum(allCharacterKeys);
 
 /**
  * Any string up to a sane length: an unknown key is a 404 (the catalogue has no such
@@ -71,7 +71,7 @@ export const purchaseEndpoint = defineEndpoint({
   errors: {
     400: ['NOT_ENOUGH_COINS'],
     401: ['UNAUTHORIZED'],
-    403: MEMBER_WRITE_REFUSALS,
+    403: [...MEMBER_WRITE_REFUSALS, 'HOLDERS_ONLY'],
     404: ['UNKNOWN_CHARACTER'],
     409: ['ALREADY_OWNED'],
   },

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { createIndexes, dropTables, timestamp } from '../migration-helpers.ts';
 
 /**
- * Issue 45 (docs/decisions/029-holders-at-home.md): signing in with a wallet, member pages and holder perks.
+ * Issue 45 (docs/decisions/029-holders-at-home.md): signing in with a wallet, member pages and
+ * holder perks.
  * - `wallet_sign_in_nonces`: the sign-in messages the server issued to visitors (a link's
  *   nonces, `wallet_nonces`, belong to a member; these belong to nobody until spent).
  * - `holder_balances`: each member's last read of their proven wallet's balance of the site's
