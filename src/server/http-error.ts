@@ -1,9 +1,14 @@
-/** An error whose status and message are safe to show to the client. */
+import type { ErrorCode } from '#shared/api/error-codes.ts';
+
+/**
+ * An error whose status and message are safe to show to the client; its code is one of
+ * ERROR_CODES, which endpoints declare and clients switch on.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly code?: string,
+    readonly code?: ErrorCode,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

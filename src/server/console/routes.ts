@@ -28,6 +28,7 @@ import {
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { notFound } from '../http-error.ts';
 import { decide } from '../memes/moderation.ts';
+import { standingsByName, standingsOf } from '../memes/standing.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
@@ -183,7 +184,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
         openAppeals(app.deps.db, request.query.limit, app.deps.clock.now()),
         openReportCount(app.deps.db),
       ]);
-      return { entries, appeals, openReports };
+      const standings = await standingsByName(
+        app.deps.db,
+        [...entries.map((e) => e.meme.uploader), ...appeals.map((a) => a.member)],
+        app.deps.clock.now(),
+      );
+      return { entries, appeals, openReports, standings };
     },
     { onRequest: moderator },
   );
@@ -229,14 +235,37 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   endpointRoute(
     app,
     membersEndpoint,
-    async (request) => ({ members: await findMembers(app.deps.db, request.query.q) }),
+    async (request) => {
+      const members = await findMembers(app.deps.db, request.query.q);
+      const standings = await standingsOf(
+        app.deps.db,
+        members.map((m) => m.id),
+        app.deps.clock.now(),
+      );
+      return {
+        members,
+        standings: Object.fromEntries(
+          members.flatMap((m) => {
+            const standing = standings.get(m.id);
+            return standing ? [[m.username, standing]] : [];
+          }),
+        ),
+      };
+    },
     { onRequest: moderator },
   );
 
   endpointRoute(
     app,
     memberEndpoint,
-    async (request) => memberDetail(app.deps.db, request.params.username, app.deps.clock.now()),
+    async (request) => {
+      const now = app.deps.clock.now();
+      const detail = await memberDetail(app.deps.db, request.params.username, now);
+      const standing = (await standingsOf(app.deps.db, [detail.member.id], now)).get(
+        detail.member.id,
+      );
+      return { ...detail, ...(standing && { standing }) };
+    },
     { onRequest: moderator },
   );
 

@@ -17,6 +17,7 @@ import { RunStatisticsRecorder } from '#shared/game/run-statistics.ts';
 import { simulate } from '#shared/game/simulate.ts';
 import { MINUTE_MS } from '#shared/time.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
+import { isErrorCode, type ErrorCode } from '#shared/api/error-codes.ts';
 import { HttpError } from '../http-error.ts';
 import { enforceRateLimit, type RateLimiter } from '../security/rate-limit.ts';
 import {
@@ -74,7 +75,7 @@ const GAME_LIMITS = {
  */
 const UNKNOWN_RUN_REPORTS = { limit: 60, windowMs: MINUTE_MS };
 
-export function rejectRun(message: string, code: string): HttpError {
+export function rejectRun(message: string, code: ErrorCode): HttpError {
   return new HttpError(422, message, code);
 }
 
@@ -157,7 +158,11 @@ function throwIfRefused(run: {
   refusal_message: string | null;
 }): void {
   if (run.refused_at !== null) {
-    throw rejectRun(run.refusal_message ?? `${UNRANKED}.`, run.refusal_code ?? 'RUN_REFUSED');
+    // The stored code is one this module wrote (refuse below): an ErrorCode, or an unknown one
+    // from an older release, answered as a plain refusal.
+    const code =
+      run.refusal_code !== null && isErrorCode(run.refusal_code) ? run.refusal_code : 'RUN_REFUSED';
+    throw rejectRun(run.refusal_message ?? `${UNRANKED}.`, code);
   }
 }
 
@@ -165,7 +170,7 @@ function throwIfRefused(run: {
 async function refuse(
   deps: AppDeps,
   runId: string,
-  refusal: { code: string; message: string },
+  refusal: { code: ErrorCode; message: string },
 ): Promise<never> {
   if (!(await recordRefusal(deps.db, runId, refusal, deps.clock.now()))) {
     const fresh = await findRun(deps.db, runId);

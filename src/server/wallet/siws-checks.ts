@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SignedWalletMessage, WalletChallenge } from '#shared/api/wallet.ts';
 import { parseSignInMessage, signInMessageText } from '#shared/siws.ts';
 import { MINUTE_MS } from '#shared/time.ts';
+import type { ErrorCode } from '#shared/api/error-codes.ts';
 import { HttpError } from '../http-error.ts';
 
 /**
@@ -70,7 +71,7 @@ export function challengeFields(row: IssuedMessage, statement: string): WalletCh
   };
 }
 
-const bad = (message: string, code: string) => new HttpError(400, message, code);
+const bad = (message: string, code: ErrorCode) => new HttpError(400, message, code);
 
 export function decodeBase64(value: string): Uint8Array {
   return new Uint8Array(Buffer.from(value, 'base64'));

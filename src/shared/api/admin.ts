@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { STANDING_LEVELS } from '../standing.ts';
 import { MAX_ROW_ID } from './text.ts';
 
 /**
@@ -35,6 +36,14 @@ export const adminPaths = {
 
 /** The console's page. */
 export const ADMIN_PAGE = '/admin';
+
+/** A member's standing (src/shared/standing.ts, docs/decisions/027). */
+export const standingSchema = z.object({
+  level: z.enum(STANDING_LEVELS),
+  provenWallet: z.boolean(),
+});
+/** The standing of each member a console page names, by name: moderators see it beside every name. */
+export const standingsSchema = z.record(z.string(), standingSchema);
 
 export const ROLES = ['member', 'moderator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -299,6 +308,10 @@ export const queueMemeSchema = z.object({
   hidden: z.boolean(),
   deleted: z.boolean(),
   uploader: z.string().nullable(),
+  /** Held by the image classifier for review (docs/decisions/027): shown blurred. */
+  held: z.boolean().optional(),
+  /** The classifier's score, 0 to 1. */
+  screenScore: z.number().nullable().optional(),
 });
 
 export const queueEntrySchema = z.object({
@@ -347,6 +360,7 @@ export const reportsEndpoint = defineEndpoint({
     entries: z.array(queueEntrySchema),
     appeals: z.array(appealEntrySchema),
     openReports: z.number().int(),
+    standings: standingsSchema,
   }),
   errors: OPERATOR_REFUSALS,
 });
@@ -424,6 +438,7 @@ export const memberDetailSchema = z.object({
   reportsAgainst: z.number().int(),
   suspensions: z.array(suspensionSchema),
   decisions: z.array(logEntrySchema),
+  standing: standingSchema.optional(),
 });
 export type MemberDetail = z.infer<typeof memberDetailSchema>;
 
@@ -441,6 +456,7 @@ export const membersEndpoint = defineEndpoint({
   query: z.object({ q: z.string().trim().min(1).max(32) }),
   response: z.object({
     members: z.array(z.object({ id: z.number().int(), username: z.string(), role: z.enum(ROLES) })),
+    standings: standingsSchema,
   }),
   errors: OPERATOR_REFUSALS,
 });

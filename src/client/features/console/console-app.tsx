@@ -10,6 +10,7 @@ import { MembersPage } from './members-page.tsx';
 import { OverviewPage } from './overview-page.tsx';
 import { PasskeysPage } from './passkeys-page.tsx';
 import { QueuePage } from './queue-page.tsx';
+import { RaidPage } from './raid-page.tsx';
 
 interface Section {
   path: string;
@@ -21,6 +22,7 @@ const SECTIONS: Section[] = [
   { path: '/overview', label: 'Overview' },
   { path: '/queue', label: 'Queue' },
   { path: '/members', label: 'Members' },
+  { path: '/raid', label: 'Raid' },
   { path: '/log', label: 'Log' },
   { path: '/passkeys', label: 'Passkeys' },
   { path: '/prize-week', label: 'Prize week', admin: true },
@@ -76,6 +78,7 @@ function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
             <Route path="/overview" component={OverviewPage} />
             <Route path="/queue" component={QueuePage} />
             <Route path="/members" component={MembersPage} />
+            <Route path="/raid" component={RaidPage} />
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
             {prizeWeek && <Route path="/prize-week" component={prizeWeek} />}

@@ -13,6 +13,8 @@ import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
+import { StandingBadge } from '#client/ui/standing-badge.tsx';
+import { StandingExplainer } from '#client/ui/standing-explainer.tsx';
 import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
@@ -106,7 +108,10 @@ function MemberView({ username }: { username: string }) {
   return (
     <div className="space-y-4 text-sm">
       <div>
-        <h2 className="text-lg font-bold">{member.username}</h2>
+        <h2 className="text-lg font-bold">
+          {member.username}
+          <StandingBadge standing={detail.data.standing} />
+        </h2>
         <p className="text-slate-400">
           #{member.id} · {member.role} · joined {when(member.createdAt)} · {member.coins} coins ·{' '}
           {member.sessions} session(s) · wallet {member.wallet ?? 'none'} · {reportsAgainst}{' '}
@@ -179,12 +184,19 @@ export function MembersPage() {
                 onClick={() => setSelected(m.username)}
               >
                 {m.username}
+                <StandingBadge standing={found.data.standings[m.username]} />
               </Button>
             </li>
           ))}
         </ul>
       )}
       {selected && <MemberView username={selected} />}
+      <details className="rounded-lg border border-slate-800 p-3">
+        <summary className="cursor-pointer text-sm font-semibold">What standings mean</summary>
+        <div className="pt-2">
+          <StandingExplainer />
+        </div>
+      </details>
     </section>
   );
 }

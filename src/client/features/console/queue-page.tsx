@@ -13,6 +13,9 @@ import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
+import { cn } from '#client/ui/cn.ts';
+import { StandingBadge } from '#client/ui/standing-badge.tsx';
+import type { Standing } from '#shared/standing.ts';
 import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
@@ -24,7 +27,15 @@ const LABELS: Record<Decision, string> = {
   dismiss: 'Dismiss reports',
 };
 
-function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }) {
+function QueueCard({
+  entry,
+  resolved,
+  standing,
+}: {
+  entry: QueueEntry;
+  resolved: boolean;
+  standing: Standing | undefined;
+}) {
   const [reason, setReason] = useState('');
   const queryClient = useQueryClient();
   const decide = useMutation({
@@ -52,10 +63,15 @@ function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }
     >
       {meme.thumbnailUrl ? (
         <a href={meme.imageUrl ?? undefined} target="_blank" rel="noreferrer" className="shrink-0">
+          {/* A picture the classifier held is blurred; the full image is a click away. */}
           <img
             src={meme.thumbnailUrl}
             alt={meme.title}
-            className="h-32 w-full rounded-lg object-cover sm:w-40"
+            data-held={meme.held ? 'true' : undefined}
+            className={cn(
+              'h-32 w-full rounded-lg object-cover sm:w-40',
+              meme.held && 'blur-xl',
+            )}
           />
         </a>
       ) : (
@@ -66,9 +82,17 @@ function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }
       <div className="min-w-0 flex-1 space-y-1 text-sm">
         <h2 className="break-words text-base font-semibold text-slate-100">{meme.title}</h2>
         <p className="text-slate-400">
-          #{meme.id} by {meme.uploader ?? '(deleted account)'} ·{' '}
+          #{meme.id} by {meme.uploader ?? '(deleted account)'}
+          <StandingBadge standing={standing} /> ·{' '}
           {meme.deleted ? 'deleted' : meme.hidden ? 'hidden' : 'shown'}
         </p>
+        {meme.held && (
+          <p className="font-semibold text-amber-300" data-testid="held-note">
+            Held by the image classifier
+            {meme.screenScore != null && ` (score ${meme.screenScore.toFixed(2)})`}: shown to its
+            owner only until you decide. Dismiss or unhide shows it.
+          </p>
+        )}
         <p>
           <span className="font-semibold text-grind-300">{entry.reports} report(s)</span>: {reasons}
         </p>
@@ -113,7 +137,7 @@ function QueueCard({ entry, resolved }: { entry: QueueEntry; resolved: boolean }
 const VERDICT_LABELS = { uphold: 'Uphold', lift: 'Lift suspension' } as const;
 
 /** A suspended member's appeal: their text, the suspension, and uphold or lift with a reason. */
-function AppealCard({ appeal }: { appeal: AppealEntry }) {
+function AppealCard({ appeal, standing }: { appeal: AppealEntry; standing: Standing | undefined }) {
   const [reason, setReason] = useState('');
   const queryClient = useQueryClient();
   const decide = useMutation({
@@ -138,6 +162,7 @@ function AppealCard({ appeal }: { appeal: AppealEntry }) {
     >
       <h3 className="text-base font-semibold text-slate-100">
         Appeal from <span className="break-all">{appeal.member}</span>
+        <StandingBadge standing={standing} />
       </h3>
       <p className="text-slate-400">
         {suspension.liftedAt !== null
@@ -223,7 +248,11 @@ export function QueuePage() {
           </h2>
           <ul className="space-y-3">
             {queue.data.appeals.map((appeal) => (
-              <AppealCard key={appeal.id} appeal={appeal} />
+              <AppealCard
+                key={appeal.id}
+                appeal={appeal}
+                standing={queue.data.standings[appeal.member]}
+              />
             ))}
           </ul>
         </section>
@@ -239,6 +268,7 @@ export function QueuePage() {
             key={`${entry.meme.id}-${entry.decision?.decidedAt ?? 'open'}`}
             entry={entry}
             resolved={status === 'resolved'}
+            standing={entry.meme.uploader ? queue.data?.standings[entry.meme.uploader] : undefined}
           />
         ))}
       </ul>
