@@ -47,3 +47,6 @@ export function raidSigns(activity: HourlyActivity, thresholds: RaidThresholds):
 /** What the pages say while raid mode is on. */
 export const RAID_NOTICE =
   'The site is in raid mode: new accounts cannot post, vote or report, visitors cannot vote, and signing up takes a short check in your browser.';
+
+/** `GET` whether raid mode is on; kept here, free of zod, for the page's first load. */
+export const RAID_STATUS_PATH = '/api/raid-mode';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RAID_STATUS_PATH } from '../raid.ts';
 import { STANDING_LEVELS } from '../standing.ts';
 import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
 import { reasonSchema } from './admin.ts';
@@ -11,7 +12,7 @@ export const raidPaths = {
   /** GET: the member's own standing and what it allows. */
   myStanding: '/api/account/standing',
   /** GET: whether raid mode is on (the page's notice). */
-  status: '/api/raid-mode',
+  status: RAID_STATUS_PATH,
   /** GET: a proof-of-work challenge for signing up during raid mode. */
   challenge: '/api/auth/challenge',
   /** GET / POST (console, admins): raid mode, its thresholds and the switch. */

@@ -9,13 +9,12 @@ import {
   suspendEndpoint,
   type SuspensionLength,
 } from '#shared/api/admin.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { StandingBadge } from '#client/ui/standing-badge.tsx';
 import { StandingExplainer } from '#client/ui/standing-explainer.tsx';
-import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
 const LENGTH_LABELS: Record<SuspensionLength, string> = {
@@ -38,17 +37,17 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
     toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
   const params = { username };
   const suspend = useMutation({
-    mutationFn: () => callEndpoint(suspendEndpoint, { params, body: { length, reason } }),
+    mutationFn: () => consoleCall(suspendEndpoint, { params, body: { length, reason } }),
     onSuccess: () => done('Suspended'),
     onError: failed,
   });
   const lift = useMutation({
-    mutationFn: () => callEndpoint(liftEndpoint, { params, body: { reason } }),
+    mutationFn: () => consoleCall(liftEndpoint, { params, body: { reason } }),
     onSuccess: () => done('Suspension lifted'),
     onError: failed,
   });
   const end = useMutation({
-    mutationFn: () => callEndpoint(endSessionsEndpoint, { params, body: { reason } }),
+    mutationFn: () => consoleCall(endSessionsEndpoint, { params, body: { reason } }),
     onSuccess: (r) => done(`Ended ${r.ended} session(s)`),
     onError: failed,
   });

@@ -9,14 +9,13 @@ import {
   type QueueEntry,
 } from '#shared/api/admin.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { StandingBadge } from '#client/ui/standing-badge.tsx';
 import type { Standing } from '#shared/standing.ts';
-import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
 type Decision = (typeof MEME_DECISIONS)[number];
@@ -40,7 +39,7 @@ function QueueCard({
   const queryClient = useQueryClient();
   const decide = useMutation({
     mutationFn: (decision: Decision) =>
-      callEndpoint(memeDecisionEndpoint, {
+      consoleCall(memeDecisionEndpoint, {
         params: { id: entry.meme.id },
         body: { decision, reason },
       }),
@@ -68,10 +67,7 @@ function QueueCard({
             src={meme.thumbnailUrl}
             alt={meme.title}
             data-held={meme.held ? 'true' : undefined}
-            className={cn(
-              'h-32 w-full rounded-lg object-cover sm:w-40',
-              meme.held && 'blur-xl',
-            )}
+            className={cn('h-32 w-full rounded-lg object-cover sm:w-40', meme.held && 'blur-xl')}
           />
         </a>
       ) : (
@@ -142,7 +138,7 @@ function AppealCard({ appeal, standing }: { appeal: AppealEntry; standing: Stand
   const queryClient = useQueryClient();
   const decide = useMutation({
     mutationFn: (decision: keyof typeof VERDICT_LABELS) =>
-      callEndpoint(appealDecisionEndpoint, {
+      consoleCall(appealDecisionEndpoint, {
         params: { id: appeal.id },
         body: { decision, reason },
       }),
