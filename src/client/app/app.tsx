@@ -9,6 +9,7 @@ import { useToasts } from '#client/lib/toast-store.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ShopPage } from './pages/shop-page.tsx';
+import { RaidNotice } from './raid-notice.tsx';
 import { SiteHeader } from './site-header.tsx';
 
 // A meme's own page is a shared link's landing: its code loads only there.
@@ -64,6 +65,7 @@ export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) 
       <Router ssrPath={ssrPath}>
         <div className="flex min-h-screen flex-col">
           <SiteHeader />
+          <RaidNotice />
           <main className="flex-1">
             <Switch>
               <Route path="/" component={HomePage} />

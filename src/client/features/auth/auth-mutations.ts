@@ -7,6 +7,7 @@ import {
   type User,
 } from '#shared/api/auth.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
+import { signUpProof } from '#client/lib/raid-proof.ts';
 import { recheckSession, setSessionUser } from '#client/lib/session.ts';
 
 /** The answer's user becomes the session at once, then the session is re-checked. */
@@ -24,7 +25,11 @@ export function useLogin() {
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterBody) => callEndpoint(registerEndpoint, { body }),
+    // In raid mode the browser solves a proof of work first (client/lib/raid-proof.ts).
+    mutationFn: async (body: RegisterBody) => {
+      const altcha = await signUpProof();
+      return callEndpoint(registerEndpoint, { body: altcha ? { ...body, altcha } : body });
+    },
     onSuccess: signedIn,
   });
 }
