@@ -116,6 +116,42 @@ const envSchema = z.object({
   ALERT_QUEUE_SIZE: z.coerce.number().int().min(1).max(100_000).default(25),
   SCREEN_IMAGES: booleanFlagOn,
   SCREEN_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  METRICS_PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number, 1-65535')
+      .transform(Number)
+      .pipe(z.number().min(1).max(65535, 'must be a port number, 1-65535'))
+      .optional(),
+  ),
+  METRICS_HOST: z
+    .string()
+    .trim()
+    .refine((h) => isIP(h) !== 0 || h === 'localhost', 'must be an IP address or localhost')
+    .default('127.0.0.1'),
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\//, 'must start with https:// or http://')
+      .optional(),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[^=,\s]+=[^,]*(,[^=,\s]+=[^,]*)*$/, 'must be name=value pairs separated by commas')
+      .optional(),
+  ),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('daily-grind'),
+  OTEL_TRACES_SAMPLER_ARG: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, 'must be a share of requests, 0 to 1')
+      .transform(Number)
+      .default(1),
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -172,6 +208,24 @@ export interface AppConfig {
    * at most 15 s; lower for a proxy that closes quieter connections sooner.
    */
   live: { heartbeatMs: number };
+  /**
+   * `GET /metrics` (docs/observability.md): on a port of its own (`port`, listening on `host`,
+   * 127.0.0.1 unless told), and on the main port only to a caller with `token`. Neither set:
+   * no metrics are served.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
+  /**
+   * OpenTelemetry traces sent over OTLP/HTTP to `endpoint` (tracing/tracing.ts); undefined: off,
+   * and none of its modules is loaded. `sampleRatio`: the share of requests traced.
+   */
+  tracing:
+    | {
+        endpoint: string;
+        headers: Record<string, string>;
+        serviceName: string;
+        sampleRatio: number;
+      }
+    | undefined;
   alerts: AlertsConfig;
   /**
    * The NSFW classifier on uploads (uploads/screening.ts): `enabled` (SCREEN_IMAGES, on unless
@@ -229,6 +283,22 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
+/** OTEL_EXPORTER_OTLP_HEADERS (`name=value,...`, values percent-encoded) as headers. */
+function otlpHeaders(raw: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of raw?.split(',') ?? []) {
+    const at = pair.indexOf('=');
+    try {
+      headers[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(
+        `Invalid OTEL_EXPORTER_OTLP_HEADERS: the value of ${pair.slice(0, at).trim()} is not percent-encoded text`,
+      );
+    }
+  }
+  return headers;
+}
+
 /** Turns the environment into a typed config; a bad value throws one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = envSchema.safeParse(env);
@@ -246,6 +316,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   }
   if (e.DATABASE_MIGRATION_URL !== undefined && e.DATABASE_URL === undefined) {
     throw new ConfigError('Invalid DATABASE_URL: required when DATABASE_MIGRATION_URL is set');
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      'Invalid METRICS_PORT: must differ from PORT (the metrics port is private)',
+    );
   }
   if ((e.TELEGRAM_BOT_TOKEN === undefined) !== (e.TELEGRAM_CHAT_ID === undefined)) {
     throw new ConfigError(
@@ -298,6 +373,15 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       treasury: e.PRIZE_TREASURY ? e.PRIZE_TREASURY.split(',').map((a) => a.trim()) : [],
     },
     live: { heartbeatMs: e.LIVE_HEARTBEAT_MS },
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          headers: otlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS),
+          serviceName: e.OTEL_SERVICE_NAME,
+          sampleRatio: e.OTEL_TRACES_SAMPLER_ARG,
+        }
+      : undefined,
     alerts: {
       discord: e.DISCORD_WEBHOOK_URL ? { webhookUrl: e.DISCORD_WEBHOOK_URL } : undefined,
       telegram:

@@ -4,8 +4,10 @@ import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { LiveHub } from './live/hub.ts';
 import type { ReadCache } from './http/read-cache.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { RateLimiter } from './security/rate-limit.ts';
 import type { ObjectStore } from './storage/object-store.ts';
+import type { Tracing } from './tracing/tracing.ts';
 
 /** What route plugins need; built once by buildApp and passed to nothing through globals. */
 export interface AppDeps {
@@ -21,6 +23,10 @@ export interface AppDeps {
   objectStore?: ObjectStore;
   /** This node's side of `GET /api/events`; announce changes with `recordLiveEvent` (live/record.ts). */
   live: LiveHub;
+  /** What /metrics exports (docs/observability.md); counted whether or not anyone reads it. */
+  metrics: Metrics;
+  /** OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set (tracing/tracing.ts). */
+  tracing?: Tracing;
 }
 
 /** A session look-up's answer: the member, or null for no live session under that hash. */

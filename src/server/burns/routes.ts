@@ -4,10 +4,11 @@ import type { SiteConfig } from '#shared/site.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { consoleOperator, type ConsoleHooks } from '../prize/payment-routes.ts';
 import { chainRpcFor } from '../prize/payments.ts';
-import { listBurns, recordBurn } from './service.ts';
+import { burnStates, listBurns, recordBurn } from './service.ts';
 
 /** The burn panel's read: public, verified burns only. */
 export const burnReadRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (app, { site }) => {
+  app.deps.metrics.readers.burns = () => burnStates(app.deps.db);
   endpointRoute(app, burnsEndpoint, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
     return listBurns(app.deps.db, site);
@@ -23,7 +24,7 @@ export const burnAdminRoutes: FastifyPluginAsync<ConsoleHooks> = async (
   app,
   { site, guard, writeLimit },
 ) => {
-  const rpc = chainRpcFor(app.deps.config);
+  const rpc = chainRpcFor(app.deps.config, app.deps.tracing);
   endpointRoute(
     app,
     recordBurnEndpoint,

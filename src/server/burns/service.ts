@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import { formatTokenUnits } from '#shared/format-units.ts';
 import type { Burn, BurnsResponse } from '#shared/api/chain.ts';
 import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
@@ -195,4 +195,24 @@ export async function listBurns(db: Kysely<Database>, site: SiteConfig): Promise
     totalBurned: rows.reduce((sum, row) => sum + BigInt(row.amount), 0n).toString(),
     decimals: rows[0]!.decimals,
   };
+}
+
+/**
+ * Burns by state, for /metrics: recorded (verified on chain) and refused (a signature submitted
+ * and refused, as the operator log holds it).
+ */
+export async function burnStates(
+  db: Kysely<Database>,
+): Promise<{ recorded: number; refused: number }> {
+  const count = (eb: ExpressionBuilder<Database, keyof Database>) =>
+    eb.fn.countAll<number | string>().as('n');
+  const [recorded, refused] = await Promise.all([
+    db.selectFrom('token_burns').select(count).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('operator_log')
+      .select(count)
+      .where('kind', '=', 'burn-refused')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { recorded: Number(recorded.n), refused: Number(refused.n) };
 }

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type KyselyConfig,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.ts';
+import type { PoolFigures } from '../metrics/metrics.ts';
 import type { Database } from './database.ts';
 import { SQLite, type SqliteConnection, type SqliteStatement } from './sqlite.ts';
 
@@ -21,9 +28,30 @@ const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
+/** Each PostgreSQL database's pool, for its figures on /metrics (poolFigures). */
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** A PostgreSQL pool's connections now; undefined on SQLite, which has none. */
+export function poolFigures(db: Kysely<Database>): PoolFigures | undefined {
+  const pool = pools.get(db);
+  if (!pool) return undefined;
+  return {
+    idle: pool.idleCount,
+    busy: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max,
+  };
+}
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** Kysely's log: told of every statement run, with its time (tracing's SQL spans). */
+  log?: KyselyConfig['log'];
+}
+
 export function createDatabase(
   database: AppConfig['database'],
-  { poolSize = POOL_SIZE }: { poolSize?: number } = {},
+  { poolSize = POOL_SIZE, log }: DatabaseOptions = {},
 ): Kysely<Database> {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -41,7 +69,9 @@ export function createDatabase(
     const dropped = (error: Error) => console.warn('PostgreSQL connection lost:', error.message);
     pool.on('error', dropped);
     pool.on('connect', (client) => client.on('error', dropped));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    pools.set(db, pool);
+    return db;
   }
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
@@ -55,6 +85,7 @@ export function createDatabase(
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    log,
   });
 }
 

@@ -1,6 +1,6 @@
 import { Migrator, type Kysely } from 'kysely';
 import { ConfigError, type AppConfig } from '../config.ts';
-import { createDatabase } from './create-database.ts';
+import { createDatabase, type DatabaseOptions } from './create-database.ts';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { currentRole, grantAppRole, rewriteRisk } from './roles.ts';
@@ -34,9 +34,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
  */
 export async function openMigratedDatabase(
   database: AppConfig['database'],
-  { requireAppRole = false }: { requireAppRole?: boolean } = {},
+  { requireAppRole = false, log }: { requireAppRole?: boolean } & Pick<DatabaseOptions, 'log'> = {},
 ): Promise<Kysely<Database>> {
-  const db = createDatabase(database);
+  const db = createDatabase(database, { log });
   try {
     if (database.kind === 'postgres' && database.migrationUrl !== undefined) {
       const owner = createDatabase(

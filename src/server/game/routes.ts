@@ -19,7 +19,7 @@ import type { Clock } from '../clock.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
-import { createMemoryRateLimiter } from '../security/rate-limit.ts';
+import { countingRefusals, createMemoryRateLimiter } from '../security/rate-limit.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import { entryReplay, leaderboard } from './board.ts';
@@ -70,7 +70,9 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
 
   // A report's run, looked up and counted before its body is read (admitReport).
   const admitted = new WeakMap<FastifyRequest, ReportedRun>();
-  const unknownRunReports = createMemoryRateLimiter(app.deps.clock);
+  const unknownRunReports = countingRefusals(createMemoryRateLimiter(app.deps.clock), (limit) =>
+    app.deps.metrics.rateLimitRefusals.inc(limit),
+  );
   endpointRoute(
     app,
     progressEndpoint,

@@ -8,34 +8,58 @@ import { ReadCache } from '../http/read-cache.ts';
 import { createLiveTransport } from '../live/bus.ts';
 import { LiveHub } from '../live/hub.ts';
 import { attachLivePublisher } from '../live/record.ts';
-import { createSqlRateLimiter } from '../security/rate-limit.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { countingRefusals, createSqlRateLimiter } from '../security/rate-limit.ts';
 import { createRedisRateLimiter } from '../security/redis-rate-limit.ts';
 import { loadOrCreateSecret } from '../security/secrets.ts';
 import { createObjectStore } from '../storage/create-object-store.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import { traced, type Tracing } from '../tracing/tracing.ts';
+
+/** The object store's calls that reach the disk or the bucket, each a span when tracing. */
+const OBJECT_STORE_CALLS = [
+  'createUploadTarget',
+  'readObject',
+  'getObjectBuffer',
+  'putObject',
+  'deleteObject',
+  'check',
+] as const satisfies readonly (keyof ObjectStore)[];
 
 /**
  * The database (migrated to the latest schema before anything is served), the shared secret,
  * the rate limiter and the object store, as `app.deps`; all closed with the app.
  */
 export const database = fp(
-  async (app: FastifyInstance, { config, clock }: { config: AppConfig; clock: Clock }) => {
+  async (
+    app: FastifyInstance,
+    { config, clock, tracing }: { config: AppConfig; clock: Clock; tracing?: Tracing },
+  ) => {
     const db = await openMigratedDatabase(config.database, {
       requireAppRole: config.env === 'production',
+      log: tracing?.sqlLog(config.database.kind === 'postgres' ? 'postgresql' : 'sqlite'),
     });
     const secret = loadOrCreateSecret(config.sessionSecret, config.dataDir);
+    const metrics = createMetrics();
+    const rateLimiter = config.redisUrl
+      ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
+      : createSqlRateLimiter(db, clock);
+    const objectStore = createObjectStore(config, secret, clock);
     const deps: AppDeps = {
       config,
       db,
       clock,
       secret,
-      rateLimiter: config.redisUrl
-        ? createRedisRateLimiter(config.redisUrl, createSqlRateLimiter(db, clock))
-        : createSqlRateLimiter(db, clock),
-      objectStore: createObjectStore(config, secret, clock),
+      rateLimiter: countingRefusals(rateLimiter, (limit) => metrics.rateLimitRefusals.inc(limit)),
+      objectStore: traced(tracing, 'object-store', objectStore, OBJECT_STORE_CALLS, {
+        'object_store.kind': objectStore.kind,
+      }),
       sessions: new ReadCache<CachedSession>({ clock, max: 10_000 }),
       live: new LiveHub(createLiveTransport(config, db, secret, clock), clock, app.log, {
         heartbeatMs: config.live.heartbeatMs,
       }),
+      metrics,
+      tracing,
     };
     attachLivePublisher(db, deps.live);
     app.decorate('deps', deps);

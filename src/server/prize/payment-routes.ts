@@ -10,6 +10,7 @@ import { endpointRoute } from '../http/endpoint-route.ts';
 import {
   confirmPayment,
   paymentContext,
+  paymentStates,
   paymentStatus,
   preparePaymentWithLifetime,
   type PaymentContext,
@@ -41,11 +42,12 @@ export const prizePaymentRoutes: FastifyPluginAsync<ConsoleHooks> = async (
   { site, guard, writeLimit },
 ) => {
   const write = { onRequest: [guard, writeLimit] };
-  const shared = paymentContext(app.deps.config, {
-    db: app.deps.db,
-    site,
-    clock: app.deps.clock,
-  });
+  const shared = paymentContext(
+    app.deps.config,
+    { db: app.deps.db, site, clock: app.deps.clock },
+    app.deps.tracing,
+  );
+  app.deps.metrics.readers.prizeWeeks = () => paymentStates(app.deps.db, app.deps.clock.now());
   const as = (request: FastifyRequest): PaymentContext => ({
     ...shared,
     operator: consoleOperator(request),

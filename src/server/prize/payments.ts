@@ -28,8 +28,9 @@ import { cliOperator, recordDecision, type Operator } from '../db/operator-log.t
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { recordLiveEvent } from '../live/record.ts';
-import { appendPrizeEvent, weekEvents, type PrizeEventRow } from './repository.ts';
+import { appendPrizeEvent, paymentSteps, weekEvents, type PrizeEventRow } from './repository.ts';
 import type { Clock } from '../clock.ts';
+import { traced, type Tracing } from '../tracing/tracing.ts';
 
 /**
  * A payment prepared by prize:prepare carries no blockhash (the operator's own wallet picks one
@@ -67,20 +68,38 @@ const REFUSALS_KEPT = 50_000;
 /** The maintenance scheduler, as the operator log names it. */
 export const SCHEDULER: Operator = { id: null, name: 'scheduler', address: 'server' };
 
+/** The calls of ChainRpc, each a span when tracing (the RPC's host names it, not its URL). */
+const RPC_CALLS = [
+  'signaturesFor',
+  'finalizedTransaction',
+  'status',
+  'latestBlockhash',
+  'finalizedBlockHeight',
+  'tokenSupply',
+] as const satisfies readonly (keyof ChainRpc)[];
+
 /** The site's RPC client, or undefined without SOLANA_RPC_URL. */
-export function chainRpcFor(config: Pick<AppConfig, 'solana'>): ChainRpc | undefined {
+export function chainRpcFor(
+  config: Pick<AppConfig, 'solana'>,
+  tracing?: Tracing,
+): ChainRpc | undefined {
   const { rpcUrl, timeoutMs } = config.solana;
-  return rpcUrl === undefined ? undefined : createChainRpc(rpcUrl, timeoutMs);
+  if (rpcUrl === undefined) return undefined;
+  return traced(tracing, 'solana', createChainRpc(rpcUrl, timeoutMs), RPC_CALLS, {
+    'rpc.system': 'jsonrpc',
+    'server.address': new URL(rpcUrl).hostname,
+  });
 }
 
 export function paymentContext(
   config: Pick<AppConfig, 'solana'>,
   rest: Omit<PaymentContext, 'treasury' | 'rpc'>,
+  tracing?: Tracing,
 ): PaymentContext {
   return {
     ...rest,
     treasury: config.solana.treasury,
-    rpc: chainRpcFor(config),
+    rpc: chainRpcFor(config, tracing),
     refusals: new Map(),
   };
 }
@@ -133,6 +152,34 @@ function weekPayment(events: PrizeEventRow[]): WeekPayment {
     open: paid ? [] : prepared.filter((e) => !expired.has(e.reference)),
     lastExpired: events.findLast((e) => e.step === 'expired'),
   };
+}
+
+/**
+ * Every prize week by its payment's state now (as `paymentStatus` tells it: approved, pending,
+ * expired, paid), and how long the oldest open payment has waited: what /metrics reports.
+ */
+export async function paymentStates(
+  db: Kysely<Database>,
+  now: number,
+): Promise<{ weeks: Record<PaymentStatus['state'], number>; oldestPendingMs: number | null }> {
+  const weeks = { approved: 0, pending: 0, expired: 0, paid: 0 };
+  let oldestPending: number | null = null;
+  const byWeek = new Map<string, PrizeEventRow[]>();
+  for (const event of await paymentSteps(db)) {
+    const week = byWeek.get(event.week_id);
+    if (week) week.push(event);
+    else byWeek.set(event.week_id, [event]);
+  }
+  for (const events of byWeek.values()) {
+    const state = weekPayment(events);
+    if (state.paid) weeks.paid += 1;
+    else if (state.open[0]) {
+      weeks.pending += 1;
+      oldestPending = Math.min(oldestPending ?? Infinity, state.open[0].created_at);
+    } else if (state.lastExpired) weeks.expired += 1;
+    else if (state.approval) weeks.approved += 1;
+  }
+  return { weeks, oldestPendingMs: oldestPending === null ? null : now - oldestPending };
 }
 
 async function loadWeek(ctx: PaymentContext, weekId: string): Promise<WeekPayment> {

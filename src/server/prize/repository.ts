@@ -96,3 +96,14 @@ export async function openApproval(db: Db, userId: number): Promise<PrizeEventRo
   const last = new Map(events.filter((e) => e.step === 'approved').map((e) => [e.week_id, e]));
   return [...last.values()].find((e) => !paid.has(e.week_id) && e.user_id === userId);
 }
+
+/** Every week's standing approval and payment steps, oldest first (weekEvents, for all weeks). */
+export async function paymentSteps(db: Db): Promise<PrizeEventRow[]> {
+  return db
+    .selectFrom('prize_events')
+    .selectAll()
+    .where('step', 'in', ['approved', 'pending', 'expired', 'paid'])
+    .where('id', 'not in', withdrawnApprovals(db))
+    .orderBy('id', 'asc')
+    .execute();
+}

@@ -71,6 +71,43 @@ export async function enforceRateLimit(
   return key;
 }
 
+/** What a key's caller part names: `<limit>:<kind>:<caller>`, as every throttle writes its keys. */
+const CALLER_KINDS = new Set(['net', 'user', 'account', 'device']);
+
+/**
+ * The limit a key counts for and the kind of caller it counts (`login` and `net` for
+ * `login:net:203.0.113.7`): the refusals metric's labels, so the caller itself (a network, an id,
+ * a name) never becomes one. A key of another shape reads as `other`.
+ */
+export function limitOfKey(key: string): { limit: string; scope: string } {
+  const parts = key.split(':');
+  const at = parts.findIndex((part) => CALLER_KINDS.has(part));
+  const name = parts.slice(0, Math.max(at, 0));
+  if (at < 1 || !name.every((part) => /^[a-z][a-z0-9-]*$/.test(part))) {
+    return { limit: 'other', scope: 'other' };
+  }
+  return { limit: name.join(':'), scope: parts[at]! };
+}
+
+/** `limiter`, telling `refused` the limit (limitOfKey) of every hit it refuses. */
+export function countingRefusals(
+  limiter: RateLimiter,
+  refused: (limit: { limit: string; scope: string }) => void,
+): RateLimiter {
+  const { usingFallback } = limiter;
+  return {
+    async hit(key, limit, windowMs) {
+      const result = await limiter.hit(key, limit, windowMs);
+      if (!result.allowed) refused(limitOfKey(key));
+      return result;
+    },
+    undo: (key) => limiter.undo(key),
+    reset: (key) => limiter.reset(key),
+    close: () => limiter.close(),
+    ...(usingFallback && { usingFallback: () => usingFallback.call(limiter) }),
+  };
+}
+
 /** Gives back a hit `enforceRateLimit` counted for `key`, at every width it counted. */
 export async function giveBack(limiter: RateLimiter, key: string): Promise<void> {
   for (const width of rateKeys(key)) await limiter.undo(width.key);

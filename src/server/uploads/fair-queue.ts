@@ -54,6 +54,11 @@ export class FairQueue {
     return this.held;
   }
 
+  /** Jobs running now. */
+  get active(): number {
+    return this.running;
+  }
+
   /** Takes a place for `member`, or throws QueueFullError when they or the node have none left. */
   enter(member: string): QueuePlace {
     const { perMember, total, retryAfterSeconds } = this.options;

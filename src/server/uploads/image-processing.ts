@@ -239,6 +239,8 @@ export interface ImageProcessor {
   enter(member: string): { process(input: Buffer): Promise<ProcessedImage>; cancel(): void };
   /** Places held: running plus waiting. */
   readonly pending: number;
+  /** Jobs running now (the rest of `pending` waits). */
+  readonly running: number;
 }
 
 /**
@@ -253,9 +255,22 @@ export function createImageProcessor(
     limits?: Partial<ImageLimits>;
     /** The work itself; tests wrap `processImage` to watch the queue. */
     run?: (input: Buffer, limits?: Partial<ImageLimits>) => Promise<ProcessedImage>;
+    /** Told each job's time in seconds, its wait in the line excluded (/metrics). */
+    timed?: (seconds: number) => void;
   } = {},
 ): ImageProcessor {
-  const run = opts.run ?? processImage;
+  const work = opts.run ?? processImage;
+  const { timed } = opts;
+  const run = !timed
+    ? work
+    : async (input: Buffer, limits?: Partial<ImageLimits>) => {
+        const started = performance.now();
+        try {
+          return await work(input, limits);
+        } finally {
+          timed((performance.now() - started) / 1000);
+        }
+      };
   const queue = new FairQueue({
     concurrency: Math.max(1, opts.concurrency ?? 2),
     perMember: opts.perMember ?? 2,
@@ -265,6 +280,9 @@ export function createImageProcessor(
   return {
     get pending() {
       return queue.pending;
+    },
+    get running() {
+      return queue.active;
     },
     enter(member) {
       const place = queue.enter(member);

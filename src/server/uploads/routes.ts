@@ -34,8 +34,16 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     store,
     // Two images at a time per node, one per member (decoding takes up to ~200 MB for a
     // 40-megapixel photo): one member's slow files leave the other slot to everybody else.
-    processor: createImageProcessor({ concurrency: 2 }),
+    processor: createImageProcessor({
+      concurrency: 2,
+      timed: (seconds) => app.deps.metrics.imageProcessing.observe(seconds),
+    }),
   };
+  const { processor } = ctx;
+  app.deps.metrics.readers.imageQueue = () => ({
+    running: processor.running,
+    waiting: processor.pending - processor.running,
+  });
 
   app.maintenance.add('uploads', (now) => pruneUploads(ctx, now));
 

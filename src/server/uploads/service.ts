@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { MEME_IMAGE_MAX_BYTES } from '#shared/api/memes.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';
+import type { ImageOutcome } from '../metrics/metrics.ts';
 import { GALLERY_LIMITS } from '../memes/limits.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { isObjectReferenced } from '../memes/repository.ts';
@@ -117,11 +118,12 @@ export async function receiveLocalUpload(
   }
 }
 
-function enterProcessingLine(processor: ImageProcessor, userId: number) {
+function enterProcessingLine(deps: AppDeps, processor: ImageProcessor, userId: number) {
   try {
     return processor.enter(String(userId));
   } catch (error) {
     if (!(error instanceof QueueFullError)) throw error;
+    deps.metrics.imageJobs.inc({ outcome: `queue_full_${error.scope}` });
     const headers = { 'retry-after': String(error.retryAfterSeconds) };
     if (error.scope === 'member') {
       throw new HttpError(
@@ -188,25 +190,30 @@ export async function processUpload(
   }
   if (!input) throw new HttpError(400, 'No file has been uploaded to this URL.', 'UPLOAD_MISSING');
   // A place in the processing line before the upload is used up, so a refusal costs nothing.
-  const place = enterProcessingLine(processor, user.id);
+  const place = enterProcessingLine(deps, processor, user.id);
   // Taken before the work, so two calls for one upload cannot both store an image.
   if (!(await consumeUpload(deps.db, { key, userId: user.id, now, notExpiredBefore }))) {
     place.cancel();
     throw new HttpError(409, 'This upload has already been processed.', 'UPLOAD_USED');
   }
 
+  const outcome = (name: ImageOutcome) => deps.metrics.imageJobs.inc({ outcome: name });
   let processed: ProcessedImage;
   try {
     processed = await place.process(input);
   } catch (error) {
     await store.deleteObject(key);
-    if (error instanceof ImageRejectedError)
+    if (error instanceof ImageRejectedError) {
+      outcome('rejected');
       throw new HttpError(error.status, error.message, error.code);
+    }
+    outcome('error');
     throw error;
   }
   const { display, thumbnail, phash } = processed;
   const same = await findSamePicture(deps.db, phash, user.id);
   if (same) {
+    outcome('duplicate');
     await store.deleteObject(key);
     throw same;
   }
@@ -228,6 +235,7 @@ export async function processUpload(
     now: deps.clock.now(),
   });
   await store.deleteObject(key);
+  outcome('stored');
   return { objectPath: objectPathForKey(imageKey) };
 }
 
