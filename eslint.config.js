@@ -27,20 +27,20 @@ const serverInfrastructure = [
   'live',
   'chain',
   'plugins',
-  'metrics',
-  'tracing',
 ];
 const serverBaseFiles = ['clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
 const serverDomainImports = {
   accounts: [],
   cli: ['accounts'],
   // The me read tells a member the decision on their appeal (suspensions/appeals.ts).
+  // Signing in with a wallet checks its message as a wallet link does (wallet/siws-checks.ts).
   // Raid mode's sign-up challenge (raid/challenge.ts).
-  auth: ['accounts', 'raid', 'suspensions'],
+  auth: ['accounts', 'raid', 'suspensions', 'wallet'],
   // Appeals are heard in the order of standing (memes/standing.ts).
   suspensions: ['accounts', 'memes'],
   shop: ['accounts', 'cli'],
-  game: ['accounts', 'cli', 'shop'],
+  // The board shows a member's holder badge (holders/service.ts).
+  game: ['accounts', 'cli', 'holders', 'shop'],
   // Standing (memes/standing.ts) counts a proven wallet.
   memes: ['accounts', 'alerts', 'cli', 'game', 'wallet'],
   uploads: ['alerts', 'memes'],
@@ -53,6 +53,8 @@ const serverDomainImports = {
   wallet: ['accounts'],
   // A holder is a proven wallet and a read of the chain (docs/decisions/029-holders-at-home.md).
   holders: ['accounts', 'wallet'],
+  // A member's page gathers what each domain shows of the member.
+  members: ['accounts', 'game', 'holders', 'memes', 'prize', 'suspensions', 'wallet'],
   burns: ['cli', 'prize'],
   console: ['accounts', 'cli', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.

@@ -22,12 +22,13 @@ import { RequestLog } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { memePageRoute } from './memes/page-route.ts';
+import { memberPageRoute } from './members/page-route.ts';
+import { accountRoutes, memberReadRoutes } from './members/routes.ts';
 import { recheckDueWallets, refuseUnlessHolder, type HolderContext } from './holders/service.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { database } from './plugins/database.ts';
 import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
-import { metrics } from './plugins/metrics.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { burnAdminRoutes, burnReadRoutes } from './burns/routes.ts';
@@ -41,8 +42,8 @@ import { pruneSessions } from './security/sessions.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
-import { startTracing } from './tracing/tracing.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
+import { pruneSignInNonces } from './wallet/repository.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { alertSender } from './alerts/plugin.ts';
 import { refuseDuringRaid } from './raid/guard.ts';
@@ -70,9 +71,6 @@ export async function buildApp(
   app.setValidatorCompiler(textValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
-  // First, so each request's span starts before any other hook; loaded only when configured.
-  const tracing = await startTracing(config.tracing);
-  if (tracing) await app.register(tracing.plugin);
   app.addHook('onRequest', refuseUnknownProtocol);
   // Every API route is one endpoint object (src/shared/api, decision 024): a route registered
   // without one would be missing from the OpenAPI document, the typed client and the CSRF rule.
@@ -85,8 +83,7 @@ export async function buildApp(
     }
   });
 
-  await app.register(database, { config, clock, tracing });
-  await app.register(metrics);
+  await app.register(database, { config, clock });
   await app.register(maintenance);
   app.maintenance.add('sessions', (now) => pruneSessions(app.deps.db, now));
   app.maintenance.add('rate limits', (now) =>
@@ -98,6 +95,9 @@ export async function buildApp(
   // Holders' wallets read again about every six hours, a few each run (decision 029).
   const holders: HolderContext = { db: app.deps.db, clock, site, rpc: chainRpcFor(config) };
   app.maintenance.add('holder balances', () => recheckDueWallets(holders));
+  app.maintenance.add('wallet sign-in messages', (now) =>
+    pruneSignInNonces(app.deps.db, now - RATE_LIMIT_KEEP_MS),
+  );
   // Raid day (decision 027): the raid switch and its trigger, the moderators' alerts.
   await app.register(raidMode);
   await alertSender(app);
@@ -120,6 +120,7 @@ export async function buildApp(
     await scope.register(prizeRoutes, { site });
     await scope.register(liveRoutes);
     await scope.register(burnReadRoutes, { site });
+    await scope.register(memberReadRoutes, { site });
     await scope.register(raidPublicRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
@@ -135,6 +136,7 @@ export async function buildApp(
     await scope.register(shopRoutes, {
       holders: (db, userId, name) => refuseUnlessHolder(db, site, userId, name),
     });
+    await scope.register(accountRoutes, { site, holders });
     await scope.register(gameRoutes, { standings });
     await scope.register(uploadRoutes);
     await scope.register(memeRoutes);
@@ -158,6 +160,7 @@ export async function buildApp(
     now: clock.now(),
   });
   if (pages) await app.register(memePageRoute(pages, site, config.publicOrigin));
+  if (pages) await app.register(memberPageRoute(pages, site, config.publicOrigin));
   const consolePage = pages && adminPageRoute(pages, config.clientDistDir!);
   if (consolePage) await app.register(consolePage);
   return app;

@@ -120,6 +120,69 @@ export async function insertUser(
     .executeTakeFirst();
 }
 
+/** What a member's public page starts from (members/service.ts), by name ignoring case. */
+export function findMemberByName(db: Db, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'created_at', 'selected_character_key', 'show_wallet'])
+    .where('username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** The member's own account settings; the hash only to tell whether there is a password. */
+export function findAccount(db: Db, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'created_at', 'password_hash', 'show_wallet'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function setShowWallet(db: Db, userId: number, show: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ show_wallet: show ? 1 : 0 })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * Gives an account opened with a wallet alone its first password; false when it has one already
+ * (a compare-and-set: two requests at once set it once).
+ */
+export async function setPasswordIfNone(
+  db: Db,
+  userId: number,
+  passwordHash: string,
+  none: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', userId)
+    .where('password_hash', '=', none)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Notes a deleted account's name, so its page says the account is gone (migration 024). */
+export async function rememberDeletedAccount(db: Db, username: string, now: number): Promise<void> {
+  await db
+    .insertInto('deleted_accounts')
+    .values({ username_lower: username.toLowerCase(), deleted_at: now })
+    .onConflict((oc) => oc.column('username_lower').doUpdateSet({ deleted_at: now }))
+    .execute();
+}
+
+export async function wasDeleted(db: Db, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('deleted_accounts')
+    .select('username_lower')
+    .where('username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Accounts opened at or after `since` (the raid trigger's sign-ups an hour). */
 export async function signUpsSince(db: Db, since: number): Promise<number> {
   const { n } = await db

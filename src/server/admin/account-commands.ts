@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
+import { rememberDeletedAccount } from '../accounts/repository.ts';
 import { hashPassword } from '../security/password.ts';
 import { endSessionsOf } from '../security/sessions.ts';
 import { cliOperator, recordDecision } from '../db/operator-log.ts';
@@ -82,6 +83,8 @@ export const accountAdminCommands = memberCommands({
           .executeTakeFirst();
         // Sessions, ledger rows, characters and upload rows go with the user (ON DELETE CASCADE).
         await trx.deleteFrom('users').where('id', '=', user.id).execute();
+        // The member's page then says the account is gone, not that it never was.
+        await rememberDeletedAccount(trx, user.username, ctx.clock.now());
         const orphans: string[] = [];
         for (const key of keys) if (!(await isObjectReferenced(trx, key))) orphans.push(key);
         return {

@@ -16,6 +16,13 @@ import { endSession, startSession } from '../security/sessions.ts';
 import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../suspensions/appeals.ts';
+import {
+  walletLoginEndpoint,
+  walletRegisterEndpoint,
+  walletSignInChallengeEndpoint,
+} from '#shared/api/wallet-sign-in.ts';
+import { siteIdentity } from '../wallet/siws-checks.ts';
+import { issueSignInChallenge, registerWithWallet, signInWithWallet } from './wallet-sign-in.ts';
 import { checkSolution } from '../raid/challenge.ts';
 
 /**
@@ -72,6 +79,36 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     // This browser now knows the password: others' failures do not pause it (known-device.ts).
     rememberDevice(request, reply, user.id);
+    return signIn(request, reply, user);
+  });
+
+  // Signing in with a wallet (docs/decisions/029-holders-at-home.md): the same session rotation
+  // as a password's; no known-browser cookie, which says a browser knew the password.
+  endpointRoute(
+    app,
+    walletSignInChallengeEndpoint,
+    async (request) =>
+      issueSignInChallenge(app.deps, siteIdentity(request), clientNetwork(request)),
+    { preHandler: noStore },
+  );
+
+  endpointRoute(app, walletLoginEndpoint, async (request, reply) => {
+    const user = await signInWithWallet(
+      app.deps,
+      request.body,
+      siteIdentity(request),
+      clientNetwork(request),
+    );
+    return signIn(request, reply, user);
+  });
+
+  endpointRoute(app, walletRegisterEndpoint, async (request, reply) => {
+    // Raid mode asks a wallet's sign-up for the same proof of work as a password's (decision 027).
+    if ((await app.raid.get()).active) await checkSolution(app.deps, request.body.altcha);
+    const user = await registerWithWallet(app.deps, request.body, siteIdentity(request), {
+      client: clientNetwork(request),
+      subscriber: clientNetwork(request, 'subscriber'),
+    });
     return signIn(request, reply, user);
   });
 

@@ -27,16 +27,7 @@ export async function register(
   body: RegisterBody,
   network: string,
 ): Promise<SessionUser> {
-  const networkKey = await enforceRateLimit(
-    deps.rateLimiter,
-    `register:net:${network}`,
-    { limit: REGISTER_LIMIT_PER_IP, windowMs: REGISTER_WINDOW_MS },
-    'Too many accounts created from your network. Please try again later.',
-  );
-  const taken = async () => {
-    await giveBack(deps.rateLimiter, networkKey);
-    return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
-  };
+  const { taken } = await countAccountOpening(deps, network);
   if (await isLookAlikeOfMember(deps.db, body.username)) throw await taken();
   const user = await insertUser(deps.db, {
     username: body.username,
@@ -45,6 +36,30 @@ export async function register(
   });
   if (!user) throw await taken();
   return user;
+}
+
+/**
+ * Counts an account opened from `network` (a password's or a wallet's: one allowance for both);
+ * `taken()` gives the attempt back and answers the name's refusal.
+ */
+export async function countAccountOpening(
+  deps: AppDeps,
+  network: string,
+): Promise<{ taken(): Promise<HttpError>; giveBack(): Promise<void> }> {
+  const networkKey = await enforceRateLimit(
+    deps.rateLimiter,
+    `register:net:${network}`,
+    { limit: REGISTER_LIMIT_PER_IP, windowMs: REGISTER_WINDOW_MS },
+    'Too many accounts created from your network. Please try again later.',
+  );
+  const back = () => giveBack(deps.rateLimiter, networkKey);
+  return {
+    giveBack: back,
+    async taken() {
+      await back();
+      return new HttpError(409, 'Username is already taken', 'USERNAME_TAKEN');
+    },
+  };
 }
 
 /** Failed sign-ins to one account from any networks per window, then a pause (service doc). */

@@ -2,6 +2,7 @@ import type { LeaderboardEntry, ReplayResponse } from '#shared/api/game.ts';
 import { machineSigns } from '#shared/game/run-statistics.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { AppDeps } from '../deps.ts';
+import { holderTiers } from '../holders/service.ts';
 import { HttpError } from '../http-error.ts';
 import { findEntryReplay, runJumps, runStatisticsByRunId, weekStandings } from './repository.ts';
 
@@ -25,9 +26,20 @@ export function toEntry(row: {
   };
 }
 
+/**
+ * The week's board. A member's entry says so (its name leads to their page) and carries the
+ * holder tier their wallet holds now (docs/decisions/029-holders-at-home.md).
+ */
 export async function leaderboard(deps: AppDeps, limit: number): Promise<LeaderboardEntry[]> {
   const rows = await weekStandings(deps.db, weekStartUtc(deps.clock.now()), limit);
-  return rows.map(toEntry);
+  const members = rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  const tiers = await holderTiers(deps.db, members);
+  return rows.map((row) => {
+    const entry = toEntry(row);
+    if (row.user_id === null) return entry;
+    const tier = tiers.get(row.user_id);
+    return tier ? { ...entry, member: true, holder: tier } : { ...entry, member: true };
+  });
 }
 
 /** The public replay of a leaderboard entry: only ranked runs have entries. */

@@ -4,6 +4,7 @@ import type {
   UserWalletsTable,
   WalletChangesTable,
   WalletNoncesTable,
+  WalletSignInNoncesTable,
 } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 
@@ -103,4 +104,39 @@ export async function recordWalletChange(
 export async function findWallets(db: Db, userIds: readonly number[]): Promise<UserWalletRow[]> {
   if (userIds.length === 0) return [];
   return db.selectFrom('user_wallets').selectAll().where('user_id', 'in', userIds).execute();
+}
+
+export type WalletSignInNonceRow = Selectable<WalletSignInNoncesTable>;
+
+/** A sign-in message issued to a visitor (docs/decisions/029-holders-at-home.md). */
+export async function insertSignInNonce(db: Db, row: WalletSignInNonceRow): Promise<void> {
+  await db.insertInto('wallet_sign_in_nonces').values(row).execute();
+}
+
+export async function findSignInNonce(
+  db: Db,
+  nonce: string,
+): Promise<WalletSignInNonceRow | undefined> {
+  return db
+    .selectFrom('wallet_sign_in_nonces')
+    .selectAll()
+    .where('nonce', '=', nonce)
+    .executeTakeFirst();
+}
+
+/** The guard that lets one sign-in per nonce through, however many arrive at once. */
+export async function spendSignInNonce(db: Db, nonce: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('wallet_sign_in_nonces')
+    .set({ used_at: now })
+    .where('nonce', '=', nonce)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Forgets sign-in messages that expired before `before` (the maintenance timer). */
+export async function pruneSignInNonces(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('wallet_sign_in_nonces').where('expires_at', '<', before).execute();
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { HOLDER_TIERS } from '#shared/holders.ts';
 import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
-import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 
 /** Filled paths of the two game routes with a parameter. */
@@ -78,6 +79,10 @@ export const leaderboardEntrySchema = z.object({
   level: z.number().int().positive(),
   tasksCompleted: z.number().int().nonnegative(),
   createdAt: z.iso.datetime(),
+  /** On the board, a member's entry: the name is their username, and their page is /u/<name>. */
+  member: z.literal(true).optional(),
+  /** On the board, the holder tier the member's proven wallet holds now. */
+  holder: z.enum(HOLDER_TIERS).optional(),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { MemeCategory } from '#shared/categories.ts';
+import type { Database } from '../db/database.ts';
+import { objectPathForKey } from './object-paths.ts';
+
+/** A member's visible memes, newest first, with their votes: their page's gallery. */
+export async function memesOfMember(db: Kysely<Database>, userId: number, limit: number) {
+  const rows = await db
+    .selectFrom('memes')
+    .select([
+      'id',
+      'title',
+      'category',
+      'thumbnail_key',
+      'thumbnail_width',
+      'thumbnail_height',
+      'upvotes',
+      'downvotes',
+      'created_at',
+    ])
+    .where('user_id', '=', userId)
+    .where('hidden', '=', 0)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    // Written by the upload route, which takes only these (memeCategorySchema).
+    category: row.category as MemeCategory,
+    thumbnailUrl: objectPathForKey(row.thumbnail_key),
+    thumbnailWidth: row.thumbnail_width,
+    thumbnailHeight: row.thumbnail_height,
+    upvotes: row.upvotes,
+    downvotes: row.downvotes,
+    createdAt: row.created_at,
+  }));
+}

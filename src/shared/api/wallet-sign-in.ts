@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import { authResponseSchema, registerBodySchema, usernameSchema } from './auth.ts';
+import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import type { ErrorCode } from './error-codes.ts';
+import { walletSignInPaths } from './paths.ts';
+import { signedWalletMessageSchema, walletChallengeSchema } from './wallet.ts';
+
+/** What a signed message may be refused for, before anything is spent. */
+const MESSAGE_REFUSALS = [
+  'VALIDATION',
+  'BAD_SIGNATURE',
+  'BAD_ADDRESS',
+  'NOT_SIWS',
+  'WRONG_ADDRESS',
+  'WRONG_DOMAIN',
+  'WRONG_URI',
+  'WRONG_CHAIN',
+  'UNKNOWN_NONCE',
+  'NONCE_EXPIRED',
+  'NONCE_NOT_YET_VALID',
+  'ALTERED_MESSAGE',
+] as const satisfies readonly ErrorCode[];
+
+/** An unknown wallet's sign-up: the signed message and the username the member picks. */
+export const walletRegisterBodySchema = signedWalletMessageSchema.extend({
+  username: usernameSchema,
+  /** In raid mode: the solved ALTCHA challenge, as a password sign-up sends it (decision 027). */
+  altcha: registerBodySchema.shape.altcha,
+});
+export type WalletRegisterBody = z.infer<typeof walletRegisterBodySchema>;
+
+export const walletSignInChallengeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: walletSignInPaths.challenge,
+  id: 'createWalletSignInChallenge',
+  summary:
+    'The fields of a Sign In With Solana message to sign in with, with a fresh nonce good once for 5 minutes',
+  tag: 'auth',
+  access: 'visitor',
+  status: 201,
+  response: walletChallengeSchema,
+  errors: { 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+});
+
+export const walletLoginEndpoint = defineEndpoint({
+  method: 'POST',
+  path: walletSignInPaths.login,
+  id: 'signInWithWallet',
+  summary:
+    'Sign in with a signed sign-in message: the member who proved that wallet (404 WALLET_UNKNOWN for a wallet no member proved; the message stays good for a sign-up)',
+  tag: 'auth',
+  access: 'visitor',
+  body: signedWalletMessageSchema,
+  response: authResponseSchema,
+  errors: {
+    400: MESSAGE_REFUSALS,
+    403: WRITE_REFUSALS,
+    404: ['WALLET_UNKNOWN'],
+    409: ['NONCE_USED'],
+    429: ['RATE_LIMITED'],
+  },
+});
+
+export const walletRegisterEndpoint = defineEndpoint({
+  method: 'POST',
+  path: walletSignInPaths.register,
+  id: 'registerWithWallet',
+  summary:
+    'Open an account with a signed sign-in message and a username; the wallet is its first proven wallet, and a password may be added later',
+  tag: 'auth',
+  access: 'visitor',
+  body: walletRegisterBodySchema,
+  status: 201,
+  response: authResponseSchema,
+  errors: {
+    400: MESSAGE_REFUSALS,
+    403: [...WRITE_REFUSALS, 'CHALLENGE_REQUIRED'],
+    409: ['NONCE_USED', 'USERNAME_TAKEN', 'WALLET_TAKEN'],
+    429: ['RATE_LIMITED'],
+  },
+});
