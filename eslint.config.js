@@ -53,6 +53,7 @@ const serverDomainImports = {
   wallet: ['accounts'],
   // A holder is a proven wallet and a read of the chain (docs/decisions/029-holders-at-home.md).
   holders: ['accounts', 'wallet'],
+  supply: [],
   // A member's page gathers what each domain shows of the member.
   members: ['accounts', 'game', 'holders', 'memes', 'prize', 'suspensions', 'wallet'],
   burns: ['cli', 'prize'],

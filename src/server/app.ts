@@ -42,6 +42,8 @@ import { pruneSessions } from './security/sessions.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
+import { supplyRoutes } from './supply/routes.ts';
+import { createSupplyReader } from './supply/service.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 import { pruneSignInNonces } from './wallet/repository.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -121,6 +123,9 @@ export async function buildApp(
     await scope.register(liveRoutes);
     await scope.register(burnReadRoutes, { site });
     await scope.register(memberReadRoutes, { site });
+    await scope.register(supplyRoutes, {
+      supply: createSupplyReader({ rpc: holders.rpc, site, clock }),
+    });
     await scope.register(raidPublicRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.

@@ -60,6 +60,8 @@ export function endpointRoute<E extends Endpoint>(
       ...(endpoint.query && { querystring: endpoint.query }),
       ...(endpoint.body && { body: endpoint.body }),
       response: { [status]: endpoint.response },
+      // Read by the OpenAPI document only: a string answered as text is never serialised.
+      ...(endpoint.produces && { produces: [endpoint.produces] }),
     },
     config: { endpoint },
     ...extras,
