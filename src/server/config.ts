@@ -14,12 +14,6 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
-/** A switch that is on unless set to false or 0. */
-const booleanFlagOn = z
-  .enum(['true', 'false', '1', '0', ''])
-  .optional()
-  .transform((v) => v !== 'false' && v !== '0');
-
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -114,7 +108,7 @@ const envSchema = z.object({
       .optional(),
   ),
   ALERT_QUEUE_SIZE: z.coerce.number().int().min(1).max(100_000).default(25),
-  SCREEN_IMAGES: booleanFlagOn,
+  SCREEN_IMAGES: z.enum(['true', 'false', '1', '0', '']).optional(),
   SCREEN_HOLD_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   METRICS_PORT: optionalString.pipe(
     z
@@ -398,7 +392,15 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
           : undefined,
       queueSize: e.ALERT_QUEUE_SIZE,
     },
-    screening: { enabled: e.SCREEN_IMAGES, holdThreshold: e.SCREEN_HOLD_THRESHOLD },
+    screening: {
+      // On unless turned off; off by default under NODE_ENV=test, where suites that do not test
+      // it would pay a classification per upload (the suites that do turn it on).
+      enabled:
+        e.SCREEN_IMAGES === undefined || e.SCREEN_IMAGES === ''
+          ? e.NODE_ENV !== 'test'
+          : e.SCREEN_IMAGES === 'true' || e.SCREEN_IMAGES === '1',
+      holdThreshold: e.SCREEN_HOLD_THRESHOLD,
+    },
     logLevel: e.LOG_LEVEL,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR ?? 'dist/client'),
   };

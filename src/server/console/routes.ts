@@ -29,6 +29,7 @@ import { endpointRoute } from '../http/endpoint-route.ts';
 import { notFound } from '../http-error.ts';
 import { decide } from '../memes/moderation.ts';
 import { standingsByName, standingsOf } from '../memes/standing.ts';
+import { heldQueue } from '../memes/held.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { operatorOf, operatorOnly } from './guard.ts';
@@ -179,11 +180,21 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     reportsEndpoint,
     async (request) => {
-      const [entries, appeals, openReports] = await Promise.all([
+      const [reported, held, appeals, openReports] = await Promise.all([
         reportQueue(app.deps.db, request.query),
+        // Memes the image classifier held wait first, blurred (docs/decisions/027).
+        request.query.status === 'open' ? heldQueue(app.deps.db, request.query.limit) : [],
         openAppeals(app.deps.db, request.query.limit, app.deps.clock.now()),
         openReportCount(app.deps.db),
       ]);
+      const heldIds = new Set(held.map((e) => e.meme.id));
+      const entries = [
+        ...held.map((e) => {
+          const reports = reported.find((r) => r.meme.id === e.meme.id);
+          return reports ? { ...reports, meme: e.meme } : e;
+        }),
+        ...reported.filter((e) => !heldIds.has(e.meme.id)),
+      ].slice(0, request.query.limit);
       const standings = await standingsByName(
         app.deps.db,
         [...entries.map((e) => e.meme.uploader), ...appeals.map((a) => a.member)],

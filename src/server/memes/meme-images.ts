@@ -18,6 +18,8 @@ export async function insertMemeImage(
     phash: string;
     imageWidth: number;
     imageHeight: number;
+    /** The classifier's score (uploads/screening.ts); null when screening is off. */
+    screenScore?: number | null;
     now: number;
   },
 ): Promise<void> {
@@ -32,6 +34,7 @@ export async function insertMemeImage(
       phash: image.phash,
       image_width: image.imageWidth,
       image_height: image.imageHeight,
+      screen_score: image.screenScore ?? null,
       created_at: image.now,
     })
     .execute();
@@ -52,6 +55,7 @@ export async function takeMemeImage(trx: Transaction<Database>, userId: number, 
       'phash',
       'image_width',
       'image_height',
+      'screen_score',
     ])
     .where('user_id', '=', userId)
     .where('image_key', '=', imageKey)

@@ -237,7 +237,8 @@ async function decideOnce(
 async function setHidden(db: Db, memeId: number, hidden: boolean): Promise<void> {
   await db
     .updateTable('memes')
-    .set({ hidden: hidden ? 1 : 0 })
+    // Any decision settles a classifier's hold (docs/decisions/027).
+    .set({ hidden: hidden ? 1 : 0, held: 0 })
     .where('id', '=', memeId)
     .execute();
 }

@@ -171,6 +171,7 @@ export async function pictureHashes(
       'memes.id',
       'memes.phash',
       'memes.hidden',
+      'memes.held',
       'memes.user_id',
       eb
         .exists(
@@ -197,7 +198,8 @@ export async function pictureHashes(
       // PostgreSQL answers EXISTS with a boolean, SQLite with 0 or 1.
       state: (m.hidden === 0
         ? 'shown'
-        : Number(m.open_reports) === 1 || m.open_reports === true
+        : // Held by the classifier, or hidden by reports: a moderator has yet to decide.
+          m.held === 1 || Number(m.open_reports) === 1 || m.open_reports === true
           ? 'under-review'
           : 'removed') as PictureState,
       ownerId: m.user_id,

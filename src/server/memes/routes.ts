@@ -15,6 +15,7 @@ import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { GALLERY_LIMITS } from './limits.ts';
 import { fileReport } from './moderation.ts';
+import { alertIfQueuePastSize } from './queue-alert.ts';
 import {
   createMeme,
   getMeme,
@@ -55,7 +56,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   endpointRoute(app, getMemeEndpoint, async (request, reply) => {
     reply.header('cache-control', 'private, no-cache');
-    return getMeme(app.deps, request.params.id, currentVoter(request));
+    return getMeme(app.deps, request.params.id, currentVoter(request), request.user?.id);
   });
 
   endpointRoute(
@@ -97,6 +98,7 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     // A report that hides the meme takes it off this node's lists at once.
     if (hidden) gallery.cache.clear();
+    await alertIfQueuePastSize(app.deps);
     return { message: 'Thanks, the moderators will take a look.' };
   });
 };

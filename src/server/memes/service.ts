@@ -32,6 +32,8 @@ import {
   type VoteResult,
 } from './repository.ts';
 import { claimUploadSlot } from './upload-slots.ts';
+import { holdForReview, ownHeldMeme, recordScreenScore } from './held.ts';
+import { holds } from './screen-score.ts';
 import { memberStanding } from './standing.ts';
 import { VISITOR_VOTES_PER_NETWORK } from './vote-rules.ts';
 import type { Voter } from './voter.ts';
@@ -181,10 +183,22 @@ export async function listMemesJson(
   return { json, nextCursor: page.nextCursor };
 }
 
-/** One visible meme with the caller's vote; 404 when it is hidden or gone. */
-export async function getMeme(deps: AppDeps, id: number, voter: string | null): Promise<Meme> {
+/**
+ * One visible meme with the caller's vote; 404 when it is hidden or gone, but for its owner a meme
+ * held by the classifier (marked `held`: they see it waits for a moderator).
+ */
+export async function getMeme(
+  deps: AppDeps,
+  id: number,
+  voter: string | null,
+  ownerId?: number,
+): Promise<Meme> {
   const row = await findVisibleMeme(deps.db, id);
-  if (!row) throw notFound('Meme not found');
+  if (!row) {
+    const held = ownerId === undefined ? undefined : await ownHeldMeme(deps.db, id, ownerId);
+    if (held) return { ...toMeme(held), held: true };
+    throw notFound('Meme not found');
+  }
   const meme = toMeme(row);
   if (voter !== null) meme.myVote = (await votesOf(deps.db, voter, [id])).get(id) ?? null;
   return meme;
@@ -230,10 +244,17 @@ export async function createMeme(
       imageHeight: image.image_height,
       now,
     });
+    const score = image.screen_score;
+    if (score !== null && holds(score, deps.config.screening.holdThreshold)) {
+      await holdForReview(trx, deps, { id: row.id, title: row.title, user, score }, now);
+      return { ...toMeme(row), held: true };
+    }
+    if (score !== null) await recordScreenScore(trx, row.id, score);
     return toMeme(row);
   });
   cache.clear();
-  recordLiveEvent(deps.db, { type: 'meme', data: { id: meme.id, change: 'added' } });
+  if (!meme.held)
+    recordLiveEvent(deps.db, { type: 'meme', data: { id: meme.id, change: 'added' } });
   return meme;
 }
 

@@ -3,6 +3,7 @@ import { memePaths, pathTo } from '#shared/api/paths.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 import { pictureHashes, type PictureState } from '../memes/repository.ts';
+import { blockedHashes } from '../memes/blocklist.ts';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE } from './perceptual-hash.ts';
 
 /**
@@ -24,7 +25,13 @@ export async function findSamePicture(
 ): Promise<HttpError | null> {
   let closest: { memeId: number; state: PictureState; ownerId: number | null } | null = null;
   let closestDistance = Infinity;
-  for (const picture of await pictureHashes(db)) {
+  const [pictures, blocked] = await Promise.all([pictureHashes(db), blockedHashes(db)]);
+  // The blocklist (memes/blocklist.ts): other communities' removed pictures, refused as ours are.
+  const known = [
+    ...pictures,
+    ...blocked.map((phash) => ({ memeId: 0, phash, state: 'removed' as const, ownerId: null })),
+  ];
+  for (const picture of known) {
     const distance = hammingDistance(phash, picture.phash);
     if (distance <= SAME_PICTURE_MAX_DISTANCE && distance < closestDistance) {
       closest = picture;

@@ -8,6 +8,7 @@ import { notFound, unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { type LocalDiskStore } from '../storage/local-disk.ts';
 import { createImageProcessor } from './image-processing.ts';
+import { screenImage, warmClassifier } from './screening.ts';
 import { isServableKey, OBJECTS_PREFIX } from '../memes/object-paths.ts';
 import {
   IMMUTABLE_CACHE,
@@ -38,7 +39,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       concurrency: 2,
       timed: (seconds) => app.deps.metrics.imageProcessing.observe(seconds),
     }),
+    ...(app.deps.config.screening.enabled && { screen: (image: Buffer) => screenImage(image) }),
   };
+  // The classifier's model loads in its thread as the server starts (once per process).
+  if (ctx.screen) {
+    warmClassifier().catch((err: unknown) => app.log.warn({ err }, 'image classifier not loaded'));
+  }
   const { processor } = ctx;
   app.deps.metrics.readers.imageQueue = () => ({
     running: processor.running,

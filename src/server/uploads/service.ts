@@ -47,6 +47,8 @@ export interface UploadContext {
   deps: AppDeps;
   store: ObjectStore;
   processor: ImageProcessor;
+  /** The NSFW classifier (screening.ts), or undefined when SCREEN_IMAGES is off. */
+  screen?: (image: Buffer) => Promise<number>;
 }
 
 const TOO_LARGE_MESSAGE = 'The image is larger than 5 MB.';
@@ -217,6 +219,8 @@ export async function processUpload(
     await store.deleteObject(key);
     throw same;
   }
+  // Scored from the clean display image; a high score holds the meme when it is posted.
+  const screenScore = ctx.screen ? await ctx.screen(display.buffer) : null;
   const imageKey = contentAddressedKey('memes', display.buffer, display.ext);
   const thumbnailKey = contentAddressedKey('memes', thumbnail.buffer, thumbnail.ext, 'thumb');
   await Promise.all([
@@ -232,6 +236,7 @@ export async function processUpload(
     phash,
     imageWidth: display.width,
     imageHeight: display.height,
+    screenScore,
     now: deps.clock.now(),
   });
   await store.deleteObject(key);
