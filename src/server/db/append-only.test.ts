@@ -125,7 +125,14 @@ describe.each(databaseKinds)('append-only records on %s', (kind) => {
     });
   } else {
     it('grants the app role reads and inserts only', async () => {
-      const tables = ['operator_log', 'prize_events', 'token_burns', 'wallet_changes'];
+      const tables = [
+        'meme_activity',
+        'operator_log',
+        'prize_events',
+        'prize_withdrawals',
+        'token_burns',
+        'wallet_changes',
+      ];
       expect(await appendOnlyTables(db())).toEqual(tables);
       const { rows } = await sql<{ privilege_type: string; table_name: string }>`
       select table_name, privilege_type from information_schema.role_table_grants

@@ -70,10 +70,20 @@ export const COMMON_ERRORS = {
   503: ['UNAVAILABLE'],
 } as const satisfies Endpoint['errors'];
 
-/** Every code the endpoint may answer, by status: its own joined with the common ones. */
+/** What any endpoint that takes a body may answer about the body itself, before its rules. */
+export const BODY_ERRORS = {
+  413: ['PAYLOAD_TOO_LARGE'],
+  415: ['UNSUPPORTED_MEDIA_TYPE'],
+} as const satisfies Endpoint['errors'];
+
+/**
+ * Every code the endpoint may answer, by status: its own joined with the common ones (and, for a
+ * write, the body's).
+ */
 export function declaredErrors(endpoint: Endpoint): Record<number, readonly ErrorCode[]> {
   const all: Record<number, ErrorCode[]> = {};
-  for (const errors of [COMMON_ERRORS, endpoint.errors] as Endpoint['errors'][]) {
+  const common = endpoint.method === 'GET' ? [COMMON_ERRORS] : [COMMON_ERRORS, BODY_ERRORS];
+  for (const errors of [...common, endpoint.errors] as Endpoint['errors'][]) {
     for (const [status, codes] of Object.entries(errors)) {
       const list = (all[Number(status)] ??= []);
       for (const code of codes ?? []) if (!list.includes(code)) list.push(code);
