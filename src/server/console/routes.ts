@@ -293,8 +293,14 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
         request.body.length,
         request.body.reason,
         clock.now(),
+        { cleanUp: request.body.cleanUp ?? false },
       );
       return {
+        cleanedUp: s.cleaned && {
+          memes: s.cleaned.memes,
+          votes: s.cleaned.votes,
+          reports: s.cleaned.reports,
+        },
         suspension: {
           id: s.id,
           reason: s.reason,
@@ -314,9 +320,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { db, clock } = app.deps;
       const member = await memberByName(db, request.params.username);
-      return {
-        lifted: await lift(db, operatorOf(request), member, request.body.reason, clock.now()),
-      };
+      return lift(db, operatorOf(request), member, request.body.reason, clock.now(), {
+        restore: request.body.restore ?? false,
+      });
     },
     consoleWrite(moderator),
   );

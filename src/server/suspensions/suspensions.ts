@@ -8,6 +8,8 @@ import { HttpError } from '../http-error.ts';
 import { recordDecision } from '../db/operator-log.ts';
 import { endSessionsOf } from '../security/sessions.ts';
 import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/rank.ts';
+import { cleanUpMember, restoreCleanUp, type Cleaned } from '../memes/cleanup.ts';
+import { recordLiveEvent } from '../live/record.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LENGTH_MS: Record<SuspensionLength, number | null> = {
@@ -42,8 +44,10 @@ export async function suspend(
   length: SuspensionLength,
   reason: string,
   now: number,
+  /** Also hide every meme they have up and take off their votes and open reports (027). */
+  { cleanUp = false }: { cleanUp?: boolean } = {},
 ) {
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     await refuseUnlessOutranksMember(trx, operator, member.id);
     const current = (
       await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
@@ -65,6 +69,7 @@ export async function suspend(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    const cleaned = cleanUp ? await cleanUpMember(trx, row.id, member.id, now) : null;
     await recordDecision(
       trx,
       operator,
@@ -74,12 +79,23 @@ export async function suspend(
         targetId: member.id,
         targetLabel: member.username,
         reason,
-        details: { length, suspension: row.id, endsAt: row.ends_at },
+        details: {
+          length,
+          suspension: row.id,
+          endsAt: row.ends_at,
+          ...(cleaned && {
+            cleanUp: { memes: cleaned.memes, votes: cleaned.votes, reports: cleaned.reports },
+          }),
+        },
       },
       now,
     );
-    return row;
+    return { ...row, cleaned };
   });
+  for (const id of result.cleaned?.memeIds ?? []) {
+    recordLiveEvent(db, { type: 'meme', data: { id, change: 'hidden' } });
+  }
+  return result;
 }
 
 export async function lift(
@@ -88,8 +104,10 @@ export async function lift(
   member: { id: number; username: string },
   reason: string,
   now: number,
-): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  /** Also put back what the suspensions' clean-up took (027). */
+  { restore = false }: { restore?: boolean } = {},
+): Promise<{ lifted: number; restored: Cleaned | null }> {
+  const result = await db.transaction().execute(async (trx) => {
     await refuseUnlessOutranksMember(trx, operator, member.id);
     const active = (
       await trx.selectFrom('suspensions').selectAll().where('user_id', '=', member.id).execute()
@@ -101,6 +119,14 @@ export async function lift(
         .where('id', '=', s.id)
         .execute();
     }
+    const restored = restore
+      ? await restoreCleanUp(
+          trx,
+          active.map((s) => s.id),
+          member.id,
+          now,
+        )
+      : null;
     await recordDecision(
       trx,
       operator,
@@ -110,12 +136,28 @@ export async function lift(
         targetId: member.id,
         targetLabel: member.username,
         reason,
-        details: { suspensions: active.map((s) => s.id) },
+        details: {
+          suspensions: active.map((s) => s.id),
+          ...(restored && {
+            restored: { memes: restored.memes, votes: restored.votes, reports: restored.reports },
+          }),
+        },
       },
       now,
     );
-    return active.length;
+    return { lifted: active.length, restored };
   });
+  for (const id of result.restored?.memeIds ?? []) {
+    recordLiveEvent(db, { type: 'meme', data: { id, change: 'unhidden' } });
+  }
+  return {
+    lifted: result.lifted,
+    restored: result.restored && {
+      memes: result.restored.memes,
+      votes: result.restored.votes,
+      reports: result.restored.reports,
+    },
+  };
 }
 
 /**

@@ -400,6 +400,13 @@ export const appealDecisionEndpoint = defineEndpoint({
 });
 
 export const SUSPENSION_LENGTHS = ['day', 'week', 'month', 'forever'] as const;
+
+/** What a suspension's clean-up took, or a lift's restore put back (docs/decisions/027). */
+const cleanedSchema = z.object({
+  memes: z.number().int(),
+  votes: z.number().int(),
+  reports: z.number().int(),
+});
 export type SuspensionLength = (typeof SUSPENSION_LENGTHS)[number];
 
 export const suspensionSchema = z.object({
@@ -481,8 +488,13 @@ export const suspendEndpoint = defineEndpoint({
   tag: 'console',
   access: 'operator',
   params: usernameParamsSchema,
-  body: z.object({ length: z.enum(SUSPENSION_LENGTHS), reason: reasonSchema }),
-  response: z.object({ suspension: suspensionSchema }),
+  body: z.object({
+    length: z.enum(SUSPENSION_LENGTHS),
+    reason: reasonSchema,
+    /** Also hide every meme they have up, and take off their votes and open reports (027). */
+    cleanUp: z.boolean().optional(),
+  }),
+  response: z.object({ suspension: suspensionSchema, cleanedUp: cleanedSchema.nullable() }),
   errors: {
     ...MEMBER_ACTION_REFUSALS,
     404: ['NOT_FOUND'],
@@ -499,8 +511,12 @@ export const liftEndpoint = defineEndpoint({
   tag: 'console',
   access: 'operator',
   params: usernameParamsSchema,
-  body: z.object({ reason: reasonSchema }),
-  response: z.object({ lifted: z.number().int() }),
+  body: z.object({
+    reason: reasonSchema,
+    /** Also put back what the suspension's clean-up took (027). */
+    restore: z.boolean().optional(),
+  }),
+  response: z.object({ lifted: z.number().int(), restored: cleanedSchema.nullable() }),
   errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 
