@@ -27,6 +27,9 @@ const LENGTH_LABELS: Record<SuspensionLength, string> = {
 function MemberActions({ username, suspended }: { username: string; suspended: boolean }) {
   const [reason, setReason] = useState('');
   const [length, setLength] = useState<SuspensionLength>('day');
+  // One decision may also clean up after a spammer, and a lift undo it (docs/decisions/027).
+  const [cleanUp, setCleanUp] = useState(true);
+  const [restore, setRestore] = useState(true);
   const queryClient = useQueryClient();
   const done = (title: string) => {
     toast({ title, description: username });
@@ -37,13 +40,23 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
     toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
   const params = { username };
   const suspend = useMutation({
-    mutationFn: () => consoleCall(suspendEndpoint, { params, body: { length, reason } }),
-    onSuccess: () => done('Suspended'),
+    mutationFn: () => consoleCall(suspendEndpoint, { params, body: { length, reason, cleanUp } }),
+    onSuccess: (r) =>
+      done(
+        r.cleanedUp
+          ? `Suspended; hid ${r.cleanedUp.memes} meme(s), removed ${r.cleanedUp.votes} vote(s) and ${r.cleanedUp.reports} report(s)`
+          : 'Suspended',
+      ),
     onError: failed,
   });
   const lift = useMutation({
-    mutationFn: () => consoleCall(liftEndpoint, { params, body: { reason } }),
-    onSuccess: () => done('Suspension lifted'),
+    mutationFn: () => consoleCall(liftEndpoint, { params, body: { reason, restore } }),
+    onSuccess: (r) =>
+      done(
+        r.restored
+          ? `Suspension lifted; restored ${r.restored.memes} meme(s), ${r.restored.votes} vote(s), ${r.restored.reports} report(s)`
+          : 'Suspension lifted',
+      ),
     onError: failed,
   });
   const end = useMutation({
@@ -63,9 +76,19 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
       />
       <div className="flex flex-wrap items-center gap-2">
         {suspended ? (
-          <Button size="sm" disabled={busy || noReason} onClick={() => lift.mutate()}>
-            Lift suspension
-          </Button>
+          <>
+            <label className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={restore}
+                onChange={(e) => setRestore(e.target.checked)}
+              />
+              Restore what the clean-up took
+            </label>
+            <Button size="sm" disabled={busy || noReason} onClick={() => lift.mutate()}>
+              Lift suspension
+            </Button>
+          </>
         ) : (
           <>
             <select
@@ -80,6 +103,14 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
                 </option>
               ))}
             </select>
+            <label className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={cleanUp}
+                onChange={(e) => setCleanUp(e.target.checked)}
+              />
+              Also hide their memes and remove their votes and reports
+            </label>
             <Button size="sm" disabled={busy || noReason} onClick={() => suspend.mutate()}>
               Suspend
             </Button>
