@@ -12,11 +12,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * sender (sender.ts) delivers due rows in the background and never holds a request up.
  */
 export type AlertKind =
-  | 'raid-entered'
-  | 'raid-left'
-  | 'meme-held'
-  | 'queue-size'
-  | 'payment-refused';
+  'raid-entered' | 'raid-left' | 'meme-held' | 'queue-size' | 'payment-refused';
 
 export interface Alert {
   kind: AlertKind;

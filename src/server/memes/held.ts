@@ -51,6 +51,7 @@ export async function ownHeldMeme(db: Db, memeId: number, ownerId: number) {
     .where('held', '=', 1)
     .select([
       'id',
+      'user_id',
       'title',
       'category',
       'image_key',

@@ -91,10 +91,7 @@ export async function standingsByName(
   names: readonly (string | null)[],
   now: number,
 ): Promise<Record<string, Standing>> {
-  const ids = await userIdsByName(
-    db,
-    [...new Set(names.filter((n): n is string => n !== null))],
-  );
+  const ids = await userIdsByName(db, [...new Set(names.filter((n): n is string => n !== null))]);
   const standings = await standingsOf(db, [...ids.values()], now);
   const out: Record<string, Standing> = {};
   for (const [name, id] of ids) {

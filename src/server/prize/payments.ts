@@ -22,7 +22,8 @@ import {
   type Verdict,
   type VerifiedPayment,
 } from '../chain/verify.ts';
-import type { AppConfig } from '../config.ts';
+import type { AlertsConfig, AppConfig } from '../config.ts';
+import { enqueueAlert } from '../alerts/outbox.ts';
 import type { Database } from '../db/database.ts';
 import { cliOperator, recordDecision, type Operator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
@@ -60,6 +61,8 @@ export interface PaymentContext {
    * the console's check every few seconds does not fetch again what names a reference in bulk.
    */
   refusals?: Map<string, { code: Refusal; reason: string }>;
+  /** Where a payment the chain refused is told (docs/decisions/027). */
+  alerts?: AlertsConfig;
 }
 
 /** How many refusals a context remembers before it starts again. */
@@ -92,13 +95,14 @@ export function chainRpcFor(
 }
 
 export function paymentContext(
-  config: Pick<AppConfig, 'solana'>,
+  config: Pick<AppConfig, 'solana'> & Partial<Pick<AppConfig, 'alerts'>>,
   rest: Omit<PaymentContext, 'treasury' | 'rpc'>,
   tracing?: Tracing,
 ): PaymentContext {
   return {
     ...rest,
     treasury: config.solana.treasury,
+    alerts: config.alerts,
     rpc: chainRpcFor(config, tracing),
     refusals: new Map(),
   };
@@ -332,6 +336,18 @@ async function refuseLogged(
     error.message,
     { signature, code: error.code },
   );
+  if (ctx.alerts) {
+    await enqueueAlert(
+      ctx.db,
+      ctx.alerts,
+      {
+        kind: 'payment-refused',
+        subject: `Prize payment for ${weekId} refused by the chain`,
+        body: `${about.player_name}'s payment, transaction ${signature}: ${error.message}`,
+      },
+      ctx.clock.now(),
+    );
+  }
   throw error;
 }
 

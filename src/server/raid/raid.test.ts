@@ -18,7 +18,9 @@ describe('standingOf', () => {
   const now = Date.UTC(2026, 10, 20);
   const facts = { finishedRuns: 0, memesUp: 0, upheldReports: 0, provenWallet: false };
   it('is new under a day or with nothing done, member with a day and a run or a meme up', () => {
-    expect(standingOf({ ...facts, createdAt: now - DAY_MS + 1, memesUp: 5 }, now).level).toBe('new');
+    expect(standingOf({ ...facts, createdAt: now - DAY_MS + 1, memesUp: 5 }, now).level).toBe(
+      'new',
+    );
     expect(standingOf({ ...facts, createdAt: now - 30 * DAY_MS }, now).level).toBe('new');
     expect(standingOf({ ...facts, createdAt: now - DAY_MS, finishedRuns: 1 }, now).level).toBe(
       'member',

@@ -14,7 +14,10 @@ export interface RaidRow {
 }
 
 /** The row; `lock` (in a transaction) holds it on PostgreSQL so two switches queue up. */
-export async function readRaid(db: Db, { lock = false }: { lock?: boolean } = {}): Promise<RaidRow> {
+export async function readRaid(
+  db: Db,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<RaidRow> {
   let query = db.selectFrom('raid_mode').selectAll().where('id', '=', 1);
   if (lock && isPostgres(db)) query = query.forUpdate();
   const row = await query.executeTakeFirstOrThrow();

@@ -1,9 +1,5 @@
 import type { Kysely } from 'kysely';
-import {
-  raidSigns,
-  type HourlyActivity,
-  type RaidThresholds,
-} from '#shared/raid.ts';
+import { raidSigns, type HourlyActivity, type RaidThresholds } from '#shared/raid.ts';
 import { HOUR_MS, MINUTE_MS } from '#shared/time.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Database } from '../db/database.ts';

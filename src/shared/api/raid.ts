@@ -85,7 +85,11 @@ const thresholdsSchema = z.object({
   signupsPerHour: z.coerce.number().int().min(1).max(1_000_000),
   newPostsPerHour: z.coerce.number().int().min(1).max(1_000_000),
   reportsPerHour: z.coerce.number().int().min(1).max(1_000_000),
-  quietMinutes: z.coerce.number().int().min(1).max(7 * 24 * 60),
+  quietMinutes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
 });
 
 export const raidAdminSchema = z.object({
