@@ -18,7 +18,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { liveRoutes } from './live/routes.ts';
 import { noStore } from './http/no-store.ts';
 import { refuseUnknownProtocol } from './http/forwarded-proto.ts';
-import { RequestLog } from './http/request-log.ts';
+import { RequestLog, urlWithoutCredentials } from './http/request-log.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { registerStaticClient } from './http/static-client.ts';
 import { memePageRoute } from './memes/page-route.ts';
@@ -179,13 +179,9 @@ function serverOptions(config: AppConfig, options: BuildOptions): FastifyServerO
         : {
             level: config.logLevel,
             serializers: {
-              // Upload URLs carry a signed one-time token, progress URLs a run id (the bearer
-              // secret of a round, issue 30 finding 8): credentials, so they stay out of the logs.
               req: (req: FastifyRequest) => ({
                 method: req.method,
-                url: req.url
-                  .replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]')
-                  .replace(/^\/api\/game-runs\/[^/?]+/, '/api/game-runs/[run]'),
+                url: urlWithoutCredentials(req.url),
                 remoteAddress: req.ip,
               }),
             },

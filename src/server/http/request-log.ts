@@ -1,5 +1,15 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+/**
+ * A request's URL as logs and traces may keep it: upload URLs carry a signed one-time token,
+ * progress URLs a run id (the bearer secret of a round, issue 30 finding 8), so both are masked.
+ */
+export function urlWithoutCredentials(url: string): string {
+  return url
+    .replace(/^\/api\/uploads\/[^/?]+/, '/api/uploads/[token]')
+    .replace(/^\/api\/game-runs\/[^/?]+/, '/api/game-runs/[run]');
+}
+
 /** An answer slower than this is logged whatever it was. */
 const SLOW_MS = 1000;
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LogEvent } from 'kysely';
+import { urlWithoutCredentials } from '../http/request-log.ts';
 import type { Tracing, TracingConfig } from './tracing.ts';
 
 /** Routes whose spans would be noise: probes and scrapes every few seconds. */
@@ -64,6 +65,8 @@ export function startOpenTelemetry(config: TracingConfig): Tracing {
     ignorePaths: ({ url }) => UNTRACED_ROUTES.has(url),
     requestHook: (span, request) => {
       span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
+      // @fastify/otel records the URL as it came; the logs' rule applies to traces too.
+      span.setAttribute('url.path', urlWithoutCredentials(request.url.split('?', 1)[0]!));
     },
   });
   instrumentation.setTracerProvider(provider);

@@ -10,6 +10,7 @@ import { createTestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 
+const UPLOAD_TOKEN = 'signed-upload-token-4242';
 const SERVER = 2;
 const CLIENT = 3;
 
@@ -53,6 +54,7 @@ describe.each(databaseKinds)('traces over OTLP/HTTP (%s)', (kind) => {
     expect((await client.request('GET', memePaths.list)).statusCode).toBe(200);
     expect((await client.request('GET', missingImage)).statusCode).toBe(404);
     expect((await client.request('GET', '/healthz')).statusCode).toBe(200);
+    await client.request('PUT', `/api/uploads/${UPLOAD_TOKEN}?x=1`, { body: 'x', csrf: false });
     await t.close();
   });
   afterAll(() => receiver.close());
@@ -97,6 +99,12 @@ describe.each(databaseKinds)('traces over OTLP/HTTP (%s)', (kind) => {
     expect(descendsFrom(read!, request, receiver.spans)).toBe(true);
   });
 
+  it("keeps an upload URL's token out of every span, as out of the logs", () => {
+    const upload = receiver.spans.find((s) => s.name.startsWith('PUT /api/uploads/'));
+    expect(upload?.attributes['url.path']).toBe('/api/uploads/[token]');
+    expect(JSON.stringify(receiver.spans)).not.toContain(UPLOAD_TOKEN);
+  });
+
   it('writes the trace id in the log lines of a request', () => {
     const request = requestSpan(`GET ${memePaths.list}`);
     const completed = lines.find(
@@ -112,6 +120,6 @@ describe.each(databaseKinds)('traces over OTLP/HTTP (%s)', (kind) => {
       receiver.spans.filter((s) => s.parentSpanId === '').map((s) => s.traceId),
     );
     expect(receiver.spans.every((s) => traced.has(s.traceId))).toBe(true);
-    expect([...traced]).toHaveLength(2);
+    expect([...traced]).toHaveLength(3);
   });
 });
