@@ -34,6 +34,10 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   route('POST', adminPaths.authentication, { body: { response: {} }, needsPasskey: false }),
   route('GET', adminPaths.passkeys),
   route('DELETE', adminPaths.passkey, { path: adminPaths.passkey.replace(':id', '1') }),
+  route('PUT', adminPaths.passkeyName, {
+    path: adminPaths.passkeyName.replace(':id', '1'),
+    body: { name: 'YubiKey' },
+  }),
   route('GET', adminPaths.log),
 ];
 

@@ -12,7 +12,7 @@ const AccountMenu = lazy(() => import('./account-menu.tsx'));
 export function SiteHeader() {
   const [location, navigate] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  const { user } = useSession();
+  const { user, operator } = useSession();
   const site = useSite();
 
   const go = (id: SectionId) => {
@@ -58,7 +58,7 @@ export function SiteHeader() {
           </span>
         }
       >
-        <AccountMenu username={user.username} />
+        <AccountMenu username={user.username} operator={operator} />
       </Suspense>
     </div>
   ) : (

@@ -6,15 +6,20 @@ import { readJson } from './api-client.ts';
 import { useSyncExternalStore } from 'react';
 import { createStore } from './store.ts';
 
+/** A moderator's or an admin's role, as the session check says it (for links, not access). */
+export type OperatorRole = NonNullable<MeResponse['operator']>;
+
 export interface Session {
   user: User | null;
   isAuthenticated: boolean;
   isLoading: boolean;
+  /** Set for a moderator or an admin: the account menu links them to the console. */
+  operator: OperatorRole | null;
 }
 
 // Who is signed in, in a store of its own rather than the query cache: the header needs it on
 // every first load, and the query client (a tenth of that load) comes with the parts that need it.
-const CHECKING: Session = { user: null, isAuthenticated: false, isLoading: true };
+const CHECKING: Session = { user: null, isAuthenticated: false, isLoading: true, operator: null };
 const session = createStore<Session>(CHECKING);
 let firstCheckStarted = false;
 /** Bumped by every check and every change: an answer to an older check is dropped. */
@@ -29,12 +34,16 @@ function userFrom(raw: MeResponse | null | undefined): User | null {
     : null;
 }
 
-function setSession(user: User | null) {
-  const before = session.get().user;
+function setSession(user: User | null, operator: OperatorRole | null) {
+  const { user: before, isLoading, operator: operatorBefore } = session.get();
   const same = user?.id === before?.id && user?.username === before?.username;
-  if (same && !session.get().isLoading) return;
-  session.set({ user, isAuthenticated: user !== null, isLoading: false });
+  if (same && !isLoading && operator === operatorBefore) return;
+  session.set({ user, isAuthenticated: user !== null, isLoading: false, operator });
   if (!same) for (const listener of userChangeListeners) listener(before);
+}
+
+function operatorFrom(raw: MeResponse | null | undefined): OperatorRole | null {
+  return raw?.operator === 'moderator' || raw?.operator === 'admin' ? raw.operator : null;
 }
 
 /** A decision on the member's appeal not yet shown to them (decision 022), checked by hand too. */
@@ -56,16 +65,18 @@ function noticeFrom(raw: MeResponse | null | undefined): AppealDecisionNotice | 
 export async function recheckSession(): Promise<void> {
   const asked = ++generation;
   let user: User | null;
+  let operator: OperatorRole | null;
   let notice: AppealDecisionNotice | null = null;
   try {
     const raw = (await readJson(authPaths.me, 'returnNull')) as MeResponse | null;
     user = userFrom(raw);
+    operator = user ? operatorFrom(raw) : null;
     notice = noticeFrom(raw);
   } catch {
-    user = session.get().user;
+    ({ user, operator } = session.get());
   }
   if (asked !== generation) return;
-  setSession(user);
+  setSession(user, operator);
   if (user) setAppealNotice(notice);
 }
 
@@ -95,8 +106,11 @@ export function useSession(): Session {
   return useSyncExternalStore(subscribe, session.get, () => CHECKING);
 }
 
-/** After login (the answer's user), register, or logout (null). */
+/**
+ * After login (the answer's user), register, or logout (null). The operator role is the session
+ * check's to say: a login is followed by one (auth-mutations.ts).
+ */
 export function setSessionUser(user: User | null): void {
   ++generation;
-  setSession(user);
+  setSession(user, null);
 }

@@ -2,6 +2,7 @@ import { READ_CACHE_LONGEST_MS } from '#server/http/read-cache.ts';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
+import { operator } from '#test-support/operators.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { REGISTER_LIMIT_PER_IP } from './service.ts';
 import { authPaths } from '#shared/api/paths.ts';
@@ -33,6 +34,18 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
     expect(login.statusCode).toBe(200);
     expect(login.json()).toEqual({ user: { id: expect.any(Number), username: name } });
     expect((await c.request('GET', authPaths.me)).json().user.username).toBe(name);
+  });
+
+  it("names an operator's role in me (the account menu's console link), a member's not at all", async () => {
+    for (const role of ['moderator', 'admin'] as const) {
+      const { client: c, user } = await operator(t, role);
+      expect((await c.request('GET', authPaths.me)).json()).toEqual({
+        user: { id: user.id, username: user.username },
+        operator: role,
+      });
+    }
+    const { client: member } = await operator(t, 'member');
+    expect((await member.request('GET', authPaths.me)).json()).not.toHaveProperty('operator');
   });
 
   it('keeps private answers out of every cache (no-store): the token, and me signed out or in', async () => {

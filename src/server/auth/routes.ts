@@ -16,6 +16,7 @@ import { endSession, startSession } from '../security/sessions.ts';
 import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../suspensions/appeals.ts';
+import { findUserRole } from '../accounts/repository.ts';
 import {
   walletLoginEndpoint,
   walletRegisterEndpoint,
@@ -56,11 +57,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = request;
       if (!user) return { user: null };
-      const told = await untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
-        request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
-        return null;
-      });
-      return told ? { user, appealDecision: told } : { user };
+      const [told, role] = await Promise.all([
+        untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
+          return null;
+        }),
+        findUserRole(app.deps.db, user.id).then((row) => row?.role ?? 'member'),
+      ]);
+      return {
+        user,
+        ...(told && { appealDecision: told }),
+        ...(role !== 'member' && { operator: role }),
+      };
     },
     { preHandler: noStore },
   );

@@ -4,7 +4,7 @@ import { runAdminIn } from '#test-support/admin-cli.ts';
 import { createTestApp, suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { addPasskey, operator, PASSWORD } from '#test-support/operators.ts';
+import { addPasskey, operator, passkeySignIn, PASSWORD } from '#test-support/operators.ts';
 import { SoftAuthenticator } from '#test-support/soft-authenticator.ts';
 import { listDecisions } from '../db/operator-log.ts';
 
@@ -119,6 +119,51 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     expect(entries.map((e) => [e.kind, e.details.endedSessions])).toEqual([
       ['passkey-remove', 1],
       ['passkey-add', 1],
+    ]);
+  });
+
+  it('an operator keeps a named backup passkey, names the first later, and signs in with either', async () => {
+    const mod = await operator(t, 'moderator', { passkey: true });
+    const [first] = (await mod.client.request('GET', adminPaths.passkeys)).json().passkeys;
+    expect(first.name).toBeNull();
+    const backupKey = new SoftAuthenticator(ORIGIN);
+    const options = await mod.client.request('POST', adminPaths.registrationOptions, {
+      body: { password: PASSWORD },
+    });
+    const added = await mod.client.request('POST', adminPaths.registration, {
+      body: { response: backupKey.register(options.json()), name: '  YubiKey 5C  ' },
+    });
+    expect(added.statusCode).toBe(201);
+    expect(added.json().passkey).toMatchObject({ name: 'YubiKey 5C' });
+    const rename = (id: number, name: string) =>
+      mod.client.request('PUT', adminPaths.passkeyName.replace(':id', String(id)), {
+        body: { name },
+      });
+    expect((await rename(first.id, 'Work laptop')).json().passkey.name).toBe('Work laptop');
+    for (const refused of ['', ' ', 'x'.repeat(65), 'bidi \u202E name']) {
+      expect((await rename(first.id, refused)).statusCode, refused).toBe(400);
+    }
+    // Another operator's passkey is not theirs to name.
+    const other = await operator(t, 'moderator', { passkey: true });
+    expect((await rename(first.id, 'Mine now')).statusCode).toBe(200);
+    const theirs = (await other.client.request('GET', adminPaths.passkeys)).json().passkeys[0];
+    expect((await rename(theirs.id, 'Stolen')).statusCode).toBe(404);
+    expect(
+      (await mod.client.request('GET', adminPaths.passkeys)).json().passkeys.map(
+        (p: { name: string | null }) => p.name,
+      ),
+    ).toEqual(['Mine now', 'YubiKey 5C']);
+
+    // Either device signs the console in.
+    t.clock.advance(PASSKEY_STEP_UP_MS + 1);
+    for (const device of [mod.authenticator, backupKey]) {
+      expect((await passkeySignIn(mod.client, device)).statusCode).toBe(200);
+    }
+    const log = await listDecisions(t.app.deps.db, { operator: mod.user.username, limit: 3 });
+    expect(log.map((e) => [e.kind, e.details.name])).toEqual([
+      ['passkey-rename', 'Mine now'],
+      ['passkey-rename', 'Work laptop'],
+      ['passkey-add', 'YubiKey 5C'],
     ]);
   });
 

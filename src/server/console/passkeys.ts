@@ -165,14 +165,18 @@ async function takeChallenge(
 
 const transportsOf = (json: string) => JSON.parse(json) as AuthenticatorTransport[];
 
+const PASSKEY_FIELDS = ['id', 'name', 'created_at', 'last_used_at', 'transports'] as const;
+
 function toPasskey(row: {
   id: number;
+  name: string | null;
   created_at: number;
   last_used_at: number | null;
   transports: string;
 }): Passkey {
   return {
     id: row.id,
+    name: row.name,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     transports: transportsOf(row.transports),
@@ -182,7 +186,7 @@ function toPasskey(row: {
 export async function listPasskeys(deps: AppDeps, userId: number): Promise<Passkey[]> {
   const rows = await deps.db
     .selectFrom('passkeys')
-    .select(['id', 'created_at', 'last_used_at', 'transports'])
+    .select(PASSKEY_FIELDS)
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
@@ -228,13 +232,14 @@ export async function registrationOptions(
 }
 
 /**
- * Checks and stores the new passkey, logged; it counts as this session's passkey sign-in and
- * ends every other session of the operator.
+ * Checks and stores the new passkey under `name`, logged; it counts as this session's passkey
+ * sign-in and ends every other session of the operator.
  */
 export async function registerPasskey(
   request: FastifyRequest,
   operator: ConsoleOperator,
   response: Record<string, unknown>,
+  name: string | null = null,
 ): Promise<Passkey> {
   const rp = requireRp(request);
   const { deps } = request.server;
@@ -273,9 +278,10 @@ export async function registerPasskey(
         transports: JSON.stringify(credential.transports ?? []),
         created_at: now,
         last_used_at: now,
+        name,
       })
       .onConflict((oc) => oc.doNothing())
-      .returning(['id', 'created_at', 'last_used_at', 'transports'])
+      .returning(PASSKEY_FIELDS)
       .executeTakeFirst();
     if (!row) throw new HttpError(400, 'This passkey is already registered.', 'PASSKEY_INVALID');
     await markPasskeySignIn(trx, sessionIdHash, now);
@@ -289,7 +295,7 @@ export async function registerPasskey(
         targetId: operator.id,
         targetLabel: operator.name,
         reason: 'added in the console',
-        details: { passkey: row.id, endedSessions: ended.length },
+        details: { passkey: row.id, name, endedSessions: ended.length },
       },
       now,
     );
@@ -379,6 +385,41 @@ async function markPasskeySignIn(
     .execute();
 }
 
+/**
+ * Names one of the operator's own passkeys, logged. A name opens nothing, so no session ends.
+ */
+export async function renamePasskey(
+  deps: AppDeps,
+  operator: ConsoleOperator,
+  id: number,
+  name: string,
+): Promise<Passkey> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('passkeys')
+      .set({ name })
+      .where('id', '=', id)
+      .where('user_id', '=', operator.id)
+      .returning(PASSKEY_FIELDS)
+      .executeTakeFirst();
+    if (!row) throw notFound('No such passkey.');
+    await recordDecision(
+      trx,
+      operator,
+      {
+        kind: 'passkey-rename',
+        targetType: 'member',
+        targetId: operator.id,
+        targetLabel: operator.name,
+        reason: 'named in the console',
+        details: { passkey: id, name },
+      },
+      deps.clock.now(),
+    );
+    return toPasskey(row);
+  });
+}
+
 /** Removes one of the operator's passkeys, logged, and ends every other session of theirs. */
 export async function removePasskey(
   deps: AppDeps,
@@ -392,8 +433,9 @@ export async function removePasskey(
       .deleteFrom('passkeys')
       .where('id', '=', id)
       .where('user_id', '=', operator.id)
+      .returning('name')
       .executeTakeFirst();
-    if (Number(removed.numDeletedRows) === 0) throw notFound('No such passkey.');
+    if (!removed) throw notFound('No such passkey.');
     const ended = await endSessionsOf(trx, operator.id, sessionIdHash);
     await recordDecision(
       trx,
@@ -404,7 +446,7 @@ export async function removePasskey(
         targetId: operator.id,
         targetLabel: operator.name,
         reason: 'removed in the console',
-        details: { passkey: id, endedSessions: ended.length },
+        details: { passkey: id, name: removed.name, endedSessions: ended.length },
       },
       now,
     );

@@ -23,6 +23,7 @@ import {
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
+  renamePasskeyEndpoint,
   reportsEndpoint,
 } from '#shared/api/admin.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
@@ -57,6 +58,7 @@ import {
   registrationOptions,
   relyingParty,
   removePasskey,
+  renamePasskey,
 } from './passkeys.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -114,7 +116,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     app,
     registrationEndpoint,
     async (request) => ({
-      passkey: await registerPasskey(request, operatorOf(request), request.body.response),
+      passkey: await registerPasskey(
+        request,
+        operatorOf(request),
+        request.body.response,
+        request.body.name ?? null,
+      ),
     }),
     consoleWrite(moderatorBeforePasskey),
   );
@@ -150,6 +157,20 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       await removePasskey(app.deps, operatorOf(request), request.params.id, request.sessionIdHash!);
       return { ok: true as const };
     },
+    consoleWrite(moderator),
+  );
+
+  endpointRoute(
+    app,
+    renamePasskeyEndpoint,
+    async (request) => ({
+      passkey: await renamePasskey(
+        app.deps,
+        operatorOf(request),
+        request.params.id,
+        request.body.name,
+      ),
+    }),
     consoleWrite(moderator),
   );
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 import { STANDING_LEVELS } from '../standing.ts';
-import { MAX_ROW_ID } from './text.ts';
+import { CONSOLE_PAGE } from './paths.ts';
+import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 
 /**
  * The operator console's API (docs/decisions/022-operator-console.md). Every route needs a role;
@@ -16,6 +17,7 @@ export const adminPaths = {
   authentication: '/api/admin/passkeys/authentication',
   passkeys: '/api/admin/passkeys',
   passkey: '/api/admin/passkeys/:id',
+  passkeyName: '/api/admin/passkeys/:id/name',
   log: '/api/admin/log',
   reports: '/api/admin/reports',
   memeDecision: '/api/admin/memes/:id/decision',
@@ -35,7 +37,7 @@ export const adminPaths = {
 } as const;
 
 /** The console's page. */
-export const ADMIN_PAGE = '/admin';
+export const ADMIN_PAGE = CONSOLE_PAGE;
 
 /** A member's standing (src/shared/standing.ts, docs/decisions/027). */
 export const standingSchema = z.object({
@@ -71,8 +73,20 @@ const MEMBER_ACTION_REFUSALS = {
 /** WebAuthn options and responses travel as the JSON @simplewebauthn defines; checked there. */
 const webAuthnJson = z.record(z.string(), z.unknown());
 
+export const PASSKEY_NAME_MAX = 64;
+
+/** What the operator calls a passkey ("YubiKey", "work laptop"), so a backup can be told apart. */
+export const passkeyNameSchema = z
+  .string({ error: 'Give the passkey a name' })
+  .trim()
+  .min(1, 'Give the passkey a name')
+  .max(PASSKEY_NAME_MAX, `Keep the name under ${PASSKEY_NAME_MAX} characters`)
+  .refine((name) => DISPLAYABLE_TEXT.test(name), 'Use plain text');
+
 export const passkeySchema = z.object({
   id: z.number().int(),
+  /** Null for a passkey added before passkeys had names (migration 028). */
+  name: z.string().nullable(),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
   transports: z.array(z.string()),
@@ -129,10 +143,10 @@ export const registrationEndpoint = defineEndpoint({
   method: 'POST',
   path: adminPaths.registration,
   id: 'passkeyRegistration',
-  summary: "Adds the passkey the browser made; counts as this session's passkey sign-in",
+  summary: "Adds the passkey the browser made, named; counts as this session's passkey sign-in",
   tag: 'console',
   access: 'operator',
-  body: z.object({ response: webAuthnJson }),
+  body: z.object({ response: webAuthnJson, name: passkeyNameSchema.optional() }),
   status: 201,
   response: z.object({ passkey: passkeySchema }),
   errors: {
@@ -206,6 +220,19 @@ export const removePasskeyEndpoint = defineEndpoint({
   access: 'operator',
   params: idParamsSchema,
   response: z.object({ ok: z.literal(true) }),
+  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+
+export const renamePasskeyEndpoint = defineEndpoint({
+  method: 'PUT',
+  path: adminPaths.passkeyName,
+  id: 'renamePasskey',
+  summary: "Names one of the operator's passkeys",
+  tag: 'console',
+  access: 'operator',
+  params: idParamsSchema,
+  body: z.object({ name: passkeyNameSchema }),
+  response: z.object({ passkey: passkeySchema }),
   errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 

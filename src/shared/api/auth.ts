@@ -66,6 +66,11 @@ export const meResponseSchema = z.object({
   user: userSchema.nullable(),
   /** Present only while the member has a decision on their appeal not yet shown (decision 022). */
   appealDecision: appealDecisionNoticeSchema.optional(),
+  /**
+   * Present only for a moderator or an admin: the account menu links them to the console. A
+   * link, not a door: the console reads the role from the database on each of its requests.
+   */
+  operator: z.enum(['moderator', 'admin']).optional(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 

@@ -10,6 +10,9 @@ export const authPaths = {
   csrfToken: '/api/csrf-token',
 } as const;
 
+/** The operator console's page: here, free of zod, for the account menu's link to it. */
+export const CONSOLE_PAGE = '/admin';
+
 export const sitePaths = {
   time: '/api/time',
 } as const;

@@ -9,8 +9,12 @@ import {
   withdrawApprovalEndpoint,
 } from '#shared/api/admin.ts';
 import type { EndpointResponse } from '#shared/api/endpoint.ts';
-import { consoleKeys, errorText, useConsoleQuery } from '#client/features/console/console-api.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
+import {
+  consoleCall,
+  consoleKeys,
+  errorText,
+  useConsoleQuery,
+} from '#client/features/console/console-api.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -51,17 +55,17 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
   // A wallet changed since the review: the refusal names it, and the admin confirms it by name.
   const [newWallet, setNewWallet] = useState<string | null>(null);
   const opened = useMutation({
-    mutationFn: () => callEndpoint(replayOpenedEndpoint, { params }),
+    mutationFn: () => consoleCall(replayOpenedEndpoint, { params }),
     onError: failed,
   });
   const watched = useMutation({
-    mutationFn: () => callEndpoint(replayWatchedEndpoint, { params }),
+    mutationFn: () => consoleCall(replayWatchedEndpoint, { params }),
     onSuccess: () => done('Replay watched to its end'),
     onError: failed,
   });
   const approve = useMutation({
     mutationFn: (confirmWallet?: string) =>
-      callEndpoint(approveRunEndpoint, { params, body: confirmWallet ? { confirmWallet } : {} }),
+      consoleCall(approveRunEndpoint, { params, body: confirmWallet ? { confirmWallet } : {} }),
     onSuccess: () => {
       setNewWallet(null);
       return done('Approved');
@@ -72,7 +76,7 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
     },
   });
   const disqualify = useMutation({
-    mutationFn: () => callEndpoint(disqualifyRunEndpoint, { params, body: { reason } }),
+    mutationFn: () => consoleCall(disqualifyRunEndpoint, { params, body: { reason } }),
     onSuccess: (result) =>
       done(result.withdrewApproval ? 'Disqualified; its approval is withdrawn' : 'Disqualified'),
     onError: failed,
@@ -191,7 +195,7 @@ function WithdrawForm() {
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const withdraw = useMutation({
-    mutationFn: () => callEndpoint(withdrawApprovalEndpoint, { body: { reason } }),
+    mutationFn: () => consoleCall(withdrawApprovalEndpoint, { body: { reason } }),
     onSuccess: () => {
       toast({ title: 'Approval withdrawn', description: 'The week is back in review.' });
       return queryClient.invalidateQueries({ queryKey: consoleKeys.all });

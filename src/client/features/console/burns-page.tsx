@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { burnsEndpoint, recordBurnEndpoint } from '#shared/api/chain.ts';
 import { formatTokenUnits } from '#shared/format-units.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
-import { consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
 /**
@@ -20,7 +19,7 @@ export function BurnsPage() {
   const [signature, setSignature] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
   const record = useMutation({
-    mutationFn: () => callEndpoint(recordBurnEndpoint, { body: { signature } }),
+    mutationFn: () => consoleCall(recordBurnEndpoint, { body: { signature } }),
     onSuccess: (burn) => {
       setSignature('');
       setRefusal(null);

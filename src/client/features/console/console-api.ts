@@ -3,16 +3,12 @@ import { operatorMeEndpoint } from '#shared/api/admin.ts';
 import type { Endpoint, EndpointInput, EndpointResponse } from '#shared/api/endpoint.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { ApiError } from '#client/lib/api-client.ts';
+import { recheckSession, useSession } from '#client/lib/session.ts';
+import { waitForStepUp } from './step-up.ts';
 
 /** The refusal's code (`PASSKEY_REQUIRED`, `NOT_OPERATOR`...), when the server gave one. */
 export function errorCode(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  try {
-    const code = (JSON.parse(error.bodyText) as { code?: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
+  return error instanceof ApiError ? error.code : undefined;
 }
 
 /** What to show for a failed console call: the server's words, else the error's. */
@@ -26,10 +22,45 @@ export const consoleKeys = {
   all: ['console'] as const,
 };
 
+/** How often one call may ask for the passkey before it gives up (each ask is the operator's). */
+const STEP_UPS_PER_CALL = 3;
+
+/**
+ * Every console call, read or write, goes through here. A refusal for want of a fresh passkey
+ * sign-in (403 `PASSKEY_REQUIRED`) opens the passkey prompt over the page as it is, and the call
+ * is made again once the operator has signed in (step-up.ts), so the action that asked finishes.
+ * A 401 means the session is gone: the session is checked again, and the console shows the
+ * sign-in screen.
+ */
+export async function consoleCall<E extends Endpoint>(
+  endpoint: E,
+  input?: EndpointInput<E>,
+): Promise<EndpointResponse<E>> {
+  const call = callEndpoint as (e: E, i?: EndpointInput<E>) => Promise<EndpointResponse<E>>;
+  for (let asked = 0; ; asked++) {
+    try {
+      return await call(endpoint, input);
+    } catch (error) {
+      if (errorCode(error) === 'PASSKEY_REQUIRED' && asked < STEP_UPS_PER_CALL) {
+        await waitForStepUp();
+        continue;
+      }
+      if (error instanceof ApiError && error.status === 401) void recheckSession();
+      throw error;
+    }
+  }
+}
+
+/**
+ * Who is operating: asked for the member the session names, again whenever that changes (a
+ * sign-in or a logout inside the console), and not at all for a visitor.
+ */
 export function useOperator() {
+  const { user, isLoading } = useSession();
   return useQuery({
-    queryKey: consoleKeys.me,
-    queryFn: () => callEndpoint(operatorMeEndpoint),
+    queryKey: [...consoleKeys.me, user?.id ?? null],
+    queryFn: () => consoleCall(operatorMeEndpoint),
+    enabled: !isLoading && user !== null,
     retry: false,
   });
 }
@@ -43,11 +74,7 @@ export function useConsoleQuery<E extends Endpoint>(
 ) {
   return useQuery<EndpointResponse<E>>({
     queryKey: ['console', ...key],
-    queryFn: () =>
-      (callEndpoint as (e: E, i?: EndpointInput<E>) => Promise<EndpointResponse<E>>)(
-        endpoint,
-        input,
-      ),
+    queryFn: () => consoleCall(endpoint, input),
     refetchOnWindowFocus: true,
     staleTime: 5_000,
     enabled,

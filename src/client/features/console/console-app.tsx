@@ -1,4 +1,4 @@
-import { useEffect, type ComponentType } from 'react';
+import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -15,6 +15,7 @@ import { RaidPage } from './raid-page.tsx';
 interface Section {
   path: string;
   label: string;
+  /** Admins only: a moderator has no tab for it, and its address says so (AdminOnly). */
   admin?: true;
 }
 
@@ -29,12 +30,13 @@ const SECTIONS: Section[] = [
   { path: '/burns', label: 'Burns', admin: true },
 ];
 
+/** The console's tabs, wrapped onto a second line on a phone rather than scrolled out of sight. */
 function ConsoleNav() {
   const [location] = useLocation();
   const role = useOperator().data?.role;
   return (
     <nav aria-label="Console" className="border-b border-slate-800 bg-slate-900/60">
-      <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-3 py-2">
+      <ul className="mx-auto flex max-w-6xl flex-wrap gap-1 px-3 py-2">
         {SECTIONS.filter((s) => !s.admin || role === 'admin').map((section) => {
           const current = location === section.path || location.startsWith(`${section.path}/`);
           return (
@@ -54,6 +56,23 @@ function ConsoleNav() {
         })}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * An admin's page: a moderator who opens its address is told whose it is, and gets neither its
+ * form nor its reads (the server refuses those too, 403 ADMIN_ONLY).
+ */
+function AdminOnly({ title, children }: { title: string; children: ReactNode }) {
+  const role = useOperator().data?.role;
+  if (role === 'admin') return <>{children}</>;
+  return (
+    <section className="space-y-2">
+      <h1 className="text-xl font-bold">{title}</h1>
+      <p role="alert" className="text-amber-300">
+        {title} is for admins only; you are signed in as a {role ?? 'member'}.
+      </p>
+    </section>
   );
 }
 
@@ -81,8 +100,16 @@ function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
             <Route path="/raid" component={RaidPage} />
             <Route path="/log" component={LogPage} />
             <Route path="/passkeys" component={PasskeysPage} />
-            {prizeWeek && <Route path="/prize-week" component={prizeWeek} />}
-            <Route path="/burns" component={BurnsPage} />
+            {prizeWeek && (
+              <Route path="/prize-week">
+                <AdminOnly title="Prize week">{createElement(prizeWeek)}</AdminOnly>
+              </Route>
+            )}
+            <Route path="/burns">
+              <AdminOnly title="Burns">
+                <BurnsPage />
+              </AdminOnly>
+            </Route>
             <Route>
               <QueuePage />
             </Route>

@@ -52,8 +52,8 @@ function MoneyLine({ money }: { money: MoneyDetails }) {
 }
 
 /**
- * Every operator decision, console and CLI, newest first; filtered by operator, kind and a range
- * of UTC days, a page at a time (the server's `next` cursor).
+ * Every operator decision, console and CLI, newest first; filtered by part of an operator's
+ * name, kind and a range of UTC days, a page at a time (the server's `next` cursor).
  */
 export function LogPage() {
   const [operator, setOperator] = useState('');
@@ -85,7 +85,11 @@ export function LogPage() {
       <div className="mb-4 grid grid-cols-2 gap-2 lg:grid-cols-4">
         <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Operator</span>
-          <Input value={operator} onChange={filter(setOperator)} placeholder="username or cli:…" />
+          <Input
+            value={operator}
+            onChange={filter(setOperator)}
+            placeholder="part of a name, any case"
+          />
         </label>
         <label className="col-span-2 text-sm lg:col-span-1">
           <span className="mb-1 block text-slate-400">Kind</span>

@@ -15,11 +15,11 @@ import {
 } from '#shared/api/chain.ts';
 import { prizeTransferBytes } from '#shared/prize-transfer.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { consoleKeys, errorCode, errorText, useConsoleQuery } from './console-api.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
+import { consoleCall, consoleKeys, errorCode, errorText, useConsoleQuery } from './console-api.ts';
 import { useStandardWallets } from '#client/lib/standard-wallets.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
+import { when } from './format.ts';
 
 /** How often the console asks the server to look for the sent transfer at `finalized`. */
 const CHECK_EVERY_MS = 4_000;
@@ -41,7 +41,7 @@ function PaymentState({ status }: { status: PaymentStatus }) {
       <p className="break-all text-emerald-300">
         Paid {status.prize} to {shortAddress(status.recipient)}, verified on chain at finalized
         (slot {status.slot}
-        {status.blockTime ? `, ${new Date(status.blockTime).toLocaleString()}` : ''}).{' '}
+        {status.blockTime ? `, ${when(Date.parse(status.blockTime))}` : ''}).{' '}
         {status.explorerUrl && (
           <a className="underline" href={status.explorerUrl} target="_blank" rel="noreferrer">
             View the transaction
@@ -96,7 +96,7 @@ export default function PrizePayment({ week }: { week: string }) {
   async function check(signature: string | null) {
     try {
       show(
-        await callEndpoint(confirmPaymentEndpoint, {
+        await consoleCall(confirmPaymentEndpoint, {
           params: { week },
           body: signature ? { signature } : {},
         }),
@@ -141,7 +141,7 @@ export default function PrizePayment({ week }: { week: string }) {
     setBusy(`Waiting for ${wallet.name}…`);
     setRefusal(null);
     try {
-      const prepared = await callEndpoint(preparePaymentEndpoint, { params: { week } });
+      const prepared = await consoleCall(preparePaymentEndpoint, { params: { week } });
       show(prepared);
       const feature = (wallet.features as SolanaSignAndSendTransactionFeature)[
         SolanaSignAndSendTransaction
