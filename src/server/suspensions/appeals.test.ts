@@ -57,8 +57,16 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
   it('a suspended member appeals once; a second appeal is 409, a member not suspended 409, a visitor 401', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     const suspended = await member(mod);
+    // What the appeal form reads first: offered while no appeal is filed, not after.
+    const status = async (client: TestClient) =>
+      (await client.request('GET', appealPaths.appeal)).json();
+    expect(await status(suspended.client)).toEqual({
+      suspension: { reason: 'vote brigading', endsAt: expect.any(Number) },
+      appeal: null,
+    });
     const res = await appeal(suspended.client, `  ${TEXT}\n`);
     expect(res.statusCode, res.body).toBe(201);
+    expect((await status(suspended.client)).appeal).toEqual(res.json().appeal);
     expect(res.json()).toEqual({ appeal: { id: expect.any(Number), createdAt: t.clock.now() } });
     const listed = (await queueAppeals(mod)).find((a) => a.id === res.json().appeal.id);
     expect(listed).toMatchObject({
@@ -74,6 +82,10 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(again.json().code).toBe('APPEAL_EXISTS');
 
     const free = await member();
+    expect(await status(free.client)).toEqual({ suspension: null, appeal: null });
+    expect(
+      (await TestClient.inject(t.app, freshIp()).request('GET', appealPaths.appeal)).statusCode,
+    ).toBe(401);
     const notSuspended = await appeal(free.client);
     expect(notSuspended.statusCode).toBe(409);
     expect(notSuspended.json()).toEqual({ message: expect.any(String), code: 'NOT_SUSPENDED' });

@@ -65,6 +65,28 @@ export async function fileAppeal(
   }
 }
 
+/** The member's current suspension and their appeal of it, if they filed one. */
+export async function currentAppeal(
+  db: Kysely<Database>,
+  memberId: number,
+  now: number,
+): Promise<{
+  suspension: { reason: string; endsAt: number | null } | null;
+  appeal: { id: number; createdAt: number } | null;
+}> {
+  const suspension = await activeSuspension(db, memberId, now);
+  if (!suspension) return { suspension: null, appeal: null };
+  const appeal = await db
+    .selectFrom('appeals')
+    .select(['id', 'created_at'])
+    .where('suspension_id', '=', suspension.id)
+    .executeTakeFirst();
+  return {
+    suspension: { reason: suspension.reason, endsAt: suspension.ends_at },
+    appeal: appeal ? { id: appeal.id, createdAt: appeal.created_at } : null,
+  };
+}
+
 type Db = Kysely<Database>;
 
 function appealsQuery(db: Db) {

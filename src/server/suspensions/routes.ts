@@ -1,11 +1,16 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { appealEndpoint, appealSeenEndpoint } from '#shared/api/appeals.ts';
+import {
+  appealEndpoint,
+  appealSeenEndpoint,
+  appealStatusEndpoint,
+} from '#shared/api/appeals.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { unauthorized } from '../http-error.ts';
 import { membersOnly } from '../security/session-scope.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
-import { fileAppeal, markTold } from './appeals.ts';
+import { noStore } from '../http/no-store.ts';
+import { currentAppeal, fileAppeal, markTold } from './appeals.ts';
 
 /** A member's appeal writes, per network: a handful an hour is all an honest member needs. */
 export const APPEAL_WRITES = { limit: 20, windowMs: 60 * 60 * 1000 };
@@ -44,6 +49,16 @@ export async function appealRoutes(app: FastifyInstance): Promise<void> {
       };
     },
     guards,
+  );
+
+  endpointRoute(
+    app,
+    appealStatusEndpoint,
+    async (request) => {
+      if (!request.user) throw unauthorized(SIGN_IN);
+      return currentAppeal(app.deps.db, request.user.id, app.deps.clock.now());
+    },
+    { onRequest: membersOnly(SIGN_IN), preHandler: noStore },
   );
 
   endpointRoute(

@@ -53,6 +53,23 @@ export const appealEndpoint = defineEndpoint({
   },
 });
 
+/** The member's current suspension and their appeal of it, if any: the form is offered once. */
+export const appealStatusEndpoint = defineEndpoint({
+  method: 'GET',
+  path: appealPaths.appeal,
+  id: 'appealStatus',
+  summary: "The member's current suspension and their appeal of it (one appeal per suspension)",
+  tag: 'auth',
+  access: 'member',
+  response: z.object({
+    /** Null when the member is not suspended now. */
+    suspension: z.object({ reason: z.string(), endsAt: z.number().nullable() }).nullable(),
+    /** The appeal of that suspension, when one was filed. */
+    appeal: z.object({ id: z.number().int(), createdAt: z.number() }).nullable(),
+  }),
+  errors: { 401: ['UNAUTHORIZED'] },
+});
+
 export const appealSeenEndpoint = defineEndpoint({
   method: 'POST',
   path: appealPaths.seen,

@@ -94,7 +94,7 @@ export const memePaths = {
 
 /** A suspended member's appeal (docs/decisions/022-operator-console.md). */
 export const appealPaths = {
-  /** POST: the signed-in member appeals their current suspension, once. */
+  /** POST: the signed-in member appeals their current suspension, once; GET: whether they did. */
   appeal: '/api/suspension/appeal',
   /** POST: the member has been shown the decision on their appeal. */
   seen: '/api/suspension/appeal/:id/seen',
