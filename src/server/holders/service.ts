@@ -112,14 +112,15 @@ export async function checkHolderNow(
   await enforceRateLimit(rateLimiter, `holder-check:net:${network}`, CHECKS_PER_NETWORK, tooMany);
   if (!ctx.site.contractAddress) {
     throw new HttpError(
-      503,
+      404,
       'The token has not launched: there is nothing to hold yet',
       'NO_CONTRACT_ADDRESS',
     );
   }
   if (!ctx.rpc) {
+    // Nothing to check on this site (not a dependency that is down): 404, not a 5xx.
     throw new HttpError(
-      503,
+      404,
       'This site reads no blockchain (no Solana RPC is configured), so it cannot check holdings',
       'CHAIN_NOT_CONFIGURED',
     );

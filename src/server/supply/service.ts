@@ -54,9 +54,11 @@ export function createSupplyReader(deps: {
 
   return {
     async read(kind) {
+      // Nothing to report on this site (not a dependency that is down): 404, as for any
+      // resource the site does not have; a 5xx is for a chain that failed to answer.
       if (!deps.site.contractAddress) {
         throw new HttpError(
-          503,
+          404,
           'The token has not launched: there is no supply to report yet',
           'NO_CONTRACT_ADDRESS',
         );
@@ -64,7 +66,7 @@ export function createSupplyReader(deps: {
       const { rpc } = deps;
       if (!rpc) {
         throw new HttpError(
-          503,
+          404,
           'This site reads no blockchain (no Solana RPC is configured), so it cannot report the supply',
           'CHAIN_NOT_CONFIGURED',
         );

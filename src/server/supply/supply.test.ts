@@ -138,13 +138,13 @@ describe.each(databaseKinds)('supply for listing sites on %s', (kind) => {
     const clock = { now: () => 0 };
     await expect(
       createSupplyReader({ rpc: undefined, site: defaultSite, clock }).read('total'),
-    ).rejects.toMatchObject({ statusCode: 503, code: 'CHAIN_NOT_CONFIGURED' });
+    ).rejects.toMatchObject({ statusCode: 404, code: 'CHAIN_NOT_CONFIGURED' });
     await expect(
       createSupplyReader({
         rpc: undefined,
         site: { ...defaultSite, contractAddress: '' },
         clock,
       }).read('circulating'),
-    ).rejects.toMatchObject({ statusCode: 503, code: 'NO_CONTRACT_ADDRESS' });
+    ).rejects.toMatchObject({ statusCode: 404, code: 'NO_CONTRACT_ADDRESS' });
   });
 });

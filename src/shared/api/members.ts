@@ -174,14 +174,9 @@ export const holderCheckEndpoint = defineEndpoint({
   errors: {
     401: ['UNAUTHORIZED'],
     403: WRITE_REFUSALS,
+    404: ['CHAIN_NOT_CONFIGURED', 'NO_CONTRACT_ADDRESS'],
     409: ['NO_WALLET'],
     429: ['RATE_LIMITED'],
-    503: [
-      'UNAVAILABLE',
-      'CHAIN_NOT_CONFIGURED',
-      'CHAIN_UNAVAILABLE',
-      'CHAIN_BAD_ANSWER',
-      'NO_CONTRACT_ADDRESS',
-    ],
+    503: ['UNAVAILABLE', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
   },
 });

@@ -9,12 +9,17 @@ import { supplyPaths } from './paths.ts';
  */
 export const supplyFigureSchema = z.string().regex(/^\d+$/);
 
+/** The chain did not answer (or not in a shape the site reads): try again later. */
 const SUPPLY_UNAVAILABLE = [
   'UNAVAILABLE',
-  'CHAIN_NOT_CONFIGURED',
   'CHAIN_UNAVAILABLE',
   'CHAIN_BAD_ANSWER',
+] as const satisfies readonly ErrorCode[];
+
+/** This site has no supply to report: no token yet, or no chain to read it from. */
+const NO_SUPPLY = [
   'NO_CONTRACT_ADDRESS',
+  'CHAIN_NOT_CONFIGURED',
 ] as const satisfies readonly ErrorCode[];
 
 export const totalSupplyEndpoint = defineEndpoint({
@@ -27,7 +32,7 @@ export const totalSupplyEndpoint = defineEndpoint({
   access: 'public',
   produces: 'text/plain',
   response: supplyFigureSchema,
-  errors: { 503: SUPPLY_UNAVAILABLE },
+  errors: { 404: NO_SUPPLY, 503: SUPPLY_UNAVAILABLE },
 });
 
 export const circulatingSupplyEndpoint = defineEndpoint({
@@ -40,5 +45,5 @@ export const circulatingSupplyEndpoint = defineEndpoint({
   access: 'public',
   produces: 'text/plain',
   response: supplyFigureSchema,
-  errors: { 503: SUPPLY_UNAVAILABLE },
+  errors: { 404: NO_SUPPLY, 503: SUPPLY_UNAVAILABLE },
 });
