@@ -102,7 +102,7 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
     const lifted = await mod.client.request('POST', path(adminPaths.lift, name), {
       body: { reason: 'talked it through' },
     });
-    expect(lifted.json()).toEqual({ lifted: 1 });
+    expect(lifted.json()).toEqual({ lifted: 1, restored: null });
     expect((await writes[0]!()).statusCode).toBe(200);
 
     // A suspension for a day runs out by itself.

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { MEMBER_AGE_MS } from '#shared/standing.ts';
 import type { QueueEntry } from '#shared/api/admin.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import type { Database } from '../db/database.ts';
@@ -101,4 +102,32 @@ export async function heldQueue(db: Db, limit: number): Promise<QueueEntry[]> {
     lastReportAt: row.created_at,
     decision: null,
   }));
+}
+
+/**
+ * Raid mode's entry (docs/decisions/027): memes posted since `since` by accounts then under a
+ * day old are held for review, as the classifier holds one: the raid's first wave, posted before
+ * the thresholds were reached, leaves the gallery until a moderator looks. Answers their ids.
+ */
+export async function holdNewAccountMemesSince(
+  trx: Transaction<Database>,
+  since: number,
+): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('memes')
+    .innerJoin('users', 'users.id', 'memes.user_id')
+    .select('memes.id')
+    .where('memes.created_at', '>=', since)
+    .where('memes.hidden', '=', 0)
+    .whereRef('users.created_at', '>', sql<number>`memes.created_at - ${MEMBER_AGE_MS}`)
+    .execute();
+  const ids = rows.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await trx
+      .updateTable('memes')
+      .set({ hidden: 1, held: 1 })
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  return ids;
 }

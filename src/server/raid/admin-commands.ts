@@ -65,7 +65,11 @@ export const raidAdminCommands: Record<string, AdminCommand> = {
         { active: true, reason: reasonArg(raw) },
         ctx.clock.now(),
       );
-      ctx.print(done ? 'Raid mode is ON.' : 'Raid mode was already on.');
+      ctx.print(
+        done
+          ? `Raid mode is ON; ${done.held.length} meme(s) from new accounts in the last hour are held for review.`
+          : 'Raid mode was already on.',
+      );
       return 0;
     },
   },

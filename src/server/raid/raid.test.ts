@@ -99,14 +99,23 @@ describe.each(databaseKinds)('raid day on %s', (kind) => {
     const established = await trustedMember(t, '198.51.100.50');
     const newcomer = TestClient.inject(t.app, '198.51.100.51');
     await newcomer.register(uniqueName('newcomer'));
-    const [memeId] = await seedMemes(t.app, 1, { userId: admin.user.id });
+    // Posted two hours ago: raid mode holds only the last hour's memes from new accounts.
+    const [memeId] = await seedMemes(t.app, 1, {
+      userId: admin.user.id,
+      now: t.clock.now() - 120 * MINUTE_MS,
+    });
     const vote = (c: TestClient) =>
       c.request('POST', pathTo(memePaths.vote, { id: memeId! }), { body: { voteType: 'up' } });
 
+    // The first wave, posted before the switch, is held with it.
+    const early = await postMeme(t.app, newcomer, { title: 'first wave' });
     const on = await admin.client.request('POST', raidPaths.admin, {
       body: { active: true, reason: 'a crowd of new accounts' },
     });
     expect(on.statusCode).toBe(200);
+    const earlyPage = pathTo(memePaths.one, { id: early.id });
+    expect((await TestClient.inject(t.app).request('GET', earlyPage)).statusCode).toBe(404);
+    expect((await newcomer.request('GET', earlyPage)).json().held).toBe(true);
     expect(on.json()).toMatchObject({ active: true, automatic: false });
     expect((await TestClient.inject(t.app).request('GET', raidPaths.status)).json().active).toBe(
       true,

@@ -8,7 +8,9 @@ import { ReadCache } from '../http/read-cache.ts';
 import type { Clock } from '../clock.ts';
 import { signUpsSince } from '../accounts/repository.ts';
 import { galleryActivitySince } from '../memes/standing.ts';
+import { holdNewAccountMemesSince } from '../memes/held.ts';
 import { enqueueAlert } from '../alerts/outbox.ts';
+import { recordLiveEvent } from '../live/record.ts';
 import {
   lastSignAt,
   noteSign,
@@ -61,12 +63,14 @@ export async function switchRaid(
   operator: Operator,
   change: { active: boolean; reason: string; automatic?: boolean },
   now: number,
-): Promise<RaidRow | undefined> {
-  return deps.db.transaction().execute(async (trx) => {
+): Promise<{ row: RaidRow; held: number[] } | undefined> {
+  const result = await deps.db.transaction().execute(async (trx) => {
     const before = await readRaid(trx, { lock: true });
     if (before.active === change.active) return undefined;
     const automatic = change.automatic ?? false;
     await writeSwitch(trx, { active: change.active, automatic, now });
+    // The first wave, posted before the switch, is held for review with the rest.
+    const held = change.active ? await holdNewAccountMemesSince(trx, now - HOUR_MS) : [];
     await recordDecision(
       trx,
       operator,
@@ -78,6 +82,7 @@ export async function switchRaid(
         reason: change.reason,
         details: {
           automatic,
+          ...(change.active && { heldMemes: held.length }),
           ...(!change.active && before.since !== null && { lastedMs: now - before.since }),
         },
       },
@@ -90,7 +95,7 @@ export async function switchRaid(
         ? {
             kind: 'raid-entered',
             subject: `Raid mode ON${automatic ? ' (automatic)' : ''}`,
-            body: `${operator.name}: ${change.reason}\nNew accounts cannot post, vote or report; sign-ups need a proof of work; visitor votes are paused.`,
+            body: `${operator.name}: ${change.reason}\nNew accounts cannot post, vote or report; sign-ups need a proof of work; visitor votes are paused. ${held.length} meme(s) from new accounts in the last hour are held in the queue.`,
           }
         : {
             kind: 'raid-left',
@@ -99,8 +104,13 @@ export async function switchRaid(
           },
       now,
     );
-    return readRaid(trx);
+    return { row: await readRaid(trx), held };
   });
+  // Held memes leave every node's gallery pages at once.
+  for (const id of result?.held ?? []) {
+    recordLiveEvent(deps.db, { type: 'meme', data: { id, change: 'hidden' } });
+  }
+  return result;
 }
 
 export async function setThresholds(
