@@ -129,6 +129,12 @@ const noClient = {
   group: ['\\#client/*', '**/client/**'],
   message: 'Only src/client may import client code.',
 };
+// Loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions/026): one file imports it.
+const noTracingSdk = {
+  group: ['@opentelemetry/*', '@fastify/otel'],
+  message:
+    'Only src/server/tracing/open-telemetry.ts imports OpenTelemetry, and only when tracing is on.',
+};
 const noNode = {
   group: ['node:*'],
   message: 'This room runs in the browser too: no Node built-ins.',
@@ -180,7 +186,8 @@ export default tseslint.config(
       { group: ['react', 'react-dom'], message: 'src/shared is framework-free.' },
     ]),
   },
-  { files: ['src/server/**'], rules: restrict([noClient]) },
+  { files: ['src/server/**'], rules: restrict([noClient, noTracingSdk]) },
+  { files: ['src/server/tracing/open-telemetry.ts'], rules: restrict([noClient]) },
   { files: ['src/client/**'], rules: restrict([noServer, noNode]) },
   {
     files: ['src/client/lib/**', 'src/client/ui/**'],
