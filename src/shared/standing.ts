@@ -124,11 +124,16 @@ export const STANDING_HOW: Record<StandingLevel, string> = {
 };
 
 /**
- * Links and web addresses in a title: a scheme, `www.`, or a name ending in a top-level domain
- * of two letters or more (`grind-airdrop.xyz`, `t.me/x`). A ticker such as `$GRIND` or a number
- * such as `1.5x` is not a link.
+ * Links and web addresses in a title: a scheme (`https://`), `www.`, or a dotted name ending in a
+ * top-level domain that scams use (`grind-drop.xyz`, `t.me/x`, `claim.com`). A ticker (`$GRIND`),
+ * a number (`1.5x`) or a file name (`meme.png`) is not a link.
  */
-const LINK = /\b(?:https?:\/\/|www\.)|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:\/|\b)/i;
+const TLDS =
+  'com|net|org|io|xyz|me|gg|app|co|ru|info|biz|top|site|online|fun|club|link|live|pro|vip|cc|tk|to|ly|sh|so|ai|dev|fi|finance|exchange|money|shop|store|tech|lol|wtf|click|win|bet|cash|us|uk|de|cn|su|in|tv|ws|la|is|ms|gl';
+const LINK = new RegExp(
+  `\\b(?:https?:\\/\\/|www\\.)|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:${TLDS})(?![a-z0-9-])`,
+  'i',
+);
 
 export function hasLink(text: string): boolean {
   return LINK.test(text);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { appealPaths, memePaths, objectPaths } from '#shared/api/paths.ts';
+import { appealPaths, memePaths } from '#shared/api/paths.ts';
 import { HttpError } from '../http-error.ts';
 import { memberStanding } from '../memes/standing.ts';
 import type { RaidState } from './service.ts';
@@ -18,7 +18,6 @@ const NEW_ACCOUNT_WRITES = new Set<string>([
   memePaths.vote,
   memePaths.report,
   appealPaths.appeal,
-  `${objectPaths.localUploadPrefix}*`,
 ]);
 
 const NEW_ACCOUNT_REFUSAL =

@@ -90,8 +90,8 @@ describe.each(databaseKinds)('raid day on %s', (kind) => {
     expect((await trusted.request('GET', raidPaths.myStanding)).json().standing.level).toBe(
       'trusted',
     );
-    const meme = await postMeme(t.app, trusted, { title: 'see grind.example/roadmap' });
-    expect(meme.title).toBe('see grind.example/roadmap');
+    const meme = await postMeme(t.app, trusted, { title: 'see grind.com/roadmap' });
+    expect(meme.title).toBe('see grind.com/roadmap');
   });
 
   it('raid mode: switched in the console, refuses new accounts and visitor votes, challenges sign-ups, logged', async () => {

@@ -283,7 +283,8 @@ export const memeImageEndpoint = defineEndpoint({
     409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],
     413: ['TOO_LARGE', 'image_too_large'],
     415: ['unsupported_image'],
-    429: ['RATE_LIMITED'],
+    // Checked before the decode too (memes/upload-slots.ts), so no image is processed in vain.
+    429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
     503: ['BUSY'],
   },
 });
