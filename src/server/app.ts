@@ -68,7 +68,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
-  const site = loadSiteConfig(config.siteConfigFile);
+  const site = loadSiteConfig(config.siteConfigFile, config.solana);
   const app = Fastify(serverOptions(config, options)).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(textValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { LIVE_HEARTBEAT_MS } from '#shared/api/live.ts';
+import { SOLANA_CLUSTERS, type SolanaCluster } from '#shared/solana-cluster.ts';
 
 const optionalString = z
   .string()
@@ -61,6 +62,11 @@ const envSchema = z.object({
       .optional(),
   ),
   SOLANA_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SOLANA_CLUSTER: optionalString.pipe(
+    z
+      .enum(SOLANA_CLUSTERS, { error: `must be one of ${SOLANA_CLUSTERS.join(', ')}` })
+      .default('mainnet-beta'),
+  ),
   PRIZE_TREASURY: optionalString.pipe(
     z
       .string()
@@ -194,9 +200,15 @@ export interface AppConfig {
   /**
    * The Solana RPC that payments and burns are verified through (chain/rpc.ts); without a URL
    * nothing is recorded as paid or burned. `treasury`: the payers a prize may come from (any
-   * when empty).
+   * when empty). `cluster`: the chain that RPC serves (SOLANA_CLUSTER), which the console asks
+   * wallets for, explorer links name and every recorded payment and burn keeps.
    */
-  solana: { rpcUrl: string | undefined; timeoutMs: number; treasury: string[] };
+  solana: {
+    cluster: SolanaCluster;
+    rpcUrl: string | undefined;
+    timeoutMs: number;
+    treasury: string[];
+  };
   /**
    * `GET /api/events` (docs/decisions/021): a comment line every `heartbeatMs` on each stream,
    * at most 15 s; lower for a proxy that closes quieter connections sooner.
@@ -362,6 +374,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     redisUrl: e.REDIS_URL,
     siteConfigFile: e.SITE_CONFIG,
     solana: {
+      cluster: e.SOLANA_CLUSTER,
       rpcUrl: e.SOLANA_RPC_URL,
       timeoutMs: e.SOLANA_RPC_TIMEOUT_MS,
       treasury: e.PRIZE_TREASURY ? e.PRIZE_TREASURY.split(',').map((a) => a.trim()) : [],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDRESS_LINKS, addressLinks, defaultSite, SOCIAL_IDS, type SiteConfig } from './site.ts';
+import { SOLANA_CLUSTERS } from './solana-cluster.ts';
 
 /**
  * The rules an operator's SITE_CONFIG file must follow, and the merge over `defaultSite`.
@@ -124,6 +125,11 @@ export const siteConfigSchema = z.strictObject({
   }),
   roadmap: z.array(roadmapStepSchema).min(1),
   socialCards: z.array(socialCardSchema).min(1),
+  // Set by the server from SOLANA_CLUSTER and SOLANA_RPC_URL; a SITE_CONFIG file cannot (below).
+  solana: z.strictObject({
+    cluster: z.enum(SOLANA_CLUSTERS),
+    localRpcUrl: z.string().nullable(),
+  }),
   holders: z
     .strictObject({
       tiers: z.strictObject({ holder: holderTierSchema, whale: holderTierSchema }),
@@ -198,6 +204,11 @@ export function mergeSiteConfig(overrides: unknown): SiteConfig {
   if (overrides === undefined || overrides === null) return defaultSite;
   if (!isPlainObject(overrides)) {
     throw new SiteConfigError(['(root): must be a JSON object']);
+  }
+  if (Object.hasOwn(overrides, 'solana')) {
+    // One setting, one place: the cluster decides what the server verifies, so it is the
+    // environment's (SOLANA_CLUSTER), read with the RPC it must match.
+    throw new SiteConfigError(['solana: set SOLANA_CLUSTER in the environment, not SITE_CONFIG']);
   }
   const merged = deepMerge(defaultSite, overrides) as PlainObject;
 

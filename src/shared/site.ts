@@ -1,3 +1,4 @@
+import { explorerUrl, type SolanaCluster } from './solana-cluster.ts';
 import { formatInZone, zoneCity } from './time.ts';
 
 /**
@@ -97,6 +98,11 @@ export interface SiteConfig {
   roadmap: RoadmapStep[];
   socialCards: SocialCard[];
   /**
+   * The cluster payments and burns are verified on: SOLANA_CLUSTER, never the SITE_CONFIG file
+   * (the server sets it at start). `localRpcUrl`: on localnet, the RPC an explorer link reads.
+   */
+  solana: { cluster: SolanaCluster; localRpcUrl: string | null };
+  /**
    * Holder perks and the supply figures (docs/decisions/029-holders-at-home.md): the tiers a
    * member's proven wallet reaches by its balance of `contractAddress`'s token, and the wallets
    * (owners) whose balance is not circulating supply: treasury, team, locked liquidity.
@@ -132,9 +138,37 @@ export function addressLinks(address: string): Record<AddressLink, string> {
   };
 }
 
-/** A transaction on the site's blockchain explorer (the origin of its explorer link). */
-export function explorerTxUrl(site: Pick<SiteConfig, 'links'>, signature: string): string {
-  return `${new URL(site.links.solscan).origin}/tx/${signature}`;
+type ExplorerFacts = Pick<SiteConfig, 'links' | 'solana'>;
+
+/**
+ * A transaction on the site's blockchain explorer (the origin of its explorer link), on the
+ * cluster it was recorded on (the site's by default).
+ */
+export function explorerTxUrl(
+  site: ExplorerFacts,
+  signature: string,
+  cluster: SolanaCluster = site.solana.cluster,
+): string {
+  return explorerUrl(
+    new URL(site.links.solscan).origin,
+    `/tx/${signature}`,
+    cluster,
+    site.solana.localRpcUrl ?? undefined,
+  );
+}
+
+/** The token's page on the explorer: the operator's link on mainnet, the cluster's view otherwise. */
+export function explorerTokenUrl(
+  site: ExplorerFacts & Pick<SiteConfig, 'contractAddress'>,
+): string {
+  const { cluster, localRpcUrl } = site.solana;
+  if (cluster === 'mainnet-beta' || site.contractAddress === '') return site.links.solscan;
+  return explorerUrl(
+    new URL(site.links.solscan).origin,
+    `/${cluster === 'localnet' ? 'address' : 'token'}/${site.contractAddress}`,
+    cluster,
+    localRpcUrl ?? undefined,
+  );
 }
 
 export function chartEmbedUrl(address: string): string {
@@ -243,6 +277,7 @@ export const defaultSite: SiteConfig = {
     { id: 'discord', name: 'Discord', description: 'Hang out, share wins and plan the next burn.' },
     { id: 'dexscreener', name: 'DexScreener', description: 'Track the live price chart.' },
   ],
+  solana: { cluster: 'mainnet-beta', localRpcUrl: null },
   holders: {
     tiers: {
       holder: { label: 'Holder', minTokens: 1 },

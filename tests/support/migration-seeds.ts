@@ -807,6 +807,35 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '025-clusters-and-rehearsals': {
+    async seed(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await db.insertInto('prize_events').values(seedDevnetPayment(alice)).execute();
+      await db
+        .insertInto('rehearsal_members')
+        .values({ user_id: alice, created_at: T0 + 42 })
+        .execute();
+    },
+    async verify(db) {
+      const alice = await userId(db, 'Seed_Alice');
+      await expectKept(
+        db.selectFrom('prize_events').where('week_id', '=', '2026-W07'),
+        ['step', 'tx_signature', 'slot', 'cluster'],
+        [seedDevnetPayment(alice)],
+      );
+      // A burn recorded before the migration was mainnet-beta's, the only cluster then.
+      await expectKept(
+        db.selectFrom('token_burns').where('signature', '=', seedBurn.signature),
+        ['signature', 'cluster'],
+        [{ ...seedBurn, cluster: 'mainnet-beta' }],
+      );
+      await expectKept(
+        db.selectFrom('rehearsal_members'),
+        ['user_id', 'created_at'],
+        [{ user_id: alice, created_at: T0 + 42 }],
+      );
+    },
+  },
   '028-passkey-names-and-meme-activity': {
     async seed(db) {
       await db
@@ -863,6 +892,19 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
     },
   },
 };
+
+const seedDevnetPayment = (userId: number) => ({
+  ...seedPendingPayment(userId),
+  week_id: '2026-W07',
+  step: 'paid' as const,
+  reference: 'RefSeed7777777777777777777777777777777777777',
+  memo: 'Daily Grind prize 2026-W07',
+  tx_signature: '5eedDevnetPay'.padEnd(88, '1'),
+  slot: 77,
+  block_time: T0 + 40,
+  cluster: 'devnet',
+  created_at: T0 + 41,
+});
 
 const seedNamedPasskey = (userId: number) => ({
   user_id: userId,

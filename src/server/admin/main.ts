@@ -13,7 +13,7 @@ import { runAdmin, type OpenedContext } from './registry.ts';
 /** The operator's database and object store, configured exactly as the server configures them. */
 async function open(print: (line: string) => void): Promise<OpenedContext> {
   const config = loadConfig(process.env);
-  const site = loadSiteConfig(config.siteConfigFile);
+  const site = loadSiteConfig(config.siteConfigFile, config.solana);
   const db = await openMigratedDatabase(config.database);
   // Hides, deletions and payouts made here reach the open pages over the site's bus.
   const live = createCliPublisher(

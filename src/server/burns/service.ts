@@ -34,7 +34,7 @@ function burnView(site: SiteConfig, row: BurnRow): Burn {
     decimals: row.decimals,
     mint: row.mint,
     burnedAt: new Date(row.block_time).toISOString(),
-    explorerUrl: explorerTxUrl(site, row.signature),
+    explorerUrl: explorerTxUrl(site, row.signature, row.cluster),
   };
 }
 
@@ -150,6 +150,7 @@ async function verifyAndRecord(ctx: BurnContext, signature: string): Promise<Bur
     decimals: burn.decimals,
     authority: burn.authority,
     recorded_at: ctx.clock.now(),
+    cluster: ctx.site.solana.cluster,
   };
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -179,13 +180,17 @@ async function verifyAndRecord(ctx: BurnContext, signature: string): Promise<Bur
   return burnView(ctx.site, { id: 0, ...row });
 }
 
-/** The verified burns of the site's mint, newest first, and their total. */
+/**
+ * The verified burns of the site's mint on the site's cluster (a rehearsal's burns on devnet
+ * are not a mainnet site's), newest first, and their total.
+ */
 export async function listBurns(db: Kysely<Database>, site: SiteConfig): Promise<BurnsResponse> {
   const mint = site.contractAddress;
   const rows = await db
     .selectFrom('token_burns')
     .selectAll()
     .where('mint', '=', mint)
+    .where('cluster', '=', site.solana.cluster)
     .orderBy('block_time', 'desc')
     .orderBy('id', 'desc')
     .execute();

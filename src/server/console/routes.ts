@@ -381,7 +381,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   // The Prize week (issue 32): admins only. The rules are prize/review.ts's, as the CLI's.
   const admin = operatorOnly('admin');
-  const site = loadSiteConfig(app.deps.config.siteConfigFile);
+  const site = loadSiteConfig(app.deps.config.siteConfigFile, app.deps.config.solana);
 
   endpointRoute(
     app,

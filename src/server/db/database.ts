@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Role } from '#shared/api/admin.ts';
+import type { SolanaCluster } from '#shared/solana-cluster.ts';
 
 /**
  * Every table, as Kysely sees it. Times are epoch milliseconds (bigint in PostgreSQL, parsed to
@@ -262,6 +263,11 @@ export interface PrizeEventsTable {
   last_valid_block_height: number | null;
   /** The week's nth prepared payment, unique per week (migration 020). */
   attempt: number | null;
+  /**
+   * A paid step's cluster, the one it was verified on (migration 025); null on every other step,
+   * and on a payment recorded before it, which was mainnet-beta's.
+   */
+  cluster: Generated<SolanaCluster | null>;
 }
 
 /** Append-only: each token burn verified on chain (migration 017). */
@@ -277,6 +283,14 @@ export interface TokenBurnsTable {
   decimals: number;
   authority: string;
   recorded_at: number;
+  /** The cluster it was verified on (migration 025; mainnet-beta before it). */
+  cluster: Generated<SolanaCluster>;
+}
+
+/** The demo members rehearsal:week made (migration 025); their runs are the rehearsal's. */
+export interface RehearsalMembersTable {
+  user_id: number;
+  created_at: number;
 }
 
 /** Append-only (db/append-only.ts): each wallet a member proved, with its proof (migration 014). */
@@ -322,6 +336,7 @@ export interface Database {
   prize_events: PrizeEventsTable;
   wallet_changes: WalletChangesTable;
   token_burns: TokenBurnsTable;
+  rehearsal_members: RehearsalMembersTable;
   coin_ledger: CoinLedgerTable;
   owned_characters: OwnedCharactersTable;
   uploads: UploadsTable;

@@ -45,7 +45,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
   /** One command line, the way the CLI runs it; its exit code and what it printed. */
   async function admin(...argv: string[]) {
     const { code, text } = await runAdminIn(t, argv, {
-      config: { solana: { rpcUrl: chain.url, timeoutMs: 2000, treasury: [] } },
+      config: {
+        solana: { cluster: 'mainnet-beta', rpcUrl: chain.url, timeoutMs: 2000, treasury: [] },
+      },
     });
     return { code, text };
   }

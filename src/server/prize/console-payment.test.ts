@@ -28,7 +28,7 @@ describe.each(databaseKinds)("the console's prize transfer, on %s", (kind) => {
   beforeAll(async () => {
     await chain.start();
     t = await createTestApp(kind, {
-      solana: { rpcUrl: chain.url, timeoutMs: 1_000, treasury: [] },
+      solana: { cluster: 'mainnet-beta', rpcUrl: chain.url, timeoutMs: 1_000, treasury: [] },
     });
     operator = (await asOperator(t, 'admin', { passkey: true })).client;
   });

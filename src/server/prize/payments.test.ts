@@ -49,6 +49,7 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   let operator: TestClient;
   let member: TestClient;
   const solana = (extra: Partial<AppConfig['solana']> = {}): AppConfig['solana'] => ({
+    cluster: 'mainnet-beta',
     rpcUrl: chain.url,
     timeoutMs: 1_000,
     treasury: [],

@@ -29,7 +29,13 @@ import { cliOperator, recordDecision, type Operator } from '../db/operator-log.t
 import { HttpError } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { recordLiveEvent } from '../live/record.ts';
-import { appendPrizeEvent, paymentSteps, weekEvents, type PrizeEventRow } from './repository.ts';
+import {
+  appendPrizeEvent,
+  paidCluster,
+  paymentSteps,
+  weekEvents,
+  type PrizeEventRow,
+} from './repository.ts';
 import type { Clock } from '../clock.ts';
 import { traced, type Tracing } from '../tracing/tracing.ts';
 
@@ -238,7 +244,14 @@ function statusOf(
       signature: p.tx_signature,
       slot: p.slot === null ? null : String(p.slot),
       blockTime: p.block_time === null ? null : iso(p.block_time),
-      explorerUrl: p.tx_signature ? explorerTxUrl(ctx.site, p.tx_signature) : p.tx_url,
+      explorerUrl: p.tx_signature
+        ? explorerTxUrl(ctx.site, p.tx_signature, paidCluster(p))
+        : p.tx_url,
+      // A record from a rehearsal on another cluster says so (decision 030).
+      detail:
+        paidCluster(p) === ctx.site.solana.cluster
+          ? detail
+          : `verified on ${paidCluster(p)}, not on this site's cluster (${ctx.site.solana.cluster})`,
     };
   }
   const pending = state.open.at(-1);
@@ -471,6 +484,7 @@ async function recordPaid(
         lamports: Number(paid.received),
         slot: Number(paid.slot),
         block_time: paid.blockTime * 1000,
+        cluster: ctx.site.solana.cluster,
         created_at: ctx.clock.now(),
       });
       await logPrize(

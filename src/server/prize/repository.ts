@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { SolanaCluster } from '#shared/solana-cluster.ts';
 import type { Database, PrizeEventsTable } from '../db/database.ts';
 import { recordLiveEvent } from '../live/record.ts';
 
@@ -53,20 +54,30 @@ export async function appendWithdrawal(
   await db.insertInto('prize_withdrawals').values(row).execute();
 }
 
+/** The cluster a paid step was verified on: before migration 025 there was only mainnet-beta. */
+export function paidCluster(row: Pick<PrizeEventRow, 'cluster'>): SolanaCluster {
+  return row.cluster ?? 'mainnet-beta';
+}
+
 /**
- * The paid weeks, newest payment first. `verifiedOnly`: those verified on chain (a slot), which
- * is all the site shows; payments recorded before migration 017 were taken on trust.
+ * The paid weeks, newest payment first. `verifiedOn`: only those verified on chain (a slot) on
+ * that cluster, which is all the site shows (payments recorded before migration 017 were taken
+ * on trust; a rehearsal's payment on devnet is not a mainnet site's winner).
  */
 export async function paidWeeks(
   db: Db,
   limit: number,
-  verifiedOnly = false,
+  verifiedOn?: SolanaCluster,
 ): Promise<PrizeEventRow[]> {
   return db
     .selectFrom('prize_events')
     .selectAll()
     .where('step', '=', 'paid')
-    .$if(verifiedOnly, (q) => q.where('slot', 'is not', null))
+    .$if(verifiedOn !== undefined, (q) =>
+      q
+        .where('slot', 'is not', null)
+        .where((eb) => eb.fn.coalesce('cluster', eb.val('mainnet-beta')), '=', verifiedOn!),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

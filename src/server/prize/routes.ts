@@ -9,7 +9,8 @@ export const prizeRoutes: FastifyPluginAsyncZod<{ site: SiteConfig }> = async (a
   endpointRoute(app, winnersEndpoint, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
     // Only payments verified on chain are shown (docs/decisions/023-prize-paid-on-chain.md).
-    const rows = await paidWeeks(app.deps.db, WINNERS_LIMIT, true);
+    // A mainnet site never shows a rehearsal's payment on another cluster (decision 030).
+    const rows = await paidWeeks(app.deps.db, WINNERS_LIMIT, site.solana.cluster);
     return rows.map((row): GiveawayWinner => ({
       id: row.id,
       week: row.week_id,

@@ -1,6 +1,7 @@
 import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { withQueryClient } from '#client/lib/query-client.tsx';
+import { ClusterBadge } from '#client/ui/cluster-badge.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { BurnsPage } from './burns-page.tsx';
 import { useOperator } from './console-api.ts';
@@ -90,6 +91,9 @@ function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
   }, []);
   return (
     <div className="min-h-[60vh]">
+      <div className="mx-auto max-w-6xl px-3 pt-2 empty:hidden">
+        <ClusterBadge />
+      </div>
       <PasskeyGate>
         <ConsoleNav />
         <div className="mx-auto max-w-6xl px-3 py-4">

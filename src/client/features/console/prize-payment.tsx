@@ -15,7 +15,9 @@ import {
 } from '#shared/api/chain.ts';
 import { prizeTransferBytes } from '#shared/prize-transfer.ts';
 import { shortAddress } from '#shared/siws.ts';
+import { clusterName, walletChain } from '#shared/solana-cluster.ts';
 import { consoleCall, consoleKeys, errorCode, errorText, useConsoleQuery } from './console-api.ts';
+import { useSite } from '#client/lib/site-config.ts';
 import { useStandardWallets } from '#client/lib/standard-wallets.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -34,20 +36,34 @@ interface Payer {
   account: WalletAccount;
 }
 
+/**
+ * Whether the connected account can send on `chain` (`solana:devnet`, ...): the account's own
+ * list, or the wallet's when the account names none. A wallet on the wrong network would send
+ * the prize on another chain than the one the server verifies on.
+ */
+function sendsOn({ wallet, account }: Payer, chain: string): boolean {
+  return (account.chains.length > 0 ? account.chains : wallet.chains).includes(
+    chain as `${string}:${string}`,
+  );
+}
+
 /** The week's payment as the server last verified it: only a finalized transaction says paid. */
 function PaymentState({ status }: { status: PaymentStatus }) {
   if (status.state === 'paid') {
     return (
-      <p className="break-all text-emerald-300">
-        Paid {status.prize} to {shortAddress(status.recipient)}, verified on chain at finalized
-        (slot {status.slot}
-        {status.blockTime ? `, ${when(Date.parse(status.blockTime))}` : ''}).{' '}
-        {status.explorerUrl && (
-          <a className="underline" href={status.explorerUrl} target="_blank" rel="noreferrer">
-            View the transaction
-          </a>
-        )}
-      </p>
+      <>
+        <p className="break-all text-emerald-300">
+          Paid {status.prize} to {shortAddress(status.recipient)}, verified on chain at finalized
+          (slot {status.slot}
+          {status.blockTime ? `, ${when(Date.parse(status.blockTime))}` : ''}).{' '}
+          {status.explorerUrl && (
+            <a className="underline" href={status.explorerUrl} target="_blank" rel="noreferrer">
+              View the transaction
+            </a>
+          )}
+        </p>
+        {status.detail && <p className="mt-1 text-amber-300">{status.detail}</p>}
+      </>
     );
   }
   if (status.state === 'pending') {
@@ -82,6 +98,8 @@ export default function PrizePayment({ week }: { week: string }) {
   const key = ['prize-payment', week];
   const status = useConsoleQuery(key, paymentStatusEndpoint, { params: { week } });
   const wallets = useStandardWallets(canPay);
+  const cluster = useSite().solana.cluster;
+  const chain = walletChain(cluster);
   const [payer, setPayer] = useState<Payer | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   /** The signature the wallet answered in this tab: the console keeps checking until final. */
@@ -138,6 +156,8 @@ export default function PrizePayment({ week }: { week: string }) {
   }
 
   async function pay({ wallet, account }: Payer) {
+    // Refused before anything is prepared or built (PayerChoice offers no button either).
+    if (!sendsOn({ wallet, account }, chain)) return;
     setBusy(`Waiting for ${wallet.name}…`);
     setRefusal(null);
     try {
@@ -148,7 +168,7 @@ export default function PrizePayment({ week }: { week: string }) {
       ];
       const [output] = await feature.signAndSendTransaction({
         account,
-        chain: account.chains.find((c) => c.startsWith('solana:')) ?? 'solana:mainnet',
+        chain,
         transaction: prizeTransferBytes(prepared, account.address),
       });
       if (!output) throw new Error('The wallet returned no signature');
@@ -195,7 +215,10 @@ export default function PrizePayment({ week }: { week: string }) {
           payer={payer}
           busy={busy}
           prize={data.prize}
+          chain={chain}
+          network={clusterName(cluster)}
           onConnect={(wallet) => void connect(wallet)}
+          onForget={() => setPayer(null)}
           onPay={(p) => void pay(p)}
           pending={data.state === 'pending'}
         />
@@ -209,18 +232,39 @@ function PayerChoice({
   payer,
   busy,
   prize,
+  chain,
+  network,
   pending,
   onConnect,
+  onForget,
   onPay,
 }: {
   wallets: readonly Wallet[];
   payer: Payer | null;
   busy: string | null;
   prize: string;
+  /** The Wallet Standard chain the site's cluster is (`solana:devnet`), and its name. */
+  chain: string;
+  network: string;
   pending: boolean;
   onConnect: (wallet: Wallet) => void;
+  /** Back to the list of wallets (the connected one cannot pay on this site's network). */
+  onForget: () => void;
   onPay: (payer: Payer) => void;
 }) {
+  if (payer && !sendsOn(payer, chain)) {
+    return (
+      <div className="space-y-2">
+        <p role="alert" className="text-amber-300" data-testid="wrong-chain">
+          {payer.wallet.name} does not offer {chain}: this site pays on {network}. Switch the wallet
+          to {network} (or choose one that can) and reload. No transaction was built.
+        </p>
+        <Button variant="secondary" size="sm" onClick={onForget}>
+          Choose another wallet
+        </Button>
+      </div>
+    );
+  }
   if (payer) {
     return (
       <div className="space-y-1">

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { ChartCandlestick, ExternalLink, Hourglass } from 'lucide-react';
-import { chartEmbedUrl, isPreLaunch } from '#shared/site.ts';
+import { chartEmbedUrl, explorerTokenUrl, isPreLaunch } from '#shared/site.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { CopyAddressButton } from './copy-address-button.tsx';
@@ -74,7 +74,11 @@ export function ChartSection() {
               {(
                 [
                   ['DexScreener', site.links.dexscreener],
-                  ['Solscan', site.links.solscan],
+                  // A local chain's token is on Solana Explorer (its custom-RPC view).
+                  [
+                    site.solana.cluster === 'localnet' ? 'Explorer' : 'Solscan',
+                    explorerTokenUrl(site),
+                  ],
                 ] as const
               ).map(([name, href]) => (
                 <a

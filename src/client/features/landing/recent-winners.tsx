@@ -6,6 +6,7 @@ import { shortAddress } from '#shared/siws.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { useLiveEvent } from '#client/lib/use-live-event.ts';
+import { ClusterBadge } from '#client/ui/cluster-badge.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 
 export const NO_WINNERS_TEXT =
@@ -15,7 +16,7 @@ export const NO_WINNERS_TEXT =
  * Loaded on demand (it reads through its endpoint, with zod, which the first load goes without).
  * A failed load reads like an empty list: the section is an invitation either way.
  */
-function RecentWinners() {
+function WinnerList() {
   const winners = useQuery({
     queryKey: [gamePaths.winners],
     queryFn: () => callEndpoint(winnersEndpoint),
@@ -91,6 +92,16 @@ function RecentWinners() {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The list, under a badge when the site's payments are not real money (a rehearsal). */
+function RecentWinners() {
+  return (
+    <>
+      <ClusterBadge className="mb-2" />
+      <WinnerList />
+    </>
   );
 }
 

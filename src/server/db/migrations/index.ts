@@ -22,6 +22,7 @@ import * as m021 from './021-passkey-ceremonies.ts';
 import * as m022 from './022-prize-withdrawals-and-replay-opens.ts';
 import * as m023 from './023-raid-day.ts';
 import * as m024 from './024-wallet-sign-in-and-holders.ts';
+import * as m025 from './025-clusters-and-rehearsals.ts';
 import * as m028 from './028-passkey-names-and-meme-activity.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '022-prize-withdrawals-and-replay-opens': m022,
   '023-raid-day': m023,
   '024-wallet-sign-in-and-holders': m024,
+  '025-clusters-and-rehearsals': m025,
   '028-passkey-names-and-meme-activity': m028,
 };
