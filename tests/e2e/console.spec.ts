@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
+import { createDatabase } from '#server/db/create-database.ts';
 import {
   addVirtualAuthenticator,
   postedMeme,
@@ -25,7 +26,46 @@ async function admin(...args: string[]): Promise<string> {
   return run.stdout;
 }
 
-test('a moderator adds a passkey and hides a reported meme, whose page then 404s for visitors', async ({
+/**
+ * A device with a platform authenticator (Chromium's virtual one, over CDP); `remove` takes it
+ * away with its passkeys, as a lost laptop, so the next one is another device.
+ */
+async function deviceWithPasskeys(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }),
+  };
+}
+
+/**
+ * Ends the passkey step-up of the member's sessions, as 15 idle minutes would: the console reads
+ * the session row on each request (decision 022), so the next call is refused PASSKEY_REQUIRED.
+ */
+async function expireStepUp(username: string): Promise<void> {
+  const db = createDatabase({
+    kind: 'sqlite',
+    file: path.join(process.env.E2E_DATA_DIR!, 'app.db'),
+  });
+  try {
+    const user = db.selectFrom('users').select('id').where('username', '=', username);
+    await db.updateTable('sessions').set({ passkey_at: 0 }).where('user_id', 'in', user).execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
+test('a moderator signs in inside the console, adds a passkey and hides a reported meme: off the open gallery, its page a 404', async ({
   page,
   browser,
 }, testInfo) => {
@@ -47,54 +87,106 @@ test('a moderator adds a passkey and hides a reported meme, whose page then 404s
   });
   expect(report.status()).toBe(200);
   await uploaderContext.close();
+  // A visitor has the gallery open: the moderator's decision takes the meme off it.
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/#gallery');
+  const visitorCard = visitor.getByTestId('meme-card').filter({ hasText: title });
+  await expect(visitorCard).toBeVisible({ timeout: 30_000 });
 
-  // The moderator is made one from the shell, then works in the browser.
+  // The moderator is made one from the shell, then signs in inside the console: the page
+  // follows, with no reload.
   const name = uniqueUsername('mod');
   await signUpViaApi(page, name, PASSWORD);
   expect(await admin('users:role', name, 'moderator')).toContain(`${name} is now moderator`);
-  await signInViaApi(page, name, PASSWORD);
   await addVirtualAuthenticator(page);
 
   const pageLoad = await page.goto('/admin');
   expect(pageLoad?.headers()['cache-control']).toBe('no-store');
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-  await expect(page.getByRole('heading', { name: 'Add a passkey' })).toBeVisible({
+  await expect(page.getByText('Sign in with your account first.')).toBeVisible({
     timeout: 30_000,
   });
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Username').fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Add a passkey' })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('console-add-passkey.png') });
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
 
-  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  // A moderator's tabs: no Burns, no Prize week; their addresses say whose they are.
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Queue' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Burns' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Prize week' })).toHaveCount(0);
+  await page.goto('/admin/burns');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'Burns is for admins only; you are signed in as a moderator.',
+  );
+  await expect(page.getByLabel('Burn transaction signature')).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Queue' }).click();
+
   const entry = page.getByTestId('queue-entry').filter({ hasText: title });
   await expect(entry).toBeVisible();
   await expect(entry).toContainText('1 report(s)');
   await page.screenshot({ path: testInfo.outputPath('console-queue.png'), fullPage: true });
   await entry.getByLabel(/Reason for meme/).fill('spam link in the picture');
+  // The passkey sign-in lapses while the page is open (as after 15 idle minutes): the decision
+  // asks for the passkey over the page, then goes through.
+  await expireStepUp(name);
   await entry.getByRole('button', { name: 'Hide' }).click();
+  const prompt = page.getByRole('dialog', { name: 'Use your passkey again' });
+  await expect(prompt).toBeVisible();
+  await expect(entry.getByLabel(/Reason for meme/)).toHaveValue('spam link in the picture');
+  await page.screenshot({ path: testInfo.outputPath('console-step-up.png') });
+  await prompt.getByRole('button', { name: 'Use my passkey' }).click();
+  await expect(prompt).toHaveCount(0);
   await expect(page.getByTestId('queue-entry').filter({ hasText: title })).toHaveCount(0);
 
-  // Its page is the 404 page for a visitor now.
-  const visitorContext = await browser.newContext();
-  const visitor = await visitorContext.newPage();
+  // The open gallery lost the card without a reload; its page 404s for visitors.
+  await expect(visitorCard).toHaveCount(0);
   const memePage = await visitor.goto(`/memes/${memeId}`);
   expect(memePage?.status()).toBe(404);
   await visitorContext.close();
 
-  // The decision is on the log, with the moderator's name and the reason.
-  await page.getByRole('link', { name: 'Log' }).click();
+  // The decision is on the log, with the moderator's name and the reason; part of the name, in
+  // another case, finds it.
+  await nav.getByRole('link', { name: 'Log' }).click();
+  await page.getByLabel('Operator').fill(name.slice(0, 9).toUpperCase());
   await expect(
     page.getByTestId('log-entry').filter({ hasText: 'spam link in the picture' }),
   ).toContainText(name);
   await page.screenshot({ path: testInfo.outputPath('console-log.png'), fullPage: true });
+
+  // At 390x844 every tab is on screen, none scrolled out of sight.
   await page.setViewportSize({ width: 390, height: 844 });
+  for (const tab of await nav.getByRole('link').all()) {
+    const box = (await tab.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
   await page.screenshot({ path: testInfo.outputPath('console-log-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The overview: five 30-day charts, drawn as SVG.
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await nav.getByRole('link', { name: 'Overview' }).click();
   await expect(page.getByTestId('mini-chart')).toHaveCount(5);
   await page.screenshot({ path: testInfo.outputPath('console-overview.png'), fullPage: true });
+
+  // The account menu links the console; Logout inside the console shows its door at once.
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Operator console' })).toHaveAttribute(
+    'href',
+    '/admin',
+  );
+  await menu.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByText('Sign in with your account first.')).toBeVisible();
+  await expect(nav).toHaveCount(0);
 });
 
 test('a moderator suspends a member from the Members page; their vote gets the refusal toast, they appeal from it, the appeal is lifted and they are told', async ({
@@ -113,14 +205,45 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   await signUpViaApi(page, name, PASSWORD);
   await admin('users:role', name, 'moderator');
   await signInViaApi(page, name, PASSWORD);
-  await addVirtualAuthenticator(page);
-  await page.goto('/admin/members');
+  const laptop = await deviceWithPasskeys(page);
+  await page.goto('/admin/passkeys');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
+
+  // A backup passkey on another device (a security key), named; Remove asks first.
+  const passkeys = page.getByTestId('passkey');
+  await expect(passkeys).toHaveCount(1);
+  await laptop.remove();
+  await deviceWithPasskeys(page);
+  await page.getByLabel('Name', { exact: true }).fill('Backup key');
+  await page.getByLabel('Your password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add the passkey' }).click();
+  await expect(passkeys.filter({ hasText: 'Backup key' })).toBeVisible();
+  await expect(passkeys).toHaveCount(2);
+  const first = passkeys.first();
+  await first.getByRole('button', { name: 'Remove' }).click();
+  await expect(first.getByRole('alertdialog')).toContainText('your other sessions are signed out');
+  await page.screenshot({ path: testInfo.outputPath('console-passkeys.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({
+    path: testInfo.outputPath('console-passkeys-phone.png'),
+    fullPage: true,
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await first.getByRole('button', { name: 'Keep it' }).click();
+  await expect(passkeys).toHaveCount(2);
+  await first.getByRole('button', { name: 'Remove' }).click();
+  await first.getByRole('button', { name: 'Remove it' }).click();
+  await expect(passkeys).toHaveCount(1);
+  await expect(passkeys).toContainText('Backup key');
+
+  await page.getByRole('link', { name: 'Members' }).click();
   await page.getByLabel('Find a member').fill(memberName);
   await page.getByRole('button', { name: memberName }).click();
   await page.getByLabel('Reason', { exact: true }).fill('vote brigading');
   await page.getByLabel('Length').selectOption('week');
+  // The member's meme stays up (no clean-up), so their vote meets the suspension's refusal.
+  await page.getByLabel('Also hide their memes and remove their votes and reports').uncheck();
   await page.getByRole('button', { name: 'Suspend' }).click();
   await expect(page.getByText(/Suspended until .*: vote brigading/)).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('console-members.png'), fullPage: true });
@@ -142,6 +265,12 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   await member.screenshot({ path: testInfo.outputPath('appeal-form-phone.png') });
   await member.getByRole('button', { name: 'Send appeal' }).click();
   await expect(member.locator('li[data-variant]').filter({ hasText: 'Appeal sent' })).toBeVisible();
+  // One appeal per suspension: the next refusal's Appeal says it was sent, with no second form.
+  await member.getByRole('button', { name: 'Upvote' }).first().click();
+  await refusal.last().getByRole('button', { name: 'Appeal' }).click();
+  await expect(member.getByTestId('appeal-filed')).toContainText('You appealed this suspension on');
+  await expect(member.getByLabel('Why should it be lifted? You can appeal once.')).toHaveCount(0);
+  await member.getByTestId('appeal-filed').getByRole('button', { name: 'Close' }).click();
 
   await page.getByRole('link', { name: 'Queue' }).click();
   const appeal = page.getByTestId('appeal-entry').filter({ hasText: memberName });

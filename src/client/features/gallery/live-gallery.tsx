@@ -6,6 +6,16 @@ import { memesQueryRoot, type MemesPage } from './gallery-api.ts';
 
 type Cached = InfiniteData<MemesPage> | Meme | undefined;
 
+/** The cached lists without meme `id` (a moderator hid or deleted it). */
+function without(data: Cached, id: number): Cached {
+  if (!data || !('pages' in data)) return data;
+  if (!data.pages.some((page) => page.memes.some((meme) => meme.id === id))) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({ ...page, memes: page.memes.filter((m) => m.id !== id) })),
+  };
+}
+
 function withCounts(data: Cached, id: number, upvotes: number, downvotes: number): Cached {
   const update = (meme: Meme) =>
     meme.id === id && (meme.upvotes !== upvotes || meme.downvotes !== downvotes)
@@ -24,7 +34,9 @@ function withCounts(data: Cached, id: number, upvotes: number, downvotes: number
 /**
  * The gallery's live updates (docs/decisions/021): counts of the memes on screen change in
  * place (the numbers are tabular, so nothing moves); new memes are counted, not inserted, until
- * the reader asks for them; a hidden or deleted meme goes at the next load of the list.
+ * the reader asks for them; a meme taken down (hidden by a moderator or by reports, or deleted)
+ * leaves the open lists at once, and its permalink page reads it again and finds it gone; one
+ * shown again comes back at the next load of the list.
  */
 export function useLiveGallery() {
   const queryClient = useQueryClient();
@@ -37,11 +49,17 @@ export function useLiveGallery() {
     );
   });
   useLiveEvent('meme', (change) => {
-    if (change === null || change.change !== 'added') {
-      // Read again at the next load, not under the reader's eyes.
-      return void queryClient.invalidateQueries({ queryKey: memesQueryRoot, refetchType: 'none' });
+    if (change?.change === 'added') return setNewMemes((n) => n + 1);
+    if (change?.change === 'hidden' || change?.change === 'deleted') {
+      // Taken down: off every open list now, not at the reader's next load.
+      queryClient.setQueriesData<Cached>({ queryKey: memesQueryRoot }, (data) =>
+        without(data, change.id),
+      );
+      // Its permalink page, for any viewer (memeQueryKey), reads it again and finds it gone.
+      void queryClient.invalidateQueries({ queryKey: [...memesQueryRoot, 'one', change.id] });
     }
-    setNewMemes((n) => n + 1);
+    // The rest is read again at the next load, not under the reader's eyes.
+    void queryClient.invalidateQueries({ queryKey: memesQueryRoot, refetchType: 'none' });
   });
 
   return {
