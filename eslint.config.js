@@ -57,6 +57,8 @@ const serverDomainImports = {
   // A member's page gathers what each domain shows of the member.
   members: ['accounts', 'game', 'holders', 'memes', 'prize', 'suspensions', 'wallet'],
   burns: ['cli', 'prize'],
+  // A rehearsal's demo week (issue 42): members, wallets and runs through their domains' rules.
+  rehearsal: ['accounts', 'cli', 'game', 'prize', 'wallet'],
   console: ['accounts', 'cli', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI: it gathers every domain's commands, as app.ts gathers their routes.
   admin: [
@@ -68,6 +70,7 @@ const serverDomainImports = {
     'memes',
     'prize',
     'raid',
+    'rehearsal',
     'shop',
     'suspensions',
   ],

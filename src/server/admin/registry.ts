@@ -3,6 +3,7 @@ import { burnAdminCommands } from '../burns/admin-commands.ts';
 import { gameAdminCommands } from '../game/admin-commands.ts';
 import { memeAdminCommands } from '../memes/admin-commands.ts';
 import { prizeAdminCommands } from '../prize/admin-commands.ts';
+import { rehearsalAdminCommands } from '../rehearsal/admin-commands.ts';
 import { raidAdminCommands } from '../raid/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { accountAdminCommands } from './account-commands.ts';
@@ -32,6 +33,7 @@ export const adminCommands = merge(
   gameAdminCommands,
   prizeAdminCommands,
   burnAdminCommands,
+  rehearsalAdminCommands,
   memeAdminCommands,
   consoleAdminCommands,
   raidAdminCommands,

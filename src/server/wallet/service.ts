@@ -49,9 +49,15 @@ export const LINKS_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_M
 export const LINKS_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
 const TOO_MANY = 'Too many wallet attempts. Please try again later.';
 
+/**
+ * What linking a wallet needs: the routes pass the app's deps, a rehearsal's demo members
+ * (rehearsal/demo-week.ts) the CLI's database, clock and limiter.
+ */
+export type WalletDeps = Pick<AppDeps, 'db' | 'clock' | 'rateLimiter'>;
+
 /** Counts one attempt against the member and against the caller's network (clientNetwork). */
 async function limitAttempts(
-  deps: AppDeps,
+  deps: WalletDeps,
   kind: 'challenge' | 'link',
   user: SessionUser,
   network: string,
@@ -62,7 +68,7 @@ async function limitAttempts(
 }
 
 export async function issueChallenge(
-  deps: AppDeps,
+  deps: WalletDeps,
   user: SessionUser,
   site: SiteIdentity,
   network: string,
@@ -87,7 +93,7 @@ export async function issueChallenge(
 
 /** The member's password again, counted per member and per network before the hash. */
 async function checkPassword(
-  deps: AppDeps,
+  deps: WalletDeps,
   user: SessionUser,
   password: string,
   network: string,
@@ -123,7 +129,7 @@ export type PendingPrize = (
  * (docs/decisions/019-append-only-records-and-wallet-changes.md).
  */
 export async function linkWallet(
-  deps: AppDeps,
+  deps: WalletDeps,
   user: SessionUser,
   body: LinkWalletBody,
   site: SiteIdentity,
