@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildAdmin } from './build-admin.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -85,6 +86,8 @@ export async function buildSite(
 }
 
 // `--manifest` writes Vite's manifest too (the page benchmark builds an older commit this way).
+// `npm run build` also makes the operator CLI's bundle: an image's `npm run admin` builds nothing.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildSite({ logLevel: 'info', manifest: process.argv.includes('--manifest') });
+  await buildAdmin();
 }

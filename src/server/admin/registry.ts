@@ -8,6 +8,7 @@ import { raidAdminCommands } from '../raid/admin-commands.ts';
 import { shopAdminCommands } from '../shop/admin-commands.ts';
 import { accountAdminCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
+import { dbRolesCommand } from './db-roles-command.ts';
 import { UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
 import { userAdminCommands } from './user-commands.ts';
 
@@ -37,7 +38,7 @@ export const adminCommands = merge(
   memeAdminCommands,
   consoleAdminCommands,
   raidAdminCommands,
-  { backup: backupCommand },
+  { backup: backupCommand, 'db:roles': dbRolesCommand },
 );
 
 const PROGRAM = 'npm run admin --';
@@ -100,6 +101,10 @@ export async function runAdmin(
 
   let opened: OpenedContext | undefined;
   try {
+    if (command.opensDatabase === false) {
+      // Such a command declares `print` as all it needs (AdminCommand.opensDatabase).
+      return await command.run({ print: io.out } as AdminContext, args);
+    }
     opened = await open(io.out);
     return await command.run(opened.ctx, args);
   } catch (error) {

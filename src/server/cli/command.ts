@@ -28,6 +28,11 @@ export interface AdminContext {
 export interface AdminCommand<Needs extends Partial<AdminContext> = AdminContext> {
   usage: string;
   summary: string;
+  /**
+   * False for a command that must run before there is a database to open (db:roles sets one
+   * up): it gets `print` alone, and nothing is opened or migrated for it.
+   */
+  opensDatabase?: false;
   /** Resolves to the process exit code (0 done, 1 refused or found a problem). */
   run(ctx: Needs, args: string[]): Promise<number>;
 }
@@ -149,4 +154,3 @@ export function weekOption(value: string | undefined, fallback: string): IsoWeek
     throw new UsageError(`--week: ${(error as Error).message}`);
   }
 }
-

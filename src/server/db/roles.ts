@@ -78,3 +78,76 @@ export async function currentRole(db: Kysely<any>): Promise<string> {
   } = await sql<{ role: string }>`select current_user as role`.execute(db);
   return row!.role;
 }
+
+/** The two roles and the database `db:roles` sets up (docs/deployment.md, "PostgreSQL roles"). */
+export interface TwoRoles {
+  owner: { name: string; password: string };
+  app: { name: string; password: string };
+  database: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A role or database name `db:roles` accepts: plain lowercase SQL identifiers, never quoted. */
+export function isPlainIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name);
+}
+
+/**
+ * The SQL that sets up the two roles, as a superuser: on the server (roles and the database, the
+ * owner owning it), then inside the new database (the owner owns the public schema, so it can
+ * create the tables on every PostgreSQL version, and nobody else may create anything there).
+ */
+export function twoRoleSql(roles: TwoRoles): { server: string[]; database: string[] } {
+  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  return {
+    server: [
+      `CREATE ROLE ${roles.owner.name} LOGIN PASSWORD ${literal(roles.owner.password)};`,
+      `CREATE ROLE ${roles.app.name} LOGIN PASSWORD ${literal(roles.app.password)};`,
+      `CREATE DATABASE ${roles.database} OWNER ${roles.owner.name};`,
+    ],
+    database: [
+      `ALTER SCHEMA public OWNER TO ${roles.owner.name};`,
+      'REVOKE CREATE ON SCHEMA public FROM PUBLIC;',
+    ],
+  };
+}
+
+/** The two connection URLs a node starts with, on the server `superuserUrl` names. */
+export function twoRoleUrls(
+  superuserUrl: string,
+  roles: TwoRoles,
+): { migrationUrl: string; appUrl: string } {
+  const url = (role: { name: string; password: string }) => {
+    const at = new URL(superuserUrl);
+    at.username = role.name;
+    at.password = role.password;
+    at.pathname = `/${roles.database}`;
+    return at.toString();
+  };
+  return { migrationUrl: url(roles.owner), appUrl: url(roles.app) };
+}
+
+/**
+ * Runs twoRoleSql as the superuser `superuserUrl` logs in as: the roles and the database, then
+ * the schema rules inside it. A role or database that exists already stops it with PostgreSQL's
+ * own message (nothing is dropped or changed).
+ */
+export async function applyTwoRoles(superuserUrl: string, roles: TwoRoles): Promise<void> {
+  const { default: pg } = await import('pg');
+  const statements = twoRoleSql(roles);
+  const inDatabase = new URL(superuserUrl);
+  inDatabase.pathname = `/${roles.database}`;
+  for (const [url, list] of [
+    [superuserUrl, statements.server],
+    [inDatabase.toString(), statements.database],
+  ] as const) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const statement of list) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+}
