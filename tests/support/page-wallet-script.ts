@@ -5,8 +5,21 @@ import { buildSync } from 'esbuild';
 import { sendThroughRpc } from './chain-transactions.ts';
 import type { TestWallet } from './test-wallet.ts';
 
+/** What else a page wallet offers (page-wallet.ts). */
+export interface PageWalletOptions {
+  /** The chains it lists: `solana:mainnet` unless given. */
+  chains?: `${string}:${string}`[];
+  /** More wallets holding the same key, on other chains. */
+  others?: { name: string; chains: `${string}:${string}`[] }[];
+}
+
 /** page-wallet.ts as one init script, its settings in front: `page.addInitScript({ content })`. */
-function pageWalletScript(wallet: TestWallet, name: string, sends: boolean): string {
+function pageWalletScript(
+  wallet: TestWallet,
+  name: string,
+  sends: boolean,
+  options: PageWalletOptions,
+): string {
   const bundle = buildSync({
     entryPoints: [path.join(import.meta.dirname, 'page-wallet.ts')],
     bundle: true,
@@ -14,7 +27,14 @@ function pageWalletScript(wallet: TestWallet, name: string, sends: boolean): str
     target: 'es2022',
     write: false,
   });
-  const config = { name, address: wallet.address, publicKey: [...wallet.publicKey], sends };
+  const config = {
+    name,
+    address: wallet.address,
+    publicKey: [...wallet.publicKey],
+    sends,
+    chains: options.chains ?? ['solana:mainnet'],
+    others: options.others ?? [],
+  };
   return `window.__testWalletConfig = ${JSON.stringify(config)};\n${bundle.outputFiles[0]!.text}`;
 }
 
@@ -42,6 +62,7 @@ export async function installPageWallet(
   wallet: TestWallet,
   name: string,
   sendTo?: string,
+  options: PageWalletOptions = {},
 ): Promise<void> {
   await page.exposeFunction('testWalletSign', (messageBase64: string) =>
     Buffer.from(wallet.sign(Buffer.from(messageBase64, 'base64'))).toString('base64'),
@@ -51,5 +72,7 @@ export async function installPageWallet(
       signAndSend(wallet, sendTo, Buffer.from(wireBase64, 'base64')),
     );
   }
-  await page.addInitScript({ content: pageWalletScript(wallet, name, sendTo !== undefined) });
+  await page.addInitScript({
+    content: pageWalletScript(wallet, name, sendTo !== undefined, options),
+  });
 }

@@ -16,6 +16,10 @@ interface PageWalletConfig {
   publicKey: number[];
   /** Signs and sends transactions through the test process (`installPageWallet`'s `sendTo`). */
   sends: boolean;
+  /** The Wallet Standard chains it offers (`solana:mainnet`, `solana:localnet`, ...). */
+  chains: `${string}:${string}`[];
+  /** More wallets with the same key, each its name and chains (a wallet on another network). */
+  others: { name: string; chains: `${string}:${string}`[] }[];
 }
 
 const page = window as unknown as {
@@ -31,16 +35,16 @@ const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCo
 const sign = async (message: Uint8Array) =>
   fromBase64(await page.testWalletSign(toBase64(message)));
 
-const account: WalletAccount = {
+const account = (chains: `${string}:${string}`[]): WalletAccount => ({
   address: config.address,
   publicKey: new Uint8Array(config.publicKey),
-  chains: ['solana:mainnet'],
+  chains,
   features: [
     'solana:signIn',
     'solana:signMessage',
     ...(config.sends ? ['solana:signAndSendTransaction' as const] : []),
   ],
-};
+});
 
 function text(input: SolanaSignInInput): string {
   return signInMessageText({
@@ -56,53 +60,57 @@ function text(input: SolanaSignInInput): string {
   });
 }
 
-const wallet: Wallet = {
-  version: '1.0.0',
-  name: config.name,
-  icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxIDEiPjxyZWN0IHdpZHRoPSIxIiBoZWlnaHQ9IjEiIGZpbGw9IiNmNTllMGIiLz48L3N2Zz4=',
-  chains: ['solana:mainnet'],
-  accounts: [account],
-  features: {
-    'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
-    'standard:events': { version: '1.0.0', on: () => () => {} },
-    'solana:signIn': {
-      version: '1.0.0',
-      signIn: (...inputs: SolanaSignInInput[]) =>
-        Promise.all(
-          inputs.map(async (input) => {
-            const signedMessage = new TextEncoder().encode(text(input));
-            return {
-              account,
-              signedMessage,
-              signature: await sign(signedMessage),
-              signatureType: 'ed25519' as const,
-            };
-          }),
-        ),
-    },
-    'solana:signMessage': {
-      version: '1.0.0',
-      signMessage: (...inputs: Array<{ message: Uint8Array }>) =>
-        Promise.all(
-          inputs.map(async ({ message }) => ({
-            signedMessage: message,
-            signature: await sign(message),
-          })),
-        ),
-    },
-    ...(config.sends && {
-      'solana:signAndSendTransaction': {
+const wallet = (name: string, chains: `${string}:${string}`[]): Wallet => {
+  const held = account(chains);
+  return {
+    version: '1.0.0',
+    name,
+    icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxIDEiPjxyZWN0IHdpZHRoPSIxIiBoZWlnaHQ9IjEiIGZpbGw9IiNmNTllMGIiLz48L3N2Zz4=',
+    chains,
+    accounts: [held],
+    features: {
+      'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [held] }) },
+      'standard:events': { version: '1.0.0', on: () => () => {} },
+      'solana:signIn': {
         version: '1.0.0',
-        supportedTransactionVersions: ['legacy', 0],
-        signAndSendTransaction: (...inputs: Array<{ transaction: Uint8Array }>) =>
+        signIn: (...inputs: SolanaSignInInput[]) =>
           Promise.all(
-            inputs.map(async ({ transaction }) => ({
-              signature: base58.decode(await page.testWalletSignAndSend(toBase64(transaction))),
+            inputs.map(async (input) => {
+              const signedMessage = new TextEncoder().encode(text(input));
+              return {
+                account: held,
+                signedMessage,
+                signature: await sign(signedMessage),
+                signatureType: 'ed25519' as const,
+              };
+            }),
+          ),
+      },
+      'solana:signMessage': {
+        version: '1.0.0',
+        signMessage: (...inputs: Array<{ message: Uint8Array }>) =>
+          Promise.all(
+            inputs.map(async ({ message }) => ({
+              signedMessage: message,
+              signature: await sign(message),
             })),
           ),
       },
-    }),
-  },
+      ...(config.sends && {
+        'solana:signAndSendTransaction': {
+          version: '1.0.0',
+          supportedTransactionVersions: ['legacy', 0],
+          signAndSendTransaction: (...inputs: Array<{ transaction: Uint8Array }>) =>
+            Promise.all(
+              inputs.map(async ({ transaction }) => ({
+                signature: base58.decode(await page.testWalletSignAndSend(toBase64(transaction))),
+              })),
+            ),
+        },
+      }),
+    },
+  };
 };
 
-registerWallet(wallet);
+registerWallet(wallet(config.name, config.chains));
+for (const other of config.others) registerWallet(wallet(other.name, other.chains));
