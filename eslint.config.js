@@ -27,6 +27,8 @@ const serverInfrastructure = [
   'live',
   'chain',
   'plugins',
+  'metrics',
+  'tracing',
 ];
 const serverBaseFiles = ['clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
 const serverDomainImports = {

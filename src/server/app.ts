@@ -29,6 +29,7 @@ import { memeRoutes } from './memes/routes.ts';
 import { database } from './plugins/database.ts';
 import { health } from './plugins/health.ts';
 import { maintenance } from './plugins/maintenance.ts';
+import { metrics } from './plugins/metrics.ts';
 import { openApi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { burnAdminRoutes, burnReadRoutes } from './burns/routes.ts';
@@ -42,6 +43,7 @@ import { pruneSessions } from './security/sessions.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
+import { startTracing } from './tracing/tracing.ts';
 import { supplyRoutes } from './supply/routes.ts';
 import { createSupplyReader } from './supply/service.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
@@ -68,11 +70,14 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
-  const site = loadSiteConfig(config.siteConfigFile, config.solana);
+  const site = loadSiteConfig(config.siteConfigFile);
   const app = Fastify(serverOptions(config, options)).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(textValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  // First, so each request's span starts before any other hook; loaded only when configured.
+  const tracing = await startTracing(config.tracing);
+  if (tracing) await app.register(tracing.plugin);
   app.addHook('onRequest', refuseUnknownProtocol);
   // Every API route is one endpoint object (src/shared/api, decision 024): a route registered
   // without one would be missing from the OpenAPI document, the typed client and the CSRF rule.
@@ -85,7 +90,8 @@ export async function buildApp(
     }
   });
 
-  await app.register(database, { config, clock });
+  await app.register(database, { config, clock, tracing });
+  await app.register(metrics);
   await app.register(maintenance);
   app.maintenance.add('sessions', (now) => pruneSessions(app.deps.db, now));
   app.maintenance.add('rate limits', (now) =>
