@@ -57,7 +57,9 @@ export async function blockedHashes(db: Kysely<Database>): Promise<string[]> {
 }
 
 /** The whole list in the text format: deleted pictures first, then imported ones. */
-export async function exportBlocklist(db: Kysely<Database>): Promise<{ text: string; count: number }> {
+export async function exportBlocklist(
+  db: Kysely<Database>,
+): Promise<{ text: string; count: number }> {
   const [deleted, imported] = await Promise.all([
     db
       .selectFrom('meme_decisions')
@@ -73,7 +75,9 @@ export async function exportBlocklist(db: Kysely<Database>): Promise<{ text: str
   for (const d of deleted) {
     if (seen.has(d.phash!)) continue;
     seen.add(d.phash!);
-    lines.push(`${d.phash} deleted meme ${d.meme_id}, ${new Date(d.decided_at).toISOString().slice(0, 10)}`);
+    lines.push(
+      `${d.phash} deleted meme ${d.meme_id}, ${new Date(d.decided_at).toISOString().slice(0, 10)}`,
+    );
   }
   for (const b of imported) {
     if (seen.has(b.phash)) continue;
