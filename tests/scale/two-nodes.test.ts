@@ -335,7 +335,7 @@ describe.skipIf(!adminUrl).each([
     const ownerLogin = await owner.login(target, 'password123', { node: b.origin });
     expect(ownerLogin.statusCode).toBe(200);
 
-    const key = `login:user:${target.toLowerCase()}:${attacker.clientIp}`;
+    const key = `login:user:${target.toLowerCase()}:net:${attacker.clientIp}`;
     const sqlRow = await db
       .selectFrom('rate_limits')
       .select('count')

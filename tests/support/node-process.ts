@@ -32,6 +32,7 @@ const SERVER_VARIABLES = [
   'SOLANA_CLUSTER',
   'LOG_LEVEL',
   'CLIENT_DIST_DIR',
+  'SCREEN_IMAGES',
   'METRICS_PORT',
   'METRICS_HOST',
   'METRICS_TOKEN',
@@ -103,6 +104,10 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   const env = serverEnv({
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // A node runs as production (no NODE_ENV), where images are screened: loading the
+    // classifier's model costs each process about 8 s of CPU and runs a worker beside it. Only
+    // the suites that test screening ask for it.
+    SCREEN_IMAGES: 'false',
     ...options.env,
     PORT: String(port),
   });
