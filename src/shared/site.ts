@@ -1,4 +1,4 @@
-import { explorerUrl, type SolanaCluster } from './solana-cluster.ts';
+import type { SolanaCluster } from './solana-cluster.ts';
 import { formatInZone, zoneCity } from './time.ts';
 
 /**
@@ -136,39 +136,6 @@ export function addressLinks(address: string): Record<AddressLink, string> {
     buy: buyUrl(address),
     tradingSite: tradingSiteUrl(address),
   };
-}
-
-type ExplorerFacts = Pick<SiteConfig, 'links' | 'solana'>;
-
-/**
- * A transaction on the site's blockchain explorer (the origin of its explorer link), on the
- * cluster it was recorded on (the site's by default).
- */
-export function explorerTxUrl(
-  site: ExplorerFacts,
-  signature: string,
-  cluster: SolanaCluster = site.solana.cluster,
-): string {
-  return explorerUrl(
-    new URL(site.links.solscan).origin,
-    `/tx/${signature}`,
-    cluster,
-    site.solana.localRpcUrl ?? undefined,
-  );
-}
-
-/** The token's page on the explorer: the operator's link on mainnet, the cluster's view otherwise. */
-export function explorerTokenUrl(
-  site: ExplorerFacts & Pick<SiteConfig, 'contractAddress'>,
-): string {
-  const { cluster, localRpcUrl } = site.solana;
-  if (cluster === 'mainnet-beta' || site.contractAddress === '') return site.links.solscan;
-  return explorerUrl(
-    new URL(site.links.solscan).origin,
-    `/${cluster === 'localnet' ? 'address' : 'token'}/${site.contractAddress}`,
-    cluster,
-    localRpcUrl ?? undefined,
-  );
 }
 
 export function chartEmbedUrl(address: string): string {

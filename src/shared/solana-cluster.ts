@@ -19,36 +19,3 @@ export function walletChain(cluster: SolanaCluster): `solana:${string}` {
 export function clusterName(cluster: SolanaCluster): string {
   return cluster === 'localnet' ? 'the local chain' : cluster;
 }
-
-/** What a page says when its payments are not real money; null on mainnet. */
-export function clusterBadge(cluster: SolanaCluster): string | null {
-  switch (cluster) {
-    case 'mainnet-beta':
-      return null;
-    case 'devnet':
-      return 'Devnet: not real money';
-    case 'testnet':
-      return 'Testnet: not real money';
-    case 'localnet':
-      return 'Local chain: not real money';
-  }
-}
-
-/**
- * A path (`/tx/<signature>`, `/address/<key>`) on an explorer, for `cluster`. Mainnet, devnet and
- * testnet use `explorerOrigin` (Solscan by default) with Solana Explorer's `?cluster=` query,
- * which Solscan reads too. A local chain has no public explorer: Solana Explorer reads it
- * through its custom-RPC setting, in the browser of whoever opens the link.
- */
-export function explorerUrl(
-  explorerOrigin: string,
-  path: string,
-  cluster: SolanaCluster,
-  localRpcUrl: string = LOCALNET_RPC_URL,
-): string {
-  if (cluster === 'localnet') {
-    return `https://explorer.solana.com${path}?cluster=custom&customUrl=${encodeURIComponent(localRpcUrl)}`;
-  }
-  const url = `${explorerOrigin}${path}`;
-  return cluster === 'mainnet-beta' ? url : `${url}?cluster=${cluster}`;
-}

@@ -3,7 +3,7 @@ import { RAID_NOTICE } from '#shared/raid.ts';
 import { raidModeOn } from '#client/lib/raid-status.ts';
 
 /** A line under the header while the site is in raid mode (docs/decisions/027-raid-day.md). */
-export function RaidNotice() {
+export default function RaidNotice() {
   const [on, setOn] = useState(false);
   useEffect(() => {
     let live = true;

@@ -126,6 +126,19 @@ export function lazyNearOrIdle<P extends object>(
   });
 }
 
+/**
+ * A component that nothing on the first screen needs (it renders nothing on the server): its code
+ * loads once the page is idle. Render it inside a <Suspense fallback={null}>.
+ */
+export function lazyWhenIdle<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): ComponentType<P> {
+  return lazy(async () => {
+    if (typeof window !== 'undefined') await whenIdle();
+    return load();
+  });
+}
+
 const noSubscription = () => () => undefined;
 
 /**

@@ -1,4 +1,4 @@
-import { clusterBadge } from '#shared/solana-cluster.ts';
+import type { SolanaCluster } from '#shared/solana-cluster.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { cn } from './cn.ts';
 
@@ -7,8 +7,15 @@ import { cn } from './cn.ts';
  * other than mainnet (SOLANA_CLUSTER, decision 030), so nobody takes a rehearsal for the real
  * thing. Nothing on mainnet.
  */
+const BADGE: Record<SolanaCluster, string | null> = {
+  'mainnet-beta': null,
+  devnet: 'Devnet: not real money',
+  testnet: 'Testnet: not real money',
+  localnet: 'Local chain: not real money',
+};
+
 export function ClusterBadge({ className }: { className?: string }) {
-  const text = clusterBadge(useSite().solana.cluster);
+  const text = BADGE[useSite().solana.cluster];
   if (text === null) return null;
   return (
     <p

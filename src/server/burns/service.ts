@@ -1,7 +1,8 @@
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import { formatTokenUnits } from '#shared/format-units.ts';
 import type { Burn, BurnsResponse } from '#shared/api/chain.ts';
-import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
+import { explorerTxUrl } from '#shared/explorer-links.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import { ChainUnavailable, NO_RPC_MESSAGE, U64_MAX, type ChainRpc } from '../chain/rpc.ts';
 import { verifyBurn } from '../chain/verify.ts';
 import type { Database, TokenBurnsTable } from '../db/database.ts';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
+import { explorerTxUrl } from '#shared/explorer-links.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import type { Database } from '../db/database.ts';
 
 /**

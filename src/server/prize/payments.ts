@@ -4,7 +4,8 @@ import { base58 } from '@scure/base';
 import type { Kysely, Transaction } from 'kysely';
 import type { PaymentStatus, PreparedPayment } from '#shared/api/chain.ts';
 import type { ErrorCode } from '#shared/api/error-codes.ts';
-import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
+import { explorerTxUrl } from '#shared/explorer-links.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import {
   ChainUnavailable,
   createChainRpc,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { WINNERS_LIMIT, winnersEndpoint, type GiveawayWinner } from '#shared/api/game.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import { explorerTxUrl, type SiteConfig } from '#shared/site.ts';
+import { explorerTxUrl } from '#shared/explorer-links.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import { paidWeeks } from './repository.ts';
 
 /** Recent Winners: every paid week, from the prize record; a public read. */

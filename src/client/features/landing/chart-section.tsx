@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { ChartCandlestick, ExternalLink, Hourglass } from 'lucide-react';
-import { chartEmbedUrl, explorerTokenUrl, isPreLaunch } from '#shared/site.ts';
+import { explorerTokenUrl } from '#shared/explorer-links.ts';
+import { chartEmbedUrl, isPreLaunch } from '#shared/site.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { buttonClasses } from '#client/ui/button.tsx';
 import { CopyAddressButton } from './copy-address-button.tsx';
