@@ -44,7 +44,8 @@ const serverDomainImports = {
   // The board shows a member's holder badge (holders/service.ts).
   game: ['accounts', 'cli', 'holders', 'shop'],
   // Standing (memes/standing.ts) counts a proven wallet.
-  memes: ['accounts', 'alerts', 'cli', 'game', 'wallet'],
+  // A meme's card shows its author's holder badge (holders/service.ts).
+  memes: ['accounts', 'alerts', 'cli', 'game', 'holders', 'wallet'],
   uploads: ['alerts', 'memes'],
   // Moderators' alerts: an outbox anyone may write to; it imports no domain.
   alerts: [],

@@ -25,6 +25,9 @@ import { memePageRoute } from './memes/page-route.ts';
 import { memberPageRoute } from './members/page-route.ts';
 import { accountRoutes, memberReadRoutes } from './members/routes.ts';
 import { recheckDueWallets, refuseUnlessHolder, type HolderContext } from './holders/service.ts';
+import { supplyRoutes } from './supply/routes.ts';
+import { createSupplyReader } from './supply/service.ts';
+import { pruneSignInNonces } from './wallet/repository.ts';
 import { memeRoutes } from './memes/routes.ts';
 import { database } from './plugins/database.ts';
 import { health } from './plugins/health.ts';
@@ -44,10 +47,7 @@ import { shopRoutes } from './shop/routes.ts';
 import { loadSiteConfig } from './site/load-site-config.ts';
 import { siteRoutes } from './site/routes.ts';
 import { startTracing } from './tracing/tracing.ts';
-import { supplyRoutes } from './supply/routes.ts';
-import { createSupplyReader } from './supply/service.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
-import { pruneSignInNonces } from './wallet/repository.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { alertSender } from './alerts/plugin.ts';
 import { refuseDuringRaid } from './raid/guard.ts';
@@ -70,7 +70,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   // Before the database opens, so a bad SITE_CONFIG stops start-up with nothing to clean up.
-  const site = loadSiteConfig(config.siteConfigFile);
+  const site = loadSiteConfig(config.siteConfigFile, config.solana);
   const app = Fastify(serverOptions(config, options)).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(textValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -128,11 +128,11 @@ export async function buildApp(
     await scope.register(prizeRoutes, { site });
     await scope.register(liveRoutes);
     await scope.register(burnReadRoutes, { site });
+    await scope.register(raidPublicRoutes);
     await scope.register(memberReadRoutes, { site });
     await scope.register(supplyRoutes, {
       supply: createSupplyReader({ rpc: holders.rpc, site, clock }),
     });
-    await scope.register(raidPublicRoutes);
   });
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {

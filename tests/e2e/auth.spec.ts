@@ -77,18 +77,18 @@ test('logout from the menu, failed login toast, then login success', async ({ pa
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(dialog.getByText('Username is required')).toBeVisible();
   await expect(dialog.getByText('Password is required')).toBeVisible();
 
   await dialog.getByLabel('Username').fill(name);
   await dialog.getByLabel('Password', { exact: true }).fill('wrong-password');
-  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(toastWith(page, 'Login failed')).toBeVisible();
   await expect(toastWith(page, 'Invalid username or password')).toBeVisible();
 
   await dialog.getByLabel('Password', { exact: true }).fill('grind123');
-  await dialog.getByRole('button', { name: 'Sign In' }).click();
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(toastWith(page, `Hello ${name}, you're now logged in.`)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 });
@@ -100,7 +100,7 @@ test('switching mode and closing the dialog reset the forms', async ({ page }) =
   await dialog.getByLabel('Username').fill('someone');
   await dialog.getByRole('button', { name: 'Sign up' }).click();
   await expect(dialog.getByRole('heading', { name: 'Join the Grind' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(dialog.getByLabel('Username')).toHaveValue('');
   await dialog.getByLabel('Username').fill('someone');
   await dialog.getByRole('button', { name: 'Close' }).click();

@@ -76,7 +76,14 @@ test('a member with granted coins buys and selects a character, and the game fli
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { name: 'Character Shop' })).toBeVisible();
   await expect(balance(page)).toHaveText('400 coins');
-  await expect(main.locator('[data-testid^="character-card-"]')).toHaveCount(11);
+  // The specification's eleven, and apart from them the Holders row, closed to a non-holder.
+  const catalogue = main.getByTestId('catalogue');
+  await expect(catalogue.locator('[data-testid^="character-card-"]')).toHaveCount(11);
+  const holders = main.getByTestId('holders-row');
+  await expect(holders.locator('[data-testid^="character-card-"]')).toHaveCount(2);
+  await expect(
+    card(page, 'diamond-hands').getByRole('button', { name: 'Holders only' }),
+  ).toBeDisabled();
 
   // The default worker is owned and selected from the start.
   await expect(card(page, 'default').getByText('Selected', { exact: true }).first()).toBeVisible();

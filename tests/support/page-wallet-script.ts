@@ -11,6 +11,8 @@ export interface PageWalletOptions {
   chains?: `${string}:${string}`[];
   /** More wallets holding the same key, on other chains. */
   others?: { name: string; chains: `${string}:${string}`[] }[];
+  /** Offers `solana:signIn` (true unless told): without it a site signs in by `signMessage`. */
+  signIn?: boolean;
 }
 
 /** page-wallet.ts as one init script, its settings in front: `page.addInitScript({ content })`. */
@@ -34,6 +36,7 @@ function pageWalletScript(
     sends,
     chains: options.chains ?? ['solana:mainnet'],
     others: options.others ?? [],
+    signIn: options.signIn ?? true,
   };
   return `window.__testWalletConfig = ${JSON.stringify(config)};\n${bundle.outputFiles[0]!.text}`;
 }

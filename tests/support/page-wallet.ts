@@ -20,6 +20,8 @@ interface PageWalletConfig {
   chains: `${string}:${string}`[];
   /** More wallets with the same key, each its name and chains (a wallet on another network). */
   others: { name: string; chains: `${string}:${string}`[] }[];
+  /** Whether it offers `solana:signIn`, or only `solana:signMessage` (as some wallets do). */
+  signIn: boolean;
 }
 
 const page = window as unknown as {
@@ -40,7 +42,7 @@ const account = (chains: `${string}:${string}`[]): WalletAccount => ({
   publicKey: new Uint8Array(config.publicKey),
   chains,
   features: [
-    'solana:signIn',
+    ...(config.signIn ? ['solana:signIn' as const] : []),
     'solana:signMessage',
     ...(config.sends ? ['solana:signAndSendTransaction' as const] : []),
   ],
@@ -71,21 +73,23 @@ const wallet = (name: string, chains: `${string}:${string}`[]): Wallet => {
     features: {
       'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [held] }) },
       'standard:events': { version: '1.0.0', on: () => () => {} },
-      'solana:signIn': {
-        version: '1.0.0',
-        signIn: (...inputs: SolanaSignInInput[]) =>
-          Promise.all(
-            inputs.map(async (input) => {
-              const signedMessage = new TextEncoder().encode(text(input));
-              return {
-                account: held,
-                signedMessage,
-                signature: await sign(signedMessage),
-                signatureType: 'ed25519' as const,
-              };
-            }),
-          ),
-      },
+      ...(config.signIn && {
+        'solana:signIn': {
+          version: '1.0.0',
+          signIn: (...inputs: SolanaSignInInput[]) =>
+            Promise.all(
+              inputs.map(async (input) => {
+                const signedMessage = new TextEncoder().encode(text(input));
+                return {
+                  account: held,
+                  signedMessage,
+                  signature: await sign(signedMessage),
+                  signatureType: 'ed25519' as const,
+                };
+              }),
+            ),
+        },
+      }),
       'solana:signMessage': {
         version: '1.0.0',
         signMessage: (...inputs: Array<{ message: Uint8Array }>) =>

@@ -1,8 +1,9 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { LayoutDashboard, LogOut, Settings, ShieldCheck } from 'lucide-react';
+import { LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from 'lucide-react';
+import { Link } from 'wouter';
 import { useState } from 'react';
 import { logoutEndpoint } from '#shared/api/auth.ts';
-import { CONSOLE_PAGE } from '#shared/api/paths.ts';
+import { CONSOLE_PAGE, memberPaths, pathTo } from '#shared/api/paths.ts';
 import { myStandingEndpoint } from '#shared/api/raid.ts';
 import { STANDING_LABELS, type Standing } from '#shared/standing.ts';
 import { Dialog } from '#client/ui/dialog.tsx';
@@ -84,6 +85,14 @@ export default function AccountMenu({
               <span data-testid="my-standing">
                 {standing ? STANDING_LABELS[standing.level] : '…'}
               </span>
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              asChild
+              className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-100 outline-none data-[highlighted]:bg-slate-800"
+            >
+              <Link href={pathTo(memberPaths.page, { username })}>
+                <UserRound className="h-4 w-4" aria-hidden /> My page
+              </Link>
             </DropdownMenu.Item>
             {operator && (
               <DropdownMenu.Item

@@ -1,19 +1,20 @@
 import { lazy, Suspense } from 'react';
 import { Route, Router, Switch } from 'wouter';
-import { memePaths } from '#shared/api/paths.ts';
+import { memberPaths, memePaths } from '#shared/api/paths.ts';
 import { useAppeal } from '#client/lib/appeal-store.ts';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
-import { lazyNearOrIdle } from '#client/lib/hydrate-later.ts';
+import { lazyNearOrIdle, lazyWhenIdle } from '#client/lib/hydrate-later.ts';
 import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
 import { useToasts } from '#client/lib/toast-store.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ShopPage } from './pages/shop-page.tsx';
-import { RaidNotice } from './raid-notice.tsx';
 import { SiteHeader } from './site-header.tsx';
 
 // A meme's own page is a shared link's landing: its code loads only there.
 const MemePage = lazy(() => import('./pages/meme-page.tsx'));
+// So is a member's page.
+const MemberPage = lazy(() => import('./pages/member-page.tsx'));
 
 // The dialog (forms, validation, zod) loads the first time someone opens it.
 const AuthDialog = lazy(() => import('#client/features/auth/auth-dialog.tsx'));
@@ -22,6 +23,8 @@ const AppealDialog = lazy(() => import('#client/features/appeal/appeal-dialog.ts
 const AppealNotice = lazy(() => import('#client/features/appeal/appeal-notice.tsx'));
 // The toasts' code (Radix's toast, a tenth of the page's JavaScript) loads with the first toast.
 const Toaster = lazy(() => import('#client/ui/toaster.tsx'));
+// Raid mode is rare: its notice, and the read of whether it is on, wait until the page is idle.
+const RaidNotice = lazyWhenIdle(() => import('./raid-notice.tsx'));
 // The footer is at the bottom of every page: it comes alive as it comes near, or when idle.
 const SiteFooter = lazyNearOrIdle(
   'contact',
@@ -65,7 +68,9 @@ export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) 
       <Router ssrPath={ssrPath}>
         <div className="flex min-h-screen flex-col">
           <SiteHeader />
-          <RaidNotice />
+          <Suspense fallback={null}>
+            <RaidNotice />
+          </Suspense>
           <main className="flex-1">
             <Switch>
               <Route path="/" component={HomePage} />
@@ -80,6 +85,13 @@ export function App({ facts, ssrPath }: { facts: PageFacts; ssrPath?: string }) 
                     <NotFoundPage />
                   )
                 }
+              </Route>
+              <Route path={memberPaths.page}>
+                {(params) => (
+                  <Suspense fallback={<div className="min-h-[60vh]" aria-busy="true" />}>
+                    <MemberPage username={params.username} />
+                  </Suspense>
+                )}
               </Route>
               <Route component={NotFoundPage} />
             </Switch>

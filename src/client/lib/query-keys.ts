@@ -1,7 +1,8 @@
 // Query keys that more than one feature uses (features never import each other).
 
 import { queryOptions } from '@tanstack/react-query';
-import { gamePaths, shopPaths } from '#shared/api/paths.ts';
+import { accountPaths, gamePaths, shopPaths } from '#shared/api/paths.ts';
+import { accountEndpoint } from '#shared/api/members.ts';
 import { profileEndpoint } from '#shared/api/shop.ts';
 import { callEndpoint } from './api-call.ts';
 
@@ -27,4 +28,15 @@ export const userCharactersQueryKey = [shopPaths.characters] as const;
 export const userProfileQuery = queryOptions({
   queryKey: userProfileQueryKey,
   queryFn: () => callEndpoint(profileEndpoint),
+});
+
+/**
+ * The member's own account (holder status, settings): their page reads and changes it, the shop
+ * reads it for the holders' row.
+ */
+export const accountQueryKey = [accountPaths.account] as const;
+
+export const accountQuery = queryOptions({
+  queryKey: accountQueryKey,
+  queryFn: () => callEndpoint(accountEndpoint),
 });

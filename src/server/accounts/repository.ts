@@ -216,3 +216,17 @@ export async function userIdsByName(
     }),
   );
 }
+
+/** The names of the members among `userIds` (a deleted one is not in the map). */
+export async function usernamesOf(
+  db: Db,
+  userIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...new Set(userIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.username]));
+}

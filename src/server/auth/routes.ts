@@ -17,6 +17,7 @@ import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../suspensions/appeals.ts';
 import { findUserRole } from '../accounts/repository.ts';
+import { checkSolution } from '../raid/challenge.ts';
 import {
   walletLoginEndpoint,
   walletRegisterEndpoint,
@@ -24,7 +25,6 @@ import {
 } from '#shared/api/wallet-sign-in.ts';
 import { siteIdentity } from '../wallet/siws-checks.ts';
 import { issueSignInChallenge, registerWithWallet, signInWithWallet } from './wallet-sign-in.ts';
-import { checkSolution } from '../raid/challenge.ts';
 
 /**
  * Register and login end alike: a new session, a csrf cookie no earlier token matches, and the

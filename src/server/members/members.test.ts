@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberPage } from '#shared/api/members.ts';
-import { accountPaths, memberPaths, pathTo } from '#shared/api/paths.ts';
+import type { Meme } from '#shared/api/memes.ts';
+import { accountPaths, memberPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { weekStartUtc } from '#shared/time.ts';
@@ -184,6 +185,13 @@ describe.each(databaseKinds)('member pages on %s', (kind) => {
           paidAt: new Date(m.now - 1000).toISOString(),
         },
       ],
+    });
+
+    // The gallery names the author, with their badge, and a hidden meme stays hidden.
+    const listed = (await TestClient.inject(t.app).request('GET', memePaths.list)).json<Meme[]>();
+    expect(listed.find((meme) => meme.id === m.shown.id)?.author).toEqual({
+      username: m.name,
+      holder: 'holder',
     });
 
     // The member shows their wallet; then turns it off again.

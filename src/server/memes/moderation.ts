@@ -185,7 +185,7 @@ async function decideOnce(
         meme_id: memeId,
         meme_title: meme.title,
         decision,
-        open_reports: Number(n),
+        open_reports: n,
         decided_at: now,
         uploader_id: meme.user_id,
         // A deleted picture stays refused (uploads/duplicates.ts).

@@ -9,6 +9,8 @@ import { recordActivity } from './activity.ts';
 /** A meme as the gallery shows it. */
 const memeFields = [
   'id',
+  // The author, whose name the card shows (and links to their page).
+  'user_id',
   'title',
   'category',
   'image_key',

@@ -43,6 +43,7 @@ describe.each(databaseKinds)('memes API on %s', (kind) => {
       expect(res.statusCode).toBe(201);
       const { meme } = res.json<{ meme: Meme }>();
       expect(meme).toEqual({
+        author: { username: expect.stringMatching(/^memer_/) },
         id: expect.any(Number),
         title: 'Monday again',
         category: 'monday-motivation',

@@ -10,6 +10,8 @@ import {
 } from '#shared/api/memes.ts';
 import { hasLink, STANDING_LABELS } from '#shared/standing.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
+import { usernamesOf } from '../accounts/repository.ts';
+import { holderTiers } from '../holders/service.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { keyFromObjectPath, objectPathForKey } from './object-paths.ts';
 import { takeMemeImage } from './meme-images.ts';
@@ -49,8 +51,30 @@ async function refuseLinksBelowStanding(deps: AppDeps, userId: number): Promise<
   );
 }
 
-export function toMeme(row: MemeRow): Meme {
+export type MemeAuthor = NonNullable<Meme['author']>;
+
+/**
+ * The authors of `rows` by member id: their names (a card links to their page) and the holder
+ * tier their wallet holds now (docs/decisions/029-holders-at-home.md).
+ */
+async function authorsOf(
+  db: AppDeps['db'],
+  rows: ReadonlyArray<{ user_id: number | null }>,
+): Promise<Map<number, MemeAuthor>> {
+  const ids = rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  const [names, tiers] = await Promise.all([usernamesOf(db, ids), holderTiers(db, ids)]);
+  return new Map(
+    [...names].map(([id, username]) => {
+      const holder = tiers.get(id);
+      return [id, holder ? { username, holder } : { username }];
+    }),
+  );
+}
+
+export function toMeme(row: MemeRow, authors?: Map<number, MemeAuthor>): Meme {
+  const author = row.user_id === null ? undefined : authors?.get(row.user_id);
   return {
+    ...(author && { author }),
     id: row.id,
     title: row.title,
     category: row.category as Meme['category'],
@@ -108,8 +132,9 @@ async function loadPage(
   { category: filter, sort, limit, cursor }: ListMemesParams,
 ): Promise<CachedPage> {
   const category = filter === 'all' ? undefined : filter;
-  const page = (rows: MemeRow[], nextCursor: string | null): CachedPage => {
-    const memes = memesListSchema.parse(rows.map(toMeme));
+  const page = async (rows: MemeRow[], nextCursor: string | null): Promise<CachedPage> => {
+    const authors = await authorsOf(deps.db, rows);
+    const memes = memesListSchema.parse(rows.map((row) => toMeme(row, authors)));
     return { memes, nextCursor, json: JSON.stringify(memes) };
   };
   if (sort === 'new') {
@@ -199,7 +224,7 @@ export async function getMeme(
     if (held) return { ...toMeme(held), held: true };
     throw notFound('Meme not found');
   }
-  const meme = toMeme(row);
+  const meme = toMeme(row, await authorsOf(deps.db, [row]));
   if (voter !== null) meme.myVote = (await votesOf(deps.db, voter, [id])).get(id) ?? null;
   return meme;
 }
@@ -255,7 +280,9 @@ export async function createMeme(
   cache.clear();
   if (!meme.held)
     recordLiveEvent(deps.db, { type: 'meme', data: { id: meme.id, change: 'added' } });
-  return meme;
+  // As the gallery will show it: with its author (read after the commit, as the list reads it).
+  const author = (await authorsOf(deps.db, [{ user_id: user.id }])).get(user.id);
+  return author ? { ...meme, author } : meme;
 }
 
 export async function vote(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOLDER_TIERS } from '#shared/holders.ts';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
@@ -47,6 +48,11 @@ export const memeSchema = z.object({
    * (docs/decisions/027); nobody else sees it until then.
    */
   held: z.boolean().optional(),
+  /**
+   * Who posted it, in the gallery and on its page: their page is /u/<username>, and `holder` the
+   * tier their proven wallet holds now (docs/decisions/029-holders-at-home.md).
+   */
+  author: z.object({ username: z.string(), holder: z.enum(HOLDER_TIERS).optional() }).optional(),
 });
 export type Meme = z.infer<typeof memeSchema>;
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import {
   loginBodySchema,
@@ -21,6 +21,9 @@ import { FieldError } from '#client/ui/field-error.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { withQueryClient } from '#client/lib/query-client.tsx';
+
+// The Wallet Standard code loads when a visitor chooses to sign in with a wallet.
+const WalletSignIn = lazy(() => import('./wallet-sign-in.tsx'));
 
 const emptyLogin: LoginBody = { username: '', password: '' };
 const emptyRegister: RegisterForm = { username: '', password: '', confirmPassword: '' };
@@ -143,6 +146,7 @@ function FormEnd({
 function AuthDialog() {
   const { open, mode } = useAuthDialog();
   const [visible, setVisible] = useState({ login: false, register: false, confirm: false });
+  const [withWallet, setWithWallet] = useState(false);
   const loginForm = useForm<LoginBody>({
     resolver: zodResolver(loginBodySchema),
     defaultValues: emptyLogin,
@@ -158,6 +162,7 @@ function AuthDialog() {
     loginForm.reset(emptyLogin);
     registerForm.reset(emptyRegister);
     setVisible({ login: false, register: false, confirm: false });
+    setWithWallet(false);
   };
 
   const onOpenChange = (next: boolean) => {
@@ -263,6 +268,17 @@ function AuthDialog() {
         )}
         <FormEnd form={mode} pending={current.pending} onSwitch={switchMode} />
       </form>
+      <div className="mt-4 grid gap-3 border-t border-slate-800 pt-4">
+        {withWallet ? (
+          <Suspense fallback={<p className="text-sm text-slate-400">Looking for wallets…</p>}>
+            <WalletSignIn onDone={() => onOpenChange(false)} />
+          </Suspense>
+        ) : (
+          <Button variant="secondary" size="lg" onClick={() => setWithWallet(true)}>
+            Sign in with wallet
+          </Button>
+        )}
+      </div>
     </Dialog>
   );
 }

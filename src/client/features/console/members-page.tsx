@@ -9,6 +9,7 @@ import {
   suspendEndpoint,
   type SuspensionLength,
 } from '#shared/api/admin.ts';
+import { memberPaths, pathTo } from '#shared/api/paths.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
@@ -141,6 +142,14 @@ function MemberView({ username }: { username: string }) {
         <h2 className="text-lg font-bold">
           {member.username}
           <StandingBadge standing={detail.data.standing} />
+          <a
+            href={pathTo(memberPaths.page, { username: member.username })}
+            target="_blank"
+            rel="noopener"
+            className="ml-2 text-sm font-normal text-grind-300 hover:underline"
+          >
+            Their page
+          </a>
         </h2>
         <p className="text-slate-400">
           #{member.id} · {member.role} · joined {when(member.createdAt)} · {member.coins} coins ·{' '}

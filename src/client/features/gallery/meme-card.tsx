@@ -1,9 +1,10 @@
 import { Share2, ThumbsDown, ThumbsUp } from 'lucide-react';
 import { Link } from 'wouter';
 import type { Meme, VoteType } from '#shared/api/memes.ts';
-import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { memberPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
 import { cn } from '#client/ui/cn.ts';
+import { HolderBadge } from '#client/ui/holder-badge.tsx';
 import { ReportButton } from './report-button.tsx';
 
 type MemeActionProps = {
@@ -61,6 +62,22 @@ export function MemeActions({ meme, onVote, onShare, voting }: MemeActionProps) 
   );
 }
 
+/** Who posted the meme: their name leads to their page, with their holder badge. */
+export function MemeAuthor({ author }: { author: NonNullable<Meme['author']> }) {
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-400">
+      by
+      <Link
+        href={pathTo(memberPaths.page, { username: author.username })}
+        className="font-medium text-slate-200 hover:underline"
+      >
+        {author.username}
+      </Link>
+      <HolderBadge tier={author.holder} />
+    </p>
+  );
+}
+
 export function MemeCard(props: MemeActionProps) {
   const { meme } = props;
   return (
@@ -92,6 +109,7 @@ export function MemeCard(props: MemeActionProps) {
           <span className="mt-1 inline-block rounded-full bg-grind-500/15 px-2 py-0.5 text-xs font-medium text-grind-300">
             {categoryLabel(meme.category)}
           </span>
+          {meme.author ? <MemeAuthor author={meme.author} /> : null}
         </div>
         <MemeActions {...props} />
       </div>

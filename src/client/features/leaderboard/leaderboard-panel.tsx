@@ -1,16 +1,19 @@
 import { Crown, Eye, Medal, Trophy } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'wouter';
 import {
   LEADERBOARD_DEFAULT_LIMIT,
   LEADERBOARD_MAX_LIMIT,
   type LeaderboardEntry,
 } from '#shared/api/game.ts';
+import { memberPaths, pathTo } from '#shared/api/paths.ts';
 import { tiedScores } from '#shared/leaderboard-ties.ts';
 import { countdownParts, nextWeekStartUtc, pad2, relativeDayLabel } from '#shared/time.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { Dialog } from '#client/ui/dialog.tsx';
+import { HolderBadge } from '#client/ui/holder-badge.tsx';
 import { useLeaderboard } from './leaderboard-api.ts';
 import { useServerNow } from '#client/lib/server-clock.ts';
 import { useSite } from '#client/lib/site-config.ts';
@@ -114,7 +117,19 @@ function EntryList({
         >
           <RankBadge rank={index + 1} />
           <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold text-slate-100">{entry.playerName}</p>
+            <p className="flex min-w-0 items-center gap-1.5 font-semibold text-slate-100">
+              {entry.member ? (
+                <Link
+                  href={pathTo(memberPaths.page, { username: entry.playerName })}
+                  className="truncate hover:underline"
+                >
+                  {entry.playerName}
+                </Link>
+              ) : (
+                <span className="truncate">{entry.playerName}</span>
+              )}
+              <HolderBadge tier={entry.holder} />
+            </p>
             <p className="text-xs text-slate-400">
               Level {entry.level} · {relativeDayLabel(Date.parse(entry.createdAt), now)}
             </p>

@@ -90,4 +90,27 @@ describe('shop card state', () => {
   it('never marks a character Selected that is not owned', () => {
     expect(cardState(getCharacter('pilot'), shop({ selected: 'pilot' })).badge).toBeNull();
   });
+
+  it("sells the Holders row to a holder only, and a holder's character stays theirs", () => {
+    const diamond = getCharacter('diamond-hands'); // 500, holders only
+    expect(cardState(diamond, shop({ coins: 5000 })).action).toEqual({
+      kind: 'purchase',
+      label: 'Holders only',
+      disabled: true,
+    });
+    expect(cardState(diamond, shop({ coins: 5000, holder: true })).action).toEqual({
+      kind: 'purchase',
+      label: 'Purchase',
+      disabled: false,
+    });
+    expect(cardState(diamond, shop({ coins: 100, holder: true })).action.label).toBe(
+      'Need 400 more coins',
+    );
+    const owned = new Set<CharacterKey>(['diamond-hands']);
+    expect(cardState(diamond, shop({ owned })).action).toEqual({
+      kind: 'select',
+      label: 'Select',
+      disabled: false,
+    });
+  });
 });

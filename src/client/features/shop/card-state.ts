@@ -19,11 +19,14 @@ export interface ShopSnapshot {
   /** The character whose purchase or selection is in flight, if any. */
   purchasing: CharacterKey | null;
   selecting: CharacterKey | null;
+  /** The member's proven wallet holds a holder tier now (the Holders row's sale). */
+  holder?: boolean;
 }
 
 /**
  * A card's badge and button (card-state.test.ts): not owned -> Purchase, Purchasing...
- * or "Need N more coins"; owned -> Select, Selecting... or Selected. The default character is
+ * or "Need N more coins" ("Holders only" for a holder character and a member who holds no
+ * tier); owned -> Select, Selecting... or Selected. The default character is
  * always owned. While one purchase runs, the other Purchase buttons wait (the balance is moving).
  */
 export function cardState(character: Character, shop: ShopSnapshot): CardState {
@@ -52,6 +55,15 @@ export function cardState(character: Character, shop: ShopSnapshot): CardState {
     };
   }
 
+  // The Holders row: not sold to a member below the holder tier (what they own stays theirs).
+  if (character.forHolders && !shop.holder) {
+    return {
+      owned,
+      selected,
+      badge,
+      action: { kind: 'purchase', label: 'Holders only', disabled: true },
+    };
+  }
   if (shop.purchasing === character.key) {
     return {
       owned,

@@ -1,8 +1,18 @@
 import { ArrowLeft, Coins, Gamepad2, Lock } from 'lucide-react';
-import { useEffect, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { characters, DEFAULT_CHARACTER_KEY, type CharacterKey } from '#shared/characters.ts';
+import {
+  characters,
+  DEFAULT_CHARACTER_KEY,
+  holderCharacters,
+  type CharacterKey,
+} from '#shared/characters.ts';
+import { memberPaths, pathTo } from '#shared/api/paths.ts';
+import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { useHydrating } from '#client/lib/hydrate-later.ts';
+import { accountQuery } from '#client/lib/query-keys.ts';
+import { useSite } from '#client/lib/site-config.ts';
 import { scrollToSection } from '#client/lib/scroll-to-section.ts';
 import { recheckSession, useSession } from '#client/lib/session.ts';
 import { toast } from '#client/lib/toast-store.ts';
@@ -68,6 +78,8 @@ function MemberShop() {
   const owned = useOwnedCharacters(true);
   const purchase = usePurchaseCharacter();
   const select = useSelectCharacter();
+  const account = useQuery({ ...accountQuery, retry: false });
+  const holderBadge = account.data?.holder?.badge ?? null;
 
   useLoadErrorToast(profile.error, 'Failed to load profile data. Please refresh the page.');
   useLoadErrorToast(
@@ -86,6 +98,7 @@ function MemberShop() {
     selected: profile.data?.selectedCharacterKey ?? DEFAULT_CHARACTER_KEY,
     purchasing: purchase.isPending ? (purchase.variables ?? null) : null,
     selecting: select.isPending ? (select.variables ?? null) : null,
+    holder: holderBadge !== null,
   };
 
   return (
@@ -132,7 +145,10 @@ function MemberShop() {
       {profile.isPending || owned.isPending ? (
         <CardSkeletons />
       ) : (
-        <ul className="mt-8 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+        <ul
+          className="mt-8 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4"
+          data-testid="catalogue"
+        >
           {characters.map((character) => (
             <CharacterCard
               key={character.key}
@@ -144,7 +160,71 @@ function MemberShop() {
           ))}
         </ul>
       )}
+
+      <HoldersRow
+        username={profile.data?.username}
+        badgeLabel={holderBadge?.label ?? null}
+        cards={holderCharacters.map((character) => (
+          <CharacterCard
+            key={character.key}
+            character={character}
+            state={cardState(character, snapshot)}
+            onPurchase={() => purchase.mutate(character.key)}
+            onSelect={() => select.mutate(character.key)}
+          />
+        ))}
+      />
     </div>
+  );
+}
+
+/**
+ * The Holders row (docs/decisions/029-holders-at-home.md): characters sold, for coins, to a
+ * member whose proven wallet holds the site's token; apart from the catalogue above.
+ */
+function HoldersRow({
+  username,
+  badgeLabel,
+  cards,
+}: {
+  username: string | undefined;
+  badgeLabel: string | null;
+  cards: ReactNode;
+}) {
+  const site = useSite();
+  const least = `${site.holders.tiers.holder.minTokens.toLocaleString('en-US')} ${site.ticker}`;
+  return (
+    <section aria-labelledby="holders-row" className="mt-12" data-testid="holders-row">
+      <h2 id="holders-row" className="text-2xl font-extrabold text-grind-300">
+        Holders
+      </h2>
+      <p className="mt-2 max-w-2xl text-slate-300">
+        {badgeLabel ? (
+          <>
+            As a {badgeLabel} of {site.ticker} you may buy these with your coins.
+          </>
+        ) : (
+          <>
+            For members whose proven wallet holds at least {least}. Link a wallet and check it from{' '}
+            {username ? (
+              <Link
+                href={pathTo(memberPaths.page, { username })}
+                className="font-semibold text-grind-300 hover:underline"
+              >
+                your page
+              </Link>
+            ) : (
+              'your page'
+            )}
+            .
+          </>
+        )}
+      </p>
+      <p className="mt-1 text-xs text-slate-400">{NEVER_A_TRANSACTION}</p>
+      <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+        {cards}
+      </ul>
+    </section>
   );
 }
 

@@ -1,76 +1,21 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  SolanaSignIn,
-  SolanaSignMessage,
-  type SolanaSignInFeature,
-  type SolanaSignMessageFeature,
-} from '@solana/wallet-standard-features';
-import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import type { Wallet } from '@wallet-standard/base';
 import {
   linkWalletEndpoint,
-  signedWalletMessageSchema,
   walletChallengeEndpoint,
   type LinkWalletBody,
-  type SignedWalletMessage,
-  type WalletChallenge,
 } from '#shared/api/wallet.ts';
-import { shortAddress, signInMessageText } from '#shared/siws.ts';
+import { shortAddress } from '#shared/siws.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { useStandardWallets } from '#client/lib/standard-wallets.ts';
+import { canSignMessages, signChallenge } from '#client/lib/wallet-signing.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { walletQueryKey } from './wallet-api.ts';
-
-/** A wallet that can prove an address: by Sign In With Solana, or by connecting and signing. */
-function canProve(wallet: Wallet): boolean {
-  const features = wallet.features;
-  return SolanaSignIn in features || (StandardConnect in features && SolanaSignMessage in features);
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** Has the wallet sign the server's message; what it answers is what the server checks. */
-async function signChallenge(
-  wallet: Wallet,
-  challenge: WalletChallenge,
-): Promise<SignedWalletMessage> {
-  const features = wallet.features;
-  if (SolanaSignIn in features) {
-    const signIn = (features as SolanaSignInFeature)[SolanaSignIn].signIn;
-    const [output] = await signIn(challenge);
-    if (!output) throw new Error('The wallet returned no signature');
-    return signedWalletMessageSchema.parse({
-      address: output.account.address,
-      signedMessage: toBase64(output.signedMessage),
-      signature: toBase64(output.signature),
-    });
-  }
-  const { accounts } = await (features as StandardConnectFeature)[StandardConnect].connect();
-  const account = accounts[0];
-  if (!account) throw new Error('The wallet shared no account');
-  const message = new TextEncoder().encode(
-    signInMessageText({ ...challenge, address: account.address }),
-  );
-  const [output] = await (features as SolanaSignMessageFeature)[SolanaSignMessage].signMessage({
-    account,
-    message,
-  });
-  if (!output) throw new Error('The wallet returned no signature');
-  return signedWalletMessageSchema.parse({
-    address: account.address,
-    signedMessage: toBase64(output.signedMessage),
-    signature: toBase64(output.signature),
-  });
-}
 
 /** Links (or changes) the member's prize wallet with any Wallet Standard wallet. */
 export default function WalletLinkDialog({
@@ -82,7 +27,7 @@ export default function WalletLinkDialog({
   onOpenChange: (open: boolean) => void;
   current: string | undefined;
 }) {
-  const wallets = useStandardWallets(canProve);
+  const wallets = useStandardWallets(canSignMessages);
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
   // Asked again here: a session alone must not be able to move the prize to another wallet.

@@ -1,0 +1,191 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { ActiveMemberPage } from '#shared/api/members.ts';
+import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { getCharacter, type CharacterKey } from '#shared/characters.ts';
+import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
+import { shortAddress } from '#shared/siws.ts';
+import { STANDING_LABELS } from '#shared/standing.ts';
+import { ApiError } from '#client/lib/api-client.ts';
+import { drawCharacterPreview } from '#client/lib/character-art.ts';
+import { withQueryClient } from '#client/lib/query-client.tsx';
+import { useSession } from '#client/lib/session.ts';
+import { useSite } from '#client/lib/site-config.ts';
+import { HolderBadge } from '#client/ui/holder-badge.tsx';
+import { AccountPanel } from './account-panel.tsx';
+import { useMemberPage } from './members-api.ts';
+
+function CharacterPortrait({ characterKey }: { characterKey: CharacterKey }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    if (canvas.current) drawCharacterPreview(canvas.current, characterKey);
+  }, [characterKey]);
+  return (
+    <canvas
+      ref={canvas}
+      width={96}
+      height={96}
+      role="img"
+      aria-label={`${getCharacter(characterKey).name}, the character they play`}
+      className="h-24 w-24 shrink-0 rounded-xl bg-slate-800"
+    />
+  );
+}
+
+const monthYear = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="mt-8">
+      <h2 className="mb-3 text-lg font-bold text-slate-100">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Active({ page }: { page: ActiveMemberPage }) {
+  const { user } = useSession();
+  const own = user?.username.toLowerCase() === page.username.toLowerCase();
+  return (
+    <>
+      <header className="flex items-center gap-4">
+        <CharacterPortrait characterKey={page.character} />
+        <div className="min-w-0">
+          <h1 className="flex flex-wrap items-center gap-2 text-3xl font-extrabold break-words text-slate-100">
+            {page.username} <HolderBadge tier={page.holder?.tier} />
+          </h1>
+          <p className="mt-1 text-sm text-slate-300">
+            Member since {monthYear(page.memberSince)} · Standing: {STANDING_LABELS[page.standing]}{' '}
+            · Plays as {getCharacter(page.character).name}
+          </p>
+          {page.wallet ? (
+            <p className="mt-1 text-sm text-slate-400" title={page.wallet}>
+              Wallet <span className="font-mono">{shortAddress(page.wallet)}</span>
+            </p>
+          ) : null}
+        </div>
+      </header>
+      {own ? <AccountPanel /> : null}
+      <Section title="Memes">
+        {page.memes.length === 0 ? (
+          <p className="text-sm text-slate-400">No memes yet.</p>
+        ) : (
+          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+            {page.memes.map((meme) => (
+              <li key={meme.id}>
+                <Link
+                  href={pathTo(memePaths.page, { id: meme.id })}
+                  className="block overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
+                >
+                  <img
+                    src={meme.thumbnailUrl}
+                    width={meme.thumbnailWidth}
+                    height={meme.thumbnailHeight}
+                    alt={meme.title}
+                    loading="lazy"
+                    className="aspect-[4/3] w-full bg-slate-950 object-contain"
+                  />
+                  <span className="block truncate px-3 pt-2 text-sm font-semibold text-slate-100">
+                    {meme.title}
+                  </span>
+                  <span className="block px-3 pb-2 text-xs text-slate-400">
+                    {meme.upvotes} up · {meme.downvotes} down
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section title="Best runs">
+        {page.bestRuns.length === 0 ? (
+          <p className="text-sm text-slate-400">No ranked runs yet.</p>
+        ) : (
+          <ol className="grid gap-2">
+            {page.bestRuns.map((run) => (
+              <li
+                key={run.entryId}
+                className="flex items-center gap-3 rounded-lg bg-slate-800/60 px-3 py-2 text-sm"
+              >
+                <span className="font-bold text-grind-300 tabular-nums">{run.score}</span>
+                <span className="flex-1 text-slate-300">
+                  Level {run.level} · {run.week}
+                </span>
+                <a href={run.replay} className="font-semibold text-grind-300 hover:underline">
+                  Watch the replay
+                </a>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+      <Section title="Weekly prizes won">
+        {page.prizeWeeks.length === 0 ? (
+          <p className="text-sm text-slate-400">No weekly prize yet.</p>
+        ) : (
+          <ul className="grid gap-2">
+            {page.prizeWeeks.map((prize) => (
+              <li key={prize.week} className="rounded-lg bg-slate-800/60 px-3 py-2 text-sm">
+                {prize.week}: {prize.prize}, paid{' '}
+                {new Date(prize.paidAt).toLocaleDateString(undefined, { dateStyle: 'medium' })} ·{' '}
+                <a
+                  href={prize.txUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="text-grind-300 hover:underline"
+                >
+                  the payment on chain
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <p className="mt-10 text-xs text-slate-400">{NEVER_A_TRANSACTION}</p>
+    </>
+  );
+}
+
+/** /u/<username>: a member's page (the server writes its card tags and its text for bots). */
+function MemberProfile({ username, notFound }: { username: string; notFound: ReactNode }) {
+  const site = useSite();
+  const page = useMemberPage(username);
+  const name = page.data?.username;
+  useEffect(() => {
+    if (!name) return;
+    const before = document.title;
+    document.title = `${name} - ${site.brand}`;
+    return () => {
+      document.title = before;
+    };
+  }, [name, site.brand]);
+
+  if (page.error instanceof ApiError && page.error.status === 404) return notFound;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:py-12" data-testid="member-page">
+      {page.data?.status === 'active' ? (
+        <Active page={page.data} />
+      ) : page.data ? (
+        <>
+          <h1 className="text-3xl font-extrabold text-slate-100">{page.data.username}</h1>
+          <p className="mt-3 text-slate-300">
+            This account {page.data.status === 'suspended' ? 'is suspended' : 'was deleted'}.
+          </p>
+        </>
+      ) : page.isError ? (
+        <p className="text-center text-slate-300" role="alert">
+          This page could not be loaded.
+        </p>
+      ) : (
+        <div
+          className="h-24 animate-pulse rounded-2xl bg-slate-800"
+          role="status"
+          aria-label="Loading"
+        />
+      )}
+    </div>
+  );
+}
+
+export default withQueryClient(MemberProfile);
