@@ -6,12 +6,13 @@
 // the cost as a share of throughput (the goal in docs/decisions/026: under 3%): overall, the
 // median over pairs of slices taken back to back, and from each node's CPU time per answer
 // (/proc/<pid>/stat), which another process's load on the machine moves least: a node that needs
-// x% more CPU per answer serves x% fewer answers on a core of its own.
+// x% more CPU per answer serves x% fewer answers on a core of its own. A scrape's own CPU time is
+// measured apart (it is paid once per scrape, whatever the traffic).
 //
 //   npm run bench:metrics
 //
 // Environment: METRICS_BENCH_SECONDS (60 per side), METRICS_BENCH_SLICES (20), LOAD_CONNECTIONS
-// (50), LOAD_WARMUP_SECONDS (5), METRICS_BENCH_SCRAPE_MS (5000; Prometheus' default is 15000).
+// (50), LOAD_WARMUP_SECONDS (5), METRICS_BENCH_SCRAPE_MS (15000, Prometheus' default).
 import fs from 'node:fs';
 import path from 'node:path';
 import { gamePaths } from '#shared/api/paths.ts';
@@ -26,7 +27,9 @@ const SECONDS = Number(env.METRICS_BENCH_SECONDS ?? 60);
 const SLICES = Number(env.METRICS_BENCH_SLICES ?? 20);
 const CONNECTIONS = Number(env.LOAD_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = Number(env.LOAD_WARMUP_SECONDS ?? 5);
-const SCRAPE_MS = Number(env.METRICS_BENCH_SCRAPE_MS ?? 5_000);
+const SCRAPE_MS = Number(env.METRICS_BENCH_SCRAPE_MS ?? 15_000);
+/** Scrapes in a row on the idle node, to time one. */
+const SCRAPES_TIMED = 50;
 const PATH = `${gamePaths.leaderboard}?limit=5`;
 
 interface Side {
@@ -77,24 +80,37 @@ async function startSide(name: string, withMetrics: boolean): Promise<Side> {
   };
 }
 
-/** Scrapes `origin` as Prometheus would while `work` runs. */
-async function scraping<T>(origin: string | undefined, work: Promise<T>): Promise<T> {
-  if (origin === undefined) return work;
+/** Scrapes `origin` every SCRAPE_MS, as Prometheus would, until stopped. */
+function scrapeEvery(origin: string): { stop(): Promise<void> } {
   let done = false;
+  let wake = () => {};
   const loop = (async () => {
     while (!done) {
       const res = await fetch(`${origin}/metrics`);
       if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
       await res.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, SCRAPE_MS));
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, SCRAPE_MS);
+      });
     }
   })();
-  try {
-    return await work;
-  } finally {
-    done = true;
-    await loop;
+  return {
+    async stop() {
+      done = true;
+      wake();
+      await loop;
+    },
+  };
+}
+
+/** The node's CPU time for one scrape, in seconds, over scrapes in a row with no other traffic. */
+async function timeScrapes(side: Side): Promise<number> {
+  const before = cpuSeconds(side.node.child.pid!);
+  for (let i = 0; i < SCRAPES_TIMED; i++) {
+    await (await fetch(`${side.metricsOrigin}/metrics`)).arrayBuffer();
   }
+  return (cpuSeconds(side.node.child.pid!) - before) / SCRAPES_TIMED;
 }
 
 async function main(): Promise<void> {
@@ -109,16 +125,19 @@ async function main(): Promise<void> {
     for (const side of sides) await measure([target(side)], WARMUP_SECONDS);
     await settleAll();
     const slice = SECONDS / SLICES;
+    // Prometheus keeps its own time: one scrape every SCRAPE_MS through the whole run.
+    const scraper = scrapeEvery(sides[1]!.metricsOrigin!);
     for (let i = 0; i < SLICES; i++) {
       // Each side goes first in every other slice, so neither always follows the other.
       for (const side of i % 2 ? [...sides].reverse() : sides) {
         const cpuBefore = cpuSeconds(side.node.child.pid!);
-        const [stats] = await scraping(side.metricsOrigin, measure([target(side)], slice));
+        const [stats] = await measure([target(side)], slice);
         side.cpu.push(cpuSeconds(side.node.child.pid!) - cpuBefore);
         side.slices.push(stats!);
         await settleAll();
       }
     }
+    await scraper.stop();
     const [off, on] = sides.map((side) => ({ side, all: summarise(merge(side.slices)) }));
     const rps = (s: Stats) => s.responses / s.seconds;
     const perSlice = (side: Side) => side.slices.map((s) => Math.round(rps(s))).join(' ');
@@ -154,6 +173,10 @@ async function main(): Promise<void> {
     const cpuMedian = cpuPairs[Math.floor(cpuPairs.length / 2)]!;
     console.log(
       `CPU per answer: off ${(cpuOff * 1e6).toFixed(1)} µs, on ${(cpuOn * 1e6).toFixed(1)} µs: on / off ${(cpuOff / cpuOn).toFixed(3)} in throughput (cost ${cost(cpuOff / cpuOn)}); median of pairs ${cpuMedian.toFixed(3)} (cost ${cost(cpuMedian)})`,
+    );
+    const scrapeCpu = await timeScrapes(on!.side);
+    console.log(
+      `one scrape: ${(scrapeCpu * 1000).toFixed(1)} ms of CPU (every ${SCRAPE_MS / 1000} s: ${((scrapeCpu / (SCRAPE_MS / 1000)) * 100).toFixed(2)}% of a core)`,
     );
     if (off!.all.errors + on!.all.errors > 0) process.exitCode = 1;
   } finally {

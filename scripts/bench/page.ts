@@ -8,7 +8,12 @@
 // browser fetched during the run, with the ratio this tree / baseline. The chart frame's host is
 // blocked, so nothing leaves this machine.
 //
-//   npx tsx scripts/bench/page.ts [--runs 5] [--path /] [--baseline <git ref>] [--no-baseline] [--details]
+//   npx tsx scripts/bench/page.ts [--runs 5] [--path /] [--baseline <git ref>] [--no-baseline] [--details] [--busy]
+//
+// Each site is seeded first as a live one is (page-seed.ts: members, a gallery with pictures and
+// votes, a full board): the page's cost grows with its content. Issue 44's goals hold for every
+// run, not the median: LCP at most 1.2 s and TBT at most 100 ms on a quiet machine; with --busy,
+// `stress-ng --cpu 1` runs beside the measurements and TBT may reach 200 ms.
 //
 // The baseline defaults to the merge base with 3f56bd3, the last commit before the page was
 // rendered on the server (issue 24).
@@ -19,13 +24,17 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
+import { createDatabase } from '#server/db/create-database.ts';
 import { startNode, type NodeProcess, REPO_ROOT } from '#test-support/node-process.ts';
 import { formatKb, measureFirstLoad, type FirstLoadReport } from './first-load.ts';
+import { PAGE_SEED, seedPage } from './page-seed.ts';
 import { buildBaselineTree, buildThisTree, type BuiltTree } from './trees.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 
 const DEFAULT_BASELINE = '3f56bd3';
-const TARGETS = { performance: 98, tbtMs: 100, lcpMs: 1500, cls: 0.01, firstLoadBytes: 80 * 1024 };
+const TARGETS = { performance: 98, tbtMs: 100, lcpMs: 1200, cls: 0.01, firstLoadBytes: 80 * 1024 };
+/** TBT allowed in every run beside `stress-ng --cpu 1` (--busy). */
+const BUSY_TBT_MS = 200;
 // The flags every Chromium run here uses (tests/chromium.ts), then the ones Lighthouse's
 // own launcher adds so a page is never throttled as if it were in the background.
 const CHROMIUM_FLAGS = [
@@ -49,6 +58,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string' },
     'no-baseline': { type: 'boolean', default: false },
     details: { type: 'boolean', default: false },
+    busy: { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(args.runs));
@@ -133,6 +143,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-bench-page-'));
   const subjects: Subject[] = [];
   let chrome: { port: number; process: ChildProcess } | undefined;
+  let stress: ChildProcess | undefined;
   try {
     const trees = [await buildThisTree(work)];
     if (!args['no-baseline']) {
@@ -148,19 +159,31 @@ async function main(): Promise<void> {
       subjects.push({ ...tree, firstLoad: measureFirstLoad(tree.distDir), results: [] });
 
     for (const subject of subjects) {
+      const dataDir = path.join(work, `${subject.name.replace(/\W/g, '-')}-data`);
       subject.node = await startNode({
         cwd: subject.checkout,
         keepOutput: 16 * 1024,
+        // A start-up on a machine shared with test runs can take a minute.
+        readyTimeoutMs: 180_000,
         env: {
           NODE_ENV: 'production',
-          DATA_DIR: path.join(work, `${subject.name.replace(/\W/g, '-')}-data`),
+          DATA_DIR: dataDir,
           CLIENT_DIST_DIR: subject.distDir,
           LOG_LEVEL: 'warn',
         },
       });
+      // Measured with content, as a live site has it (issue 44): an empty site hid what the
+      // page's cost grows with.
+      const db = createDatabase({ kind: 'sqlite', file: path.join(dataDir, 'app.db') });
+      try {
+        await seedPage(db, dataDir);
+      } finally {
+        await db.destroy();
+      }
     }
 
     chrome = await launchChromium(path.join(work, 'chromium-profile'));
+    if (args.busy) stress = spawn('stress-ng', ['--cpu', '1', '--quiet'], { stdio: 'ignore' });
     for (let i = 0; i < runs; i++) {
       // Alternating, so a busy spell on this shared machine falls on both.
       for (const subject of i % 2 ? [...subjects].reverse() : subjects) {
@@ -207,6 +230,10 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    if (stress) {
+      stress.kill();
+      await new Promise((resolve) => stress!.once('exit', resolve));
+    }
     if (chrome) {
       chrome.process.kill();
       await new Promise((resolve) => chrome!.process.once('exit', resolve));
@@ -217,6 +244,9 @@ async function main(): Promise<void> {
 
   const [current, baseline] = subjects as [Subject, Subject | undefined];
   const m = (subject: Subject, key: keyof RunResult) => median(subject.results.map((r) => r[key]));
+  const worst = (subject: Subject, key: keyof RunResult) =>
+    Math.max(...subject.results.map((r) => r[key]));
+  const tbtMs = args.busy ? BUSY_TBT_MS : TARGETS.tbtMs;
   const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
   const ms = (v: number) => `${Math.round(v)} ms`;
   interface Row {
@@ -233,17 +263,19 @@ async function main(): Promise<void> {
       target: [`>= ${TARGETS.performance}`, (v) => v >= TARGETS.performance],
     },
     { name: 'First Contentful Paint', value: (s) => m(s, 'fcp'), show: ms },
+    { name: 'Largest Contentful Paint', value: (s) => m(s, 'lcp'), show: ms },
     {
-      name: 'Largest Contentful Paint',
-      value: (s) => m(s, 'lcp'),
+      name: '  in the worst run',
+      value: (s) => worst(s, 'lcp'),
       show: ms,
       target: [`<= ${TARGETS.lcpMs} ms`, (v) => v <= TARGETS.lcpMs],
     },
+    { name: 'Total Blocking Time', value: (s) => m(s, 'tbt'), show: ms },
     {
-      name: 'Total Blocking Time',
-      value: (s) => m(s, 'tbt'),
+      name: '  in the worst run',
+      value: (s) => worst(s, 'tbt'),
       show: ms,
-      target: [`<= ${TARGETS.tbtMs} ms`, (v) => v <= TARGETS.tbtMs],
+      target: [`<= ${tbtMs} ms`, (v) => v <= tbtMs],
     },
     {
       name: 'Cumulative Layout Shift',
@@ -263,7 +295,9 @@ async function main(): Promise<void> {
     { name: 'All JS built (gz)', value: (s) => s.firstLoad.allJsGzipBytes, show: formatKb },
   ];
   console.log(
-    `\nLighthouse 12, mobile (simulated slow 4G, 4x CPU), ${args.path}, median of ${runs} runs each`,
+    `\nLighthouse 12, mobile (simulated slow 4G, 4x CPU), ${args.path}, median of ${runs} runs each` +
+      `${args.busy ? ', beside stress-ng --cpu 1' : ''}; each site seeded with ${PAGE_SEED.members} members, ` +
+      `${PAGE_SEED.memes} memes and ${PAGE_SEED.players} players on the board`,
   );
   console.log(`this tree: ${current.label}`);
   if (baseline) console.log(`baseline:  ${baseline.label}`);

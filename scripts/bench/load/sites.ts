@@ -75,6 +75,9 @@ export async function startSite(
         await startNode({
           cwd: tree.checkout,
           keepOutput: 0,
+          // The machine is shared with test runs: a start-up (tsx compiling the server) can take
+          // a minute there, which startNode's default 45 s did not wait for.
+          readyTimeoutMs: 180_000,
           env: {
             NODE_ENV: 'production',
             PORT: String(port),
