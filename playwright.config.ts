@@ -17,7 +17,10 @@ export default defineConfig({
   // Journeys that play a whole round take most of a minute on a busy 2-core machine.
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  workers: 2,
+  // Three on 2 cores: journeys spend most of their time waiting (paced rounds, replays watched
+  // to the end, live pages); with two the suite kept the machine about a third busy (CI of
+  // 2026-11-28: 8.6 min wall, 6.3 min of CPU).
+  workers: 3,
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     // localhost, not 127.0.0.1: browsers refuse an IP address as a passkey's relying party, and

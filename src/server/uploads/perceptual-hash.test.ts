@@ -51,6 +51,9 @@ async function picture(seed: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** The second frame of every GIF below, drawn once. */
+let otherFrame: Promise<Buffer> | undefined;
+
 /** The alterations a repost goes through, each made from the original PNG. */
 const alterations: Record<string, (png: Buffer, seed: number) => Promise<Buffer>> = {
   'resized to 50%': (png) =>
@@ -73,9 +76,7 @@ const alterations: Record<string, (png: Buffer, seed: number) => Promise<Buffer>
   },
   "a GIF's first frame": async (png) => {
     // A two-frame animation whose first frame is the picture; the second is something else.
-    const other = await sharp(await picture(999_999))
-      .raw()
-      .toBuffer();
+    const other = await (otherFrame ??= picture(999_999).then((p) => sharp(p).raw().toBuffer()));
     const first = await sharp(png).ensureAlpha().raw().toBuffer();
     const second = await sharp(other, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
       .ensureAlpha()
