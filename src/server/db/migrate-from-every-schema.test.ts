@@ -26,6 +26,15 @@ describe('migration seed data', () => {
   });
 });
 
+/**
+ * Every start point on SQLite. On PostgreSQL, where each migration's DDL costs far more and a
+ * database per start point made this file a minute of the suite (n databases, n²/2 migrations),
+ * the last one alone: a database that lived the whole history, each migration and then the data
+ * written under it, every seed checked at the end. The same data meets every later migration.
+ */
+const startPoints = (kind: (typeof databaseKinds)[number]) =>
+  kind === 'postgres' ? names.slice(-1) : names;
+
 describe.each(databaseKinds)(
   'migrating to the latest schema from every earlier one on %s',
   (kind) => {
@@ -35,7 +44,7 @@ describe.each(databaseKinds)(
       testDb = undefined;
     });
 
-    it.each(names)('keeps the data of a database at %s', async (at) => {
+    it.each(startPoints(kind))('keeps the data of a database at %s', async (at) => {
       testDb = await createTestDatabase(kind);
       const db = createDatabase(testDb.owner);
       try {
