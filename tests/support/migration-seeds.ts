@@ -858,6 +858,9 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
       );
     },
   },
+  '029-held-by': {
+    none: 'adds a nullable column (why a meme is held); memes held before it keep theirs unwritten, as they were',
+  },
   '023-raid-day': {
     none: 'adds new tables (raid mode, spent challenges, the blocklist, clean-ups, the alert outbox) and nullable or defaulted columns; no existing row changes',
   },

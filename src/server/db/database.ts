@@ -91,8 +91,10 @@ export interface MemesTable {
   image_width: number | null;
   image_height: number | null;
   screen_score: Generated<number | null>;
-  /** 1 while held for review by the classifier (hidden too; migration 023). */
+  /** 1 while held for review (hidden too; migration 023). */
   held: Generated<number>;
+  /** Who held it: the classifier at upload or raid mode's entry (migration 029). */
+  held_by: Generated<'classifier' | 'raid' | null>;
 }
 
 export interface MemeReportsTable {

@@ -22,7 +22,7 @@ export async function holdForReview(
 ): Promise<void> {
   await trx
     .updateTable('memes')
-    .set({ hidden: 1, held: 1, screen_score: meme.score })
+    .set({ hidden: 1, held: 1, held_by: 'classifier', screen_score: meme.score })
     .where('id', '=', meme.id)
     .execute();
   const scored =
@@ -77,6 +77,7 @@ export async function heldQueue(db: Db, limit: number): Promise<QueueEntry[]> {
       'memes.image_key',
       'memes.thumbnail_key',
       'memes.screen_score',
+      'memes.held_by',
       'memes.created_at',
       'users.username',
     ])
@@ -94,6 +95,7 @@ export async function heldQueue(db: Db, limit: number): Promise<QueueEntry[]> {
       deleted: false,
       uploader: row.username,
       held: true,
+      ...(row.held_by && { heldBy: row.held_by }),
       screenScore: row.screen_score,
     },
     reports: 0,
@@ -125,7 +127,7 @@ export async function holdNewAccountMemesSince(
   for (let i = 0; i < ids.length; i += 500) {
     await trx
       .updateTable('memes')
-      .set({ hidden: 1, held: 1 })
+      .set({ hidden: 1, held: 1, held_by: 'raid' })
       .where('id', 'in', ids.slice(i, i + 500))
       .execute();
   }

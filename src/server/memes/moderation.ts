@@ -238,7 +238,7 @@ async function setHidden(db: Db, memeId: number, hidden: boolean): Promise<void>
   await db
     .updateTable('memes')
     // Any decision settles a classifier's hold (docs/decisions/027).
-    .set({ hidden: hidden ? 1 : 0, held: 0 })
+    .set({ hidden: hidden ? 1 : 0, held: 0, held_by: null })
     .where('id', '=', memeId)
     .execute();
 }

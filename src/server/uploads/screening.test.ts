@@ -51,7 +51,7 @@ describe.each(databaseKinds)('screening and the blocklist on %s', (kind) => {
     const moderator = await operator(t, 'moderator', { passkey: true });
     const queue = await moderator.client.request('GET', adminPaths.reports);
     const entry = queue.json().entries.find((e: { meme: { id: number } }) => e.meme.id === meme.id);
-    expect(entry.meme).toMatchObject({ held: true, hidden: true });
+    expect(entry.meme).toMatchObject({ held: true, heldBy: 'classifier', hidden: true });
     expect(entry.meme.screenScore).toBeGreaterThanOrEqual(0);
     const alert = await t.app.deps.db
       .selectFrom('alert_outbox')

@@ -204,11 +204,7 @@ export const listPasskeysEndpoint = defineEndpoint({
 });
 
 export const idParamsSchema = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(MAX_ROW_ID),
+  id: z.coerce.number().int().positive().max(MAX_ROW_ID),
 });
 
 export const removePasskeyEndpoint = defineEndpoint({
@@ -281,12 +277,7 @@ export const logQuerySchema = z
     /** The last day shown (UTC), whole. */
     to: logDaySchema.optional(),
     /** The paging cursor: the `next` of the page before; rows older than it. */
-    before: z.coerce
-      .number()
-      .int()
-      .positive()
-      .max(MAX_ROW_ID)
-      .optional(),
+    before: z.coerce.number().int().positive().max(MAX_ROW_ID).optional(),
     limit: z.coerce.number().int().min(1).max(LOG_PAGE_MAX).default(50),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
@@ -335,8 +326,13 @@ export const queueMemeSchema = z.object({
   hidden: z.boolean(),
   deleted: z.boolean(),
   uploader: z.string().nullable(),
-  /** Held by the image classifier for review (docs/decisions/027): shown blurred. */
+  /** Held for review (docs/decisions/027): shown blurred. */
   held: z.boolean().optional(),
+  /**
+   * Who held it: the image classifier at upload, or raid mode's entry (a new account's post of
+   * the hour before); absent for memes held before this was written down.
+   */
+  heldBy: z.enum(['classifier', 'raid']).optional(),
   /** The classifier's score, 0 to 1. */
   screenScore: z.number().nullable().optional(),
 });

@@ -84,9 +84,12 @@ function QueueCard({
         </p>
         {meme.held && (
           <p className="font-semibold text-amber-300" data-testid="held-note">
-            Held by the image classifier
-            {meme.screenScore != null && ` (score ${meme.screenScore.toFixed(2)})`}: shown to its
-            owner only until you decide. Dismiss or unhide shows it.
+            {meme.heldBy === 'raid'
+              ? 'Held when raid mode began (a new account posted it in the hour before)'
+              : meme.heldBy === 'classifier'
+                ? `Held by the image classifier${meme.screenScore != null ? ` (score ${meme.screenScore.toFixed(2)})` : ''}`
+                : 'Held for review'}
+            : shown to its owner only until you decide. Dismiss or unhide shows it.
           </p>
         )}
         <p>

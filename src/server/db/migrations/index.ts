@@ -24,6 +24,7 @@ import * as m023 from './023-raid-day.ts';
 import * as m024 from './024-wallet-sign-in-and-holders.ts';
 import * as m025 from './025-clusters-and-rehearsals.ts';
 import * as m028 from './028-passkey-names-and-meme-activity.ts';
+import * as m029 from './029-held-by.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '024-wallet-sign-in-and-holders': m024,
   '025-clusters-and-rehearsals': m025,
   '028-passkey-names-and-meme-activity': m028,
+  '029-held-by': m029,
 };
