@@ -6,34 +6,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import { LEADERBOARD_MAX_LIMIT } from '#shared/api/game.ts';
 import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Database } from '#server/db/database.ts';
+import { blockPicture } from '#test-support/gallery.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
 
 export const PAGE_SEED = { members: 20, memes: 60, players: LEADERBOARD_MAX_LIMIT + 20 };
-
-/** A picture of coloured blocks, different for every `n` (a gallery of one colour is no test). */
-async function picture(n: number, width: number, height: number, format: 'jpeg' | 'webp') {
-  let state = (n * 2654435761) >>> 0;
-  const next = () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return state >>> 24;
-  };
-  const cells = Array.from({ length: 64 }, () => [next(), next(), next()] as const);
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const cell = cells[Math.floor((y * 8) / height) * 8 + Math.floor((x * 8) / width)]!;
-      pixels.set(cell, (y * width + x) * 3);
-    }
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .toFormat(format, { quality: 80 })
-    .toBuffer();
-}
 
 /**
  * Seeds the site whose database is `db` and whose local object store is under `dataDir`
@@ -63,8 +43,8 @@ export async function seedPage(db: Kysely<Database>, dataDir: string): Promise<v
     const imageKey = `memes/${hex(i + 1)}.jpg`;
     const thumbnailKey = `memes/${hex(i + 1)}-thumb.webp`;
     fs.mkdirSync(path.join(objects, 'memes'), { recursive: true });
-    fs.writeFileSync(path.join(objects, imageKey), await picture(i + 1, 800, 600, 'jpeg'));
-    fs.writeFileSync(path.join(objects, thumbnailKey), await picture(i + 1, 400, 300, 'webp'));
+    fs.writeFileSync(path.join(objects, imageKey), await blockPicture(i + 1, 800, 600, 'jpeg'));
+    fs.writeFileSync(path.join(objects, thumbnailKey), await blockPicture(i + 1, 400, 300, 'webp'));
     const author = members[i % members.length]!;
     // Every member votes on every third meme: up, but for every fifth voter.
     const voters = members.filter((_, m) => (m + i) % 3 === 0);

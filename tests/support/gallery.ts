@@ -17,7 +17,17 @@ let picture = 0;
  */
 export async function distinctPng(width = 48, height = 32): Promise<Buffer> {
   picture += 1;
-  let state = (picture * 2654435761) >>> 0;
+  return blockPicture(picture, width, height, 'png');
+}
+
+/** Picture `n` of the block grids distinctPng draws, at any size and in any format. */
+export async function blockPicture(
+  n: number,
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp',
+): Promise<Buffer> {
+  let state = (n * 2654435761) >>> 0;
   const next = () => {
     state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
     return state >>> 24;
@@ -31,7 +41,7 @@ export async function distinctPng(width = 48, height = 32): Promise<Buffer> {
     }
   }
   return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
+    .toFormat(format, { quality: 80 })
     .toBuffer();
 }
 

@@ -5,6 +5,7 @@ import type { AppDeps, SessionUser } from '../deps.ts';
 import type { Database } from '../db/database.ts';
 import { enqueueAlert } from '../alerts/outbox.ts';
 import { objectPathForKey } from './object-paths.ts';
+import { memeFields } from './repository.ts';
 import { NOT_SCORED } from './screen-score.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -50,19 +51,7 @@ export async function ownHeldMeme(db: Db, memeId: number, ownerId: number) {
     .where('id', '=', memeId)
     .where('user_id', '=', ownerId)
     .where('held', '=', 1)
-    .select([
-      'id',
-      'user_id',
-      'title',
-      'category',
-      'image_key',
-      'thumbnail_key',
-      'thumbnail_width',
-      'thumbnail_height',
-      'upvotes',
-      'downvotes',
-      'created_at',
-    ])
+    .select(memeFields)
     .executeTakeFirst();
 }
 

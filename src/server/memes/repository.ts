@@ -7,7 +7,7 @@ import { VISITOR_VOTES_PER_NETWORK, visitorVoteFits, voteTransition } from './vo
 import { recordActivity } from './activity.ts';
 
 /** A meme as the gallery shows it. */
-const memeFields = [
+export const memeFields = [
   'id',
   // The author, whose name the card shows (and links to their page).
   'user_id',

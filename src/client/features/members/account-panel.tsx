@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { newPasswordSchema } from '#shared/api/auth.ts';
-import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { useSite } from '#client/lib/site-config.ts';
@@ -90,7 +89,6 @@ export function AccountPanel() {
             </label>
           </>
         )}
-        <p className="text-xs text-slate-400">{NEVER_A_TRANSACTION}</p>
       </div>
       {account.data.hasPassword ? null : <AddPassword />}
     </section>
