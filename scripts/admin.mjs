@@ -1,6 +1,6 @@
 /**
  * `npm run admin -- <command>`: the operator CLI, run from its bundle (scripts/build-admin.ts,
- * dist/admin) instead of compiling src/server/admin with tsx at every start, which took 7 s on an
+ * dist/admin) instead of compiling src/server/cli with tsx at every start, which took 7 s on an
  * idle 2-core machine (docs/decisions/030). Plain JavaScript, so that nothing is compiled on the
  * way in. When a source under src/server or src/shared (or the lock file) is newer than the
  * bundle, it is built again first, as `npm start` rebuilds a stale client.

@@ -1,5 +1,5 @@
 /**
- * The operator CLI's bundle (dist/admin): src/server/admin/main.ts and what it imports, with the
+ * The operator CLI's bundle (dist/admin): src/server/cli/main.ts and what it imports, with the
  * libraries, in a few files esbuild writes in a second or two, so `npm run admin` starts without
  * compiling TypeScript (docs/decisions/030). `npm run build` makes it for the production image;
  * scripts/admin.mjs makes it again whenever a source is newer than it.
@@ -31,7 +31,7 @@ export async function buildAdmin(outRoot = ADMIN_DIR): Promise<string> {
   const id = `build-${Date.now().toString(36)}-${process.pid}`;
   const outdir = path.join(outRoot, id);
   await build({
-    entryPoints: { admin: path.join(root, 'src/server/admin/main.ts') },
+    entryPoints: { admin: path.join(root, 'src/server/cli/main.ts') },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

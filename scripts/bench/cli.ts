@@ -64,10 +64,10 @@ const ways = {
     run('npm', ['run', '-s', 'admin', '--', ...args]),
   'node scripts/admin.mjs (bundle, without npm)': (args: string[]) =>
     run(process.execPath, ['scripts/admin.mjs', ...args]),
-  'tsx src/server/admin/main.ts (before)': (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/server/admin/main.ts', ...args]),
+  'tsx src/server/cli/main.ts (before)': (args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', ...args]),
   'npm exec tsx (before, through npm)': (args: string[]) =>
-    run('npm', ['exec', '--offline', '--', 'tsx', 'src/server/admin/main.ts', ...args]),
+    run('npm', ['exec', '--offline', '--', 'tsx', 'src/server/cli/main.ts', ...args]),
 };
 type Way = keyof typeof ways;
 

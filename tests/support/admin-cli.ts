@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import type { AdminContext } from '#server/cli/command.ts';
-import { runAdmin } from '#server/admin/registry.ts';
+import type { CliContext } from '#server/cli/command.ts';
+import { runCli } from '#server/cli/registry.ts';
 import type { AppConfig } from '#server/config.ts';
 import { defaultSite, type SiteConfig } from '#shared/site.ts';
 import { REPO_ROOT, serverEnv } from './node-process.ts';
@@ -25,7 +25,7 @@ export function runAdminCli(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/server/admin/main.ts', ...args],
+      ['--import', 'tsx', 'src/server/cli/main.ts', ...args],
       { cwd: REPO_ROOT, env: serverEnv(env) },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') reject(error);
@@ -58,12 +58,12 @@ export async function runAdminIn(
   const out: string[] = [];
   const err: string[] = [];
   let opened = 0;
-  const code = await runAdmin(
+  const code = await runCli(
     argv,
     { out: (line) => out.push(line), err: (line) => err.push(line) },
     async (print) => {
       opened += 1;
-      const ctx: AdminContext = {
+      const ctx: CliContext = {
         config: { ...t.config, ...overrides.config },
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,

@@ -12,7 +12,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * The account of that name (ignoring case), or undefined. The password hash is there for
- * sign-in; the admin CLI and the console get the same row and print only what they name.
+ * sign-in; the operator CLI and the console get the same row and print only what they name.
  */
 export function findUserByUsername(db: Db, username: string) {
   return db

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.ts';
  * (the game's take db, clock and print; the gallery's also the object store), and this is the
  * whole of it, so every command fits the one registry.
  */
-export interface AdminContext {
+export interface CliContext {
   config: AppConfig;
   db: Kysely<Database>;
   /** Built on first use: most commands never touch stored images. */
@@ -25,7 +25,7 @@ export interface AdminContext {
 }
 
 /** One operator command; `Needs` is the part of the context it uses (so tests build only that). */
-export interface AdminCommand<Needs extends Partial<AdminContext> = AdminContext> {
+export interface CliCommand<Needs extends Partial<CliContext> = CliContext> {
   usage: string;
   summary: string;
   /**
@@ -85,20 +85,20 @@ export function usernameArg(raw: string): string {
 }
 
 /** The member of that name, or undefined once the operator is told there is none. */
-export async function findMember(ctx: Pick<AdminContext, 'db' | 'print'>, username: string) {
+export async function findMember(ctx: Pick<CliContext, 'db' | 'print'>, username: string) {
   const user = await findUserByUsername(ctx.db, username);
   if (!user) ctx.print(`No member named "${username}".`);
   return user;
 }
 
-/** A member as the admin commands see them (the row findMember gives). */
+/** A member as the CLI commands see them (the row findMember gives). */
 export type Member = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
 
 /** A command on one member: what it tells the operator, and what it does to that member. */
 export interface MemberCommand {
   summary: string;
-  /** Resolves to the process exit code, as AdminCommand.run does. */
-  run(ctx: AdminContext, user: Member): Promise<number>;
+  /** Resolves to the process exit code, as CliCommand.run does. */
+  run(ctx: CliContext, user: Member): Promise<number>;
 }
 
 /**
@@ -107,14 +107,14 @@ export interface MemberCommand {
  */
 export function memberCommands(
   commands: Record<string, MemberCommand>,
-): Record<string, AdminCommand> {
+): Record<string, CliCommand> {
   return Object.fromEntries(
     Object.entries(commands).map(([name, command]) => [
       name,
       {
         usage: `${name} <username>`,
         summary: command.summary,
-        async run(ctx: AdminContext, args: string[]) {
+        async run(ctx: CliContext, args: string[]) {
           const [raw] = positionals(args, ['username']);
           const user = await findMember(ctx, usernameArg(raw!));
           return user ? command.run(ctx, user) : 1;

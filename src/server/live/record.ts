@@ -11,7 +11,7 @@ const publishers = new WeakMap<Kysely<Database>, LivePublisher>();
 
 /**
  * Binds a publisher to a database handle: the server does it for its hub (plugins/database.ts),
- * the operator CLI for a bus without streams (admin/main.ts). The event stream follows the
+ * the operator CLI for a bus without streams (cli/main.ts). The event stream follows the
  * database because every change it announces is a write through that handle.
  */
 export function attachLivePublisher(db: Kysely<Database>, publisher: LivePublisher): void {

@@ -15,7 +15,7 @@ import {
   processedImage,
   seedMemes,
 } from '#test-support/gallery.ts';
-import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
+import { memeCliCommands, type MemeCliContext } from './cli-commands.ts';
 import { REPORTER_MIN_AGE_MS, REPORTS_TO_HIDE } from './moderation.ts';
 import { castVote } from './repository.ts';
 import { SNAPSHOT_TTL_MS } from './service.ts';
@@ -193,13 +193,13 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       expect((await report(TestClient.inject(t.app, '192.0.2.13'), 'spam')).statusCode).toBe(404);
 
       const output: string[] = [];
-      const ctx: MemeAdminContext = {
+      const ctx: MemeCliContext = {
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,
         clock: t.clock,
         print: (line) => output.push(line),
       };
-      const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
+      const run = (name: string, ...args: string[]) => memeCliCommands[name]!.run(ctx, args);
       expect(await run('memes:queue')).toBe(0);
       expect(output[1]).toMatch(
         new RegExp(`^\\s+${meme.id}\\s+4  hidden .*"Reported <b>meme</b>"$`),
@@ -313,7 +313,7 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       // Four reports from four networks, none counted: still shown, all four in the queue.
       expect(await isShown(id!)).toBe(true);
       const output: string[] = [];
-      await memeAdminCommands['memes:queue']!.run(
+      await memeCliCommands['memes:queue']!.run(
         {
           db: t.app.deps.db,
           objectStore: t.app.deps.objectStore!,
@@ -365,13 +365,13 @@ describe.each(databaseKinds)('gallery community features on %s', (kind) => {
       // The owner is not held up otherwise: a new picture posts.
       await postMeme(t.app, member, { title: 'Something else' });
 
-      const ctx: MemeAdminContext = {
+      const ctx: MemeCliContext = {
         db: t.app.deps.db,
         objectStore: t.app.deps.objectStore!,
         clock: t.clock,
         print: () => {},
       };
-      const run = (name: string) => memeAdminCommands[name]!.run(ctx, [String(meme.id)]);
+      const run = (name: string) => memeCliCommands[name]!.run(ctx, [String(meme.id)]);
       expect(await run('memes:dismiss')).toBe(0);
       expect(await again(member)).toBe(
         `process: 409 {"message":"This meme is already in the gallery: /memes/${meme.id}","code":"DUPLICATE_MEME"}`,

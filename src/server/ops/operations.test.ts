@@ -286,7 +286,7 @@ describe('backup and restore', () => {
   }
 
   it('SQLite: the admin backup of a live database restores to the same data after a wipe', async () => {
-    const { backupCommand } = await import('../admin/backup-command.ts');
+    const { backupCommand } = await import('../cli/backup-command.ts');
     const t = await createTestApp('sqlite');
     const name = await seed(t.app);
     const file = path.join(t.config.dataDir, 'backup.db');

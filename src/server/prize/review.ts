@@ -7,7 +7,7 @@ import { refuseUnlessOutranksMember, type RankedOperator } from '../accounts/ran
 import { activeSuspension } from '../suspensions/suspensions.ts';
 import type { Database } from '../db/database.ts';
 import { recordDecision } from '../db/operator-log.ts';
-import { verifyStanding, type ReplayVerdict } from '../game/admin-commands.ts';
+import { verifyStanding, type ReplayVerdict } from '../game/cli-commands.ts';
 import {
   findRuns,
   runStatisticsByRunId,

@@ -8,7 +8,7 @@ import { suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { closedWeek, reviewWeek } from '../prize/review.ts';
-import { verifyStanding } from '../game/admin-commands.ts';
+import { verifyStanding } from '../game/cli-commands.ts';
 import { findRuns } from '../game/repository.ts';
 import { DEMO_PLAYERS } from './demo-week.ts';
 

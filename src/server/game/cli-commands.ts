@@ -7,13 +7,13 @@ import {
   positionals,
   utc,
   weekOption,
-  type AdminCommand,
-  type AdminContext,
+  type CliCommand,
+  type CliContext,
 } from '../cli/command.ts';
 import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
 /** What the game's operator commands use of the admin context. */
-export type GameAdminContext = Pick<AdminContext, 'db' | 'site' | 'clock' | 'print'>;
+export type GameCliContext = Pick<CliContext, 'db' | 'site' | 'clock' | 'print'>;
 
 const DEFAULT_STANDINGS = 10;
 
@@ -44,7 +44,7 @@ function pad(value: string | number, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
+export const leaderboardWeekCommand: CliCommand<GameCliContext> = {
   usage: 'leaderboard:week [--week 2026-W47] [--limit 10]',
   summary: "A week's standings (best entry per player), each run re-verified by replay.",
   async run(ctx, args) {
@@ -99,7 +99,7 @@ export const leaderboardWeekCommand: AdminCommand<GameAdminContext> = {
   },
 };
 
-/** The game's operator commands, by name, for the admin CLI's registry. */
-export const gameAdminCommands: Record<string, AdminCommand<GameAdminContext>> = {
+/** The game's operator commands, by name, for the CLI's registry. */
+export const gameCliCommands: Record<string, CliCommand<GameCliContext>> = {
   'leaderboard:week': leaderboardWeekCommand,
 };

@@ -1,8 +1,8 @@
 import { clusterName } from '#shared/solana-cluster.ts';
-import { positionals, type AdminCommand, type AdminContext } from '../cli/command.ts';
+import { positionals, type CliCommand, type CliContext } from '../cli/command.ts';
 import { clearRehearsal, makeRehearsalWeek } from './demo-week.ts';
 
-type Needs = Pick<AdminContext, 'config' | 'db' | 'clock' | 'print'>;
+type Needs = Pick<CliContext, 'config' | 'db' | 'clock' | 'print'>;
 
 /** Where the demo wallets' messages say they are from: the site's origin as members see it. */
 function siteOf(config: Needs['config']) {
@@ -11,7 +11,7 @@ function siteOf(config: Needs['config']) {
 }
 
 /** The rehearsal's two faces on the CLI (README, "Rehearse a week in ten minutes"). */
-export const rehearsalAdminCommands: Record<string, AdminCommand<Needs>> = {
+export const rehearsalCliCommands: Record<string, CliCommand<Needs>> = {
   'rehearsal:week': {
     usage: 'rehearsal:week',
     summary:

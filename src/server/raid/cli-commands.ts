@@ -7,7 +7,7 @@ import {
   requiredOption,
   UsageError,
   utc,
-  type AdminCommand,
+  type CliCommand,
 } from '../cli/command.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { exportBlocklist, importBlocklist } from '../memes/blocklist.ts';
@@ -33,7 +33,7 @@ function count(raw: string | undefined, name: string, fallback: number): number 
  * Raid mode and the blocklist from the shell (docs/decisions/027-raid-day.md): the same functions
  * as the console's raid page, logged as `cli:<user>`.
  */
-export const raidAdminCommands: Record<string, AdminCommand> = {
+export const raidCliCommands: Record<string, CliCommand> = {
   'raid:status': {
     usage: 'raid:status',
     summary: "Whether raid mode is on, its thresholds and the last hour's counts.",

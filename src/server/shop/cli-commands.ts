@@ -6,7 +6,7 @@ import {
   UsageError,
   usernameArg,
   utc,
-  type AdminCommand,
+  type CliCommand,
 } from '../cli/command.ts';
 import { creditCoins } from './ledger.ts';
 import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
@@ -19,7 +19,7 @@ const LEDGER_DEFAULT_LIMIT = 100;
 const GRANT_USAGE = 'coins:grant <username> <amount> [--reason TEXT]';
 const LEDGER_USAGE = `coins:ledger <username> [--limit ${LEDGER_DEFAULT_LIMIT}]`;
 
-export const coinsGrantCommand: AdminCommand = {
+export const coinsGrantCommand: CliCommand = {
   usage: GRANT_USAGE,
   summary: "Adds coins to a member's balance, recorded in the ledger as an operator grant.",
   async run(ctx, args) {
@@ -66,7 +66,7 @@ function signed(delta: number): string {
   return delta > 0 ? `+${delta}` : String(delta);
 }
 
-export const coinsLedgerCommand: AdminCommand = {
+export const coinsLedgerCommand: CliCommand = {
   usage: LEDGER_USAGE,
   summary: "A member's coin ledger (newest last) and a check that it adds up to the balance.",
   async run(ctx, args) {
@@ -110,8 +110,8 @@ export const coinsLedgerCommand: AdminCommand = {
   },
 };
 
-/** The shop's operator commands, by name, for the admin CLI's registry. */
-export const shopAdminCommands: Record<string, AdminCommand> = {
+/** The shop's operator commands, by name, for the CLI's registry. */
+export const shopCliCommands: Record<string, CliCommand> = {
   'coins:grant': coinsGrantCommand,
   'coins:ledger': coinsLedgerCommand,
 };

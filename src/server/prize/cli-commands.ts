@@ -10,8 +10,8 @@ import {
   UsageError,
   utc,
   weekOption,
-  type AdminCommand,
-  type AdminContext,
+  type CliCommand,
+  type CliContext,
   type IsoWeek,
 } from '../cli/command.ts';
 import { cliOperator } from '../db/operator-log.ts';
@@ -40,7 +40,7 @@ function requiredWeek(values: { week?: string }): IsoWeek {
 }
 
 /** Tells the operator why nothing was recorded; the command's exit code. */
-function refuse(ctx: Pick<AdminContext, 'print'>, message: string): number {
+function refuse(ctx: Pick<CliContext, 'print'>, message: string): number {
   ctx.print(`Refused: ${message}. Nothing recorded.`);
   return 1;
 }
@@ -49,7 +49,7 @@ function refuse(ctx: Pick<AdminContext, 'print'>, message: string): number {
  * Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2).
  * PUBLIC_ORIGIN when set; the default local server otherwise.
  */
-export function replayUrl(ctx: AdminContext, entryId: number): string {
+export function replayUrl(ctx: CliContext, entryId: number): string {
   const origin = ctx.config.publicOrigin ?? `http://localhost:${ctx.config.port}`;
   return `${origin}${replayPageAddress(entryId)}`;
 }
@@ -82,7 +82,7 @@ function minutes(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-export const prizeReviewCommand: AdminCommand = {
+export const prizeReviewCommand: CliCommand = {
   usage: 'prize:review [--week 2026-W47] [--limit 10]',
   summary:
     "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch. Records which runs and wallets you were shown.",
@@ -135,7 +135,7 @@ export const prizeReviewCommand: AdminCommand = {
   },
 };
 
-export const prizeApproveCommand: AdminCommand = {
+export const prizeApproveCommand: CliCommand = {
   // `--run=ID`: a run id may begin with '-', which parseArgs would take for an option.
   usage: 'prize:approve --week 2026-W47 --run=RUN_ID [--confirm-wallet=ADDRESS]',
   summary:
@@ -174,7 +174,7 @@ export const prizeApproveCommand: AdminCommand = {
   },
 };
 
-export const prizeWithdrawCommand: AdminCommand = {
+export const prizeWithdrawCommand: CliCommand = {
   usage: 'prize:withdraw --week 2026-W47 --reason "kept in the log"',
   summary:
     "Withdraws the week's approval before it is paid (refused while a prepared payment may still land); the week goes back to review. Logged.",
@@ -201,7 +201,7 @@ export const prizeWithdrawCommand: AdminCommand = {
   },
 };
 
-export const prizeDisqualifyCommand: AdminCommand = {
+export const prizeDisqualifyCommand: CliCommand = {
   usage: 'prize:disqualify --run=RUN_ID --reason "shown on the board"',
   summary:
     'Disqualifies a run with a public reason: it leaves the weekly board and the review, and an approval of it is withdrawn; a run its week was paid to cannot be. Logged.',
@@ -238,17 +238,17 @@ export function isTransactionSignature(value: string): boolean {
 }
 
 /** The payment service over the CLI's context (the same as the console's). */
-function cliPayments(ctx: AdminContext): PaymentContext {
+function cliPayments(ctx: CliContext): PaymentContext {
   return paymentContext(ctx.config, { db: ctx.db, site: ctx.site, clock: ctx.clock });
 }
 
 /** A service refusal as the CLI prints it; anything else is a bug and is thrown. */
-function refusedBy(ctx: AdminContext, error: unknown): number {
+function refusedBy(ctx: CliContext, error: unknown): number {
   if (error instanceof HttpError) return refuse(ctx, error.message.replace(/^Refused: /, ''));
   throw error;
 }
 
-export const prizePrepareCommand: AdminCommand = {
+export const prizePrepareCommand: CliCommand = {
   usage: 'prize:prepare --week 2026-W47',
   summary:
     "Prepares the approved week's payment: the amount, the wallet, and the reference key and memo the transfer must carry (the console does this itself).",
@@ -267,7 +267,7 @@ export const prizePrepareCommand: AdminCommand = {
   },
 };
 
-export const prizePaidCommand: AdminCommand = {
+export const prizePaidCommand: CliCommand = {
   usage: 'prize:paid --week 2026-W47 --tx SIGNATURE',
   summary:
     "Records the week's payment once the transaction is verified on chain at finalized: the prepared reference and memo, the prize to the approved wallet, the payer in PRIZE_TREASURY when set.",
@@ -290,8 +290,8 @@ export const prizePaidCommand: AdminCommand = {
   },
 };
 
-/** The weekly prize's operator commands, by name, for the admin CLI's registry. */
-export const prizeAdminCommands: Record<string, AdminCommand> = {
+/** The weekly prize's operator commands, by name, for the CLI's registry. */
+export const prizeCliCommands: Record<string, CliCommand> = {
   'prize:review': prizeReviewCommand,
   'prize:approve': prizeApproveCommand,
   'prize:withdraw': prizeWithdrawCommand,

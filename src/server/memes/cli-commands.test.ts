@@ -3,7 +3,7 @@ import type { Meme } from '#shared/api/memes.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { memeAdminCommands, type MemeAdminContext } from './admin-commands.ts';
+import { memeCliCommands, type MemeCliContext } from './cli-commands.ts';
 import { UsageError } from '../cli/command.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { keyFromObjectPath } from './object-paths.ts';
@@ -16,7 +16,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
   let member: TestClient;
   let memberId: number;
   let output: string[];
-  let ctx: MemeAdminContext;
+  let ctx: MemeCliContext;
 
   beforeEach(async () => {
     t = await createTestApp(kind);
@@ -32,7 +32,7 @@ describe.each(databaseKinds)('gallery operator commands on %s', (kind) => {
   });
   afterEach(async () => t?.close());
 
-  const run = (name: string, ...args: string[]) => memeAdminCommands[name]!.run(ctx, args);
+  const run = (name: string, ...args: string[]) => memeCliCommands[name]!.run(ctx, args);
   const visibleIds = async () =>
     (await TestClient.inject(t.app).request('GET', memePaths.list)).json<Meme[]>().map((m) => m.id);
   const status = async (path: string) =>

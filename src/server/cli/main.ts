@@ -1,6 +1,6 @@
-import type { AdminContext } from '../cli/command.ts';
+import type { CliContext } from './command.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { runAdmin, type OpenedContext } from './registry.ts';
+import { runCli, type OpenedContext } from './registry.ts';
 
 /**
  * The operator's database and object store, configured exactly as the server configures them.
@@ -44,7 +44,7 @@ async function open(print: (line: string) => void): Promise<OpenedContext> {
     : { createObjectStore: undefined };
   const { createLocalDiskStore } = await import('../storage/local-disk.ts');
   let store: ObjectStore | undefined;
-  const ctx: AdminContext = {
+  const ctx: CliContext = {
     config,
     db,
     get objectStore() {
@@ -74,4 +74,4 @@ const io = {
   err: (line: string) => process.stderr.write(`${line}\n`),
 };
 
-process.exitCode = await runAdmin(process.argv.slice(2), io, open);
+process.exitCode = await runCli(process.argv.slice(2), io, open);

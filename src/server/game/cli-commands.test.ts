@@ -3,7 +3,7 @@ import { WEEK_MS } from '#shared/time.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { leaderboardWeekCommand, type GameAdminContext } from './admin-commands.ts';
+import { leaderboardWeekCommand, type GameCliContext } from './cli-commands.ts';
 import { UsageError } from '../cli/command.ts';
 import { defaultSite } from '#shared/site.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
@@ -12,7 +12,7 @@ import { gamePaths } from '#shared/api/paths.ts';
 describe.each(databaseKinds)('game operator commands on %s', (kind) => {
   const t = suiteApp(kind);
   let lines: string[];
-  let ctx: GameAdminContext;
+  let ctx: GameCliContext;
 
   function freshContext() {
     lines = [];

@@ -5,12 +5,12 @@ import {
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { memberCommands, positionals, utc, type AdminCommand } from '../cli/command.ts';
+import { memberCommands, positionals, utc, type CliCommand } from './command.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;
 
-export const usersListCommand: AdminCommand = {
+export const usersListCommand: CliCommand = {
   usage: 'users:list',
   summary: 'Every member with balance, selected character and how many characters they bought.',
   async run(ctx, args) {
@@ -34,7 +34,7 @@ export const usersListCommand: AdminCommand = {
 };
 
 /** Every member, and one member in full: what an operator looks at before acting. */
-export const userAdminCommands: Record<string, AdminCommand> = {
+export const userCliCommands: Record<string, CliCommand> = {
   'users:list': usersListCommand,
   ...memberCommands({
     'users:show': {

@@ -4,8 +4,8 @@ import {
   positionals,
   UsageError,
   utc,
-  type AdminCommand,
-  type AdminContext,
+  type CliCommand,
+  type CliContext,
 } from '../cli/command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { cliOperator } from '../db/operator-log.ts';
@@ -14,8 +14,8 @@ import { decide, REPORTS_TO_HIDE, type Decision } from './moderation.ts';
 import { listAllMemes } from './repository.ts';
 
 /** What the gallery's operator commands use of the admin context. */
-export type MemeAdminContext = Pick<AdminContext, 'db' | 'objectStore' | 'clock' | 'print'>;
-type MemeAdminCommand = AdminCommand<MemeAdminContext>;
+export type MemeCliContext = Pick<CliContext, 'db' | 'objectStore' | 'clock' | 'print'>;
+type MemeCliCommand = CliCommand<MemeCliContext>;
 
 function memeId(args: string[], usage: string): number {
   const [raw, ...rest] = args;
@@ -35,13 +35,13 @@ const LISTING_LIMIT = 50;
 function listingCommand<Row>(listing: {
   name: string;
   summary: string;
-  load(db: MemeAdminContext['db'], limit: number): Promise<Row[]>;
+  load(db: MemeCliContext['db'], limit: number): Promise<Row[]>;
   none: string;
   header: string[];
   cells(row: Row): string[];
   detail?(row: Row): string;
   footer?: string;
-}): MemeAdminCommand {
+}): MemeCliCommand {
   return {
     usage: `${listing.name} [--limit ${LISTING_LIMIT}]`,
     summary: listing.summary,
@@ -136,7 +136,7 @@ const DECISIONS: Record<Decision, { summary: string; done: string }> = {
   },
 };
 
-function decisionCommand(decision: Decision): MemeAdminCommand {
+function decisionCommand(decision: Decision): MemeCliCommand {
   const name = `memes:${decision}`;
   const usage = `${name} <id> [--reason "text for the operator log"]`;
   return {
@@ -179,8 +179,8 @@ export const memesHideCommand = decisionCommand('hide');
 export const memesUnhideCommand = decisionCommand('unhide');
 export const memesDeleteCommand = decisionCommand('delete');
 
-/** The gallery's operator commands, by name, for the admin CLI's registry. */
-export const memeAdminCommands: Record<string, MemeAdminCommand> = {
+/** The gallery's operator commands, by name, for the CLI's registry. */
+export const memeCliCommands: Record<string, MemeCliCommand> = {
   'memes:list': memesListCommand,
   'memes:queue': memesQueueCommand,
   'memes:dismiss': memesDismissCommand,

@@ -1,43 +1,43 @@
-import { consoleAdminCommands } from '../console/admin-commands.ts';
-import { burnAdminCommands } from '../burns/admin-commands.ts';
-import { gameAdminCommands } from '../game/admin-commands.ts';
-import { memeAdminCommands } from '../memes/admin-commands.ts';
-import { prizeAdminCommands } from '../prize/admin-commands.ts';
-import { rehearsalAdminCommands } from '../rehearsal/admin-commands.ts';
-import { raidAdminCommands } from '../raid/admin-commands.ts';
-import { shopAdminCommands } from '../shop/admin-commands.ts';
-import { accountAdminCommands } from './account-commands.ts';
+import { consoleCliCommands } from '../console/cli-commands.ts';
+import { burnCliCommands } from '../burns/cli-commands.ts';
+import { gameCliCommands } from '../game/cli-commands.ts';
+import { memeCliCommands } from '../memes/cli-commands.ts';
+import { prizeCliCommands } from '../prize/cli-commands.ts';
+import { rehearsalCliCommands } from '../rehearsal/cli-commands.ts';
+import { raidCliCommands } from '../raid/cli-commands.ts';
+import { shopCliCommands } from '../shop/cli-commands.ts';
+import { accountCliCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { dbRolesCommand } from './db-roles-command.ts';
-import { UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
-import { userAdminCommands } from './user-commands.ts';
+import { UsageError, type CliCommand, type CliContext } from './command.ts';
+import { userCliCommands } from './user-commands.ts';
 
 function merge(
-  ...groups: Array<Record<string, AdminCommand>>
-): Readonly<Record<string, AdminCommand>> {
-  const all: Record<string, AdminCommand> = {};
+  ...groups: Array<Record<string, CliCommand>>
+): Readonly<Record<string, CliCommand>> {
+  const all: Record<string, CliCommand> = {};
   for (const group of groups) {
     for (const [name, command] of Object.entries(group)) {
       // Two domains claiming one name would silently hide a command: fail at start instead.
-      if (Object.hasOwn(all, name)) throw new Error(`Two admin commands are named ${name}`);
+      if (Object.hasOwn(all, name)) throw new Error(`Two CLI commands are named ${name}`);
       all[name] = command;
     }
   }
   return all;
 }
 
-/** Every operator command by name; a domain adds its own through its admin-commands module. */
-export const adminCommands = merge(
-  userAdminCommands,
-  accountAdminCommands,
-  shopAdminCommands,
-  gameAdminCommands,
-  prizeAdminCommands,
-  burnAdminCommands,
-  rehearsalAdminCommands,
-  memeAdminCommands,
-  consoleAdminCommands,
-  raidAdminCommands,
+/** Every operator command by name; a domain adds its own through its cli-commands module. */
+export const cliCommands = merge(
+  userCliCommands,
+  accountCliCommands,
+  shopCliCommands,
+  gameCliCommands,
+  prizeCliCommands,
+  burnCliCommands,
+  rehearsalCliCommands,
+  memeCliCommands,
+  consoleCliCommands,
+  raidCliCommands,
   { backup: backupCommand, 'db:roles': dbRolesCommand },
 );
 
@@ -49,7 +49,7 @@ function isUsageError(error: unknown): error is UsageError {
 
 export function helpText(): string[] {
   const lines = [`Usage: ${PROGRAM} <command> [arguments]`, '', 'Commands:'];
-  for (const command of Object.values(adminCommands)) {
+  for (const command of Object.values(cliCommands)) {
     lines.push(`  ${command.usage}`, `      ${command.summary}`);
   }
   lines.push(
@@ -66,7 +66,7 @@ export interface CliOutput {
 }
 
 export interface OpenedContext {
-  ctx: AdminContext;
+  ctx: CliContext;
   close(): Promise<void>;
 }
 
@@ -74,7 +74,7 @@ export interface OpenedContext {
  * Runs one command line and resolves to the exit code: 0 done, 1 the command refused or failed,
  * 2 the command line itself was wrong. The database is opened only for a command that runs.
  */
-export async function runAdmin(
+export async function runCli(
   argv: string[],
   io: CliOutput,
   open: (print: (line: string) => void) => Promise<OpenedContext>,
@@ -88,7 +88,7 @@ export async function runAdmin(
     helpText().forEach((line) => io.out(line));
     return 0;
   }
-  const command = Object.hasOwn(adminCommands, name) ? adminCommands[name] : undefined;
+  const command = Object.hasOwn(cliCommands, name) ? cliCommands[name] : undefined;
   if (command === undefined) {
     io.err(`Unknown command "${name}". "${PROGRAM} --help" lists the commands.`);
     return 2;
@@ -102,8 +102,8 @@ export async function runAdmin(
   let opened: OpenedContext | undefined;
   try {
     if (command.opensDatabase === false) {
-      // Such a command declares `print` as all it needs (AdminCommand.opensDatabase).
-      return await command.run({ print: io.out } as AdminContext, args);
+      // Such a command declares `print` as all it needs (CliCommand.opensDatabase).
+      return await command.run({ print: io.out } as CliContext, args);
     }
     opened = await open(io.out);
     return await command.run(opened.ctx, args);

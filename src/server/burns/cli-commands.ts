@@ -1,11 +1,11 @@
 import { formatTokenUnits } from '#shared/format-units.ts';
-import { positionals, UsageError, type AdminCommand } from '../cli/command.ts';
+import { positionals, UsageError, type CliCommand } from '../cli/command.ts';
 import { isSignature } from '../chain/verify.ts';
 import { HttpError } from '../http-error.ts';
 import { chainRpcFor } from '../prize/payments.ts';
 import { recordBurn } from './service.ts';
 
-export const burnsRecordCommand: AdminCommand = {
+export const burnsRecordCommand: CliCommand = {
   usage: 'burns:record <signature>',
   summary:
     "Records a token burn once the chain says it is a finalized burn of the site's mint; the amount and time come from the transaction.",
@@ -33,6 +33,6 @@ export const burnsRecordCommand: AdminCommand = {
   },
 };
 
-export const burnAdminCommands: Record<string, AdminCommand> = {
+export const burnCliCommands: Record<string, CliCommand> = {
   'burns:record': burnsRecordCommand,
 };

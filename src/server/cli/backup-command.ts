@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { SQLite } from '../db/sqlite.ts';
-import { positionals, UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
+import { positionals, UsageError, type CliCommand, type CliContext } from './command.ts';
 
 const USAGE = 'backup <file>';
 
-export const backupCommand: AdminCommand<Pick<AdminContext, 'config' | 'db' | 'print'>> = {
+export const backupCommand: CliCommand<Pick<CliContext, 'config' | 'db' | 'print'>> = {
   usage: USAGE,
   summary:
     'SQLite: a consistent copy of the live database. PostgreSQL: the pg_dump command to run.',

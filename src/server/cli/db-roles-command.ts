@@ -6,7 +6,7 @@ import {
   twoRoleUrls,
   type TwoRoles,
 } from '../db/roles.ts';
-import { parseOptions, UsageError, type AdminCommand, type AdminContext } from '../cli/command.ts';
+import { parseOptions, UsageError, type CliCommand, type CliContext } from './command.ts';
 
 const USAGE =
   'db:roles [--apply SUPERUSER_URL] [--owner grind_owner] [--app grind_app] [--database grind]';
@@ -29,7 +29,7 @@ function nameOption(value: string | undefined, fallback: string, option: string)
  * a file the shell reads (README, "On PostgreSQL"). Opens no database of the site's: there may
  * be none yet.
  */
-export const dbRolesCommand: AdminCommand<Pick<AdminContext, 'print'>> = {
+export const dbRolesCommand: CliCommand<Pick<CliContext, 'print'>> = {
   usage: USAGE,
   summary:
     'PostgreSQL: the SQL that creates the migration role, the app role and the database (random passwords); with --apply, runs it as the superuser URL given and prints DATABASE_MIGRATION_URL and DATABASE_URL.',

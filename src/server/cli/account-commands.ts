@@ -5,9 +5,9 @@ import { hashPassword } from '../security/password.ts';
 import { endSessionsOf } from '../security/sessions.ts';
 import { cliOperator, recordDecision } from '../db/operator-log.ts';
 import { endSessions } from '../suspensions/suspensions.ts';
-import { memberCommands } from '../cli/command.ts';
+import { memberCommands } from './command.ts';
 
-export const accountAdminCommands = memberCommands({
+export const accountCliCommands = memberCommands({
   'users:sessions:revoke': {
     summary:
       'Signs a member out everywhere: ends every session they have (as the console does). Logged.',

@@ -8,7 +8,7 @@ import {
   UsageError,
   usernameArg,
   utc,
-  type AdminCommand,
+  type CliCommand,
 } from '../cli/command.ts';
 import { HttpError } from '../http-error.ts';
 import { decideAppeal, openAppeals } from '../suspensions/appeals.ts';
@@ -23,7 +23,7 @@ const isVerdict = (value: string): value is (typeof APPEAL_VERDICTS)[number] =>
  * Roles and passkeys (the console's doors, opened and closed from the shell only), and appeals
  * (the same service as the console's queue).
  */
-export const consoleAdminCommands: Record<string, AdminCommand> = {
+export const consoleCliCommands: Record<string, CliCommand> = {
   'users:role': {
     usage: `users:role <username> <${ROLES.join('|')}>`,
     summary:

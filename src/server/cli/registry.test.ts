@@ -8,7 +8,7 @@ import { creditCoins, ledgerEntries } from '../shop/ledger.ts';
 import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { coinsOf, memberWithCoins } from '#test-support/coins.ts';
-import { adminCommands, helpText } from './registry.ts';
+import { cliCommands, helpText } from './registry.ts';
 import { shopPaths, pathTo } from '#shared/api/paths.ts';
 
 describe.each(databaseKinds)('operator CLI on %s', (kind) => {
@@ -43,7 +43,7 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
       'leaderboard:week',
       'memes:hide',
     ]) {
-      expect(help.text).toContain(adminCommands[name]!.usage);
+      expect(help.text).toContain(cliCommands[name]!.usage);
     }
     expect(help.opened).toBe(0);
 
@@ -210,7 +210,7 @@ describe.each(databaseKinds)('operator CLI on %s', (kind) => {
     const game = await admin('leaderboard:week', '--bogus');
     expect(game.code).toBe(2);
     expect(game.err.at(-1)).toBe(
-      `Usage: npm run admin -- ${adminCommands['leaderboard:week']!.usage}`,
+      `Usage: npm run admin -- ${cliCommands['leaderboard:week']!.usage}`,
     );
     const gallery = await admin('memes:hide', 'abc');
     expect(gallery.code).toBe(2);
