@@ -30,47 +30,43 @@ const serverInfrastructure = [
   'metrics',
   'tracing',
 ];
-const serverBaseFiles = ['clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
+const serverBaseFiles = ['cli-command.ts', 'clock.ts', 'config.ts', 'deps.ts', 'http-error.ts'];
 const serverDomainImports = {
   accounts: [],
-  // The CLI's command framework, which each domain's cli-commands.ts builds on: a room of its
-  // own below the domains, so that the CLI above them can gather their commands.
-  'cli/command.ts': ['accounts'],
   // The me read tells a member the decision on their appeal (suspensions/appeals.ts).
   // Signing in with a wallet checks its message as a wallet link does (wallet/siws-checks.ts).
   // Raid mode's sign-up challenge (raid/challenge.ts).
   auth: ['accounts', 'raid', 'suspensions', 'wallet'],
   // Appeals are heard in the order of standing (memes/standing.ts).
   suspensions: ['accounts', 'memes'],
-  shop: ['accounts', 'cli/command.ts'],
+  shop: ['accounts'],
   // The board shows a member's holder badge (holders/service.ts).
-  game: ['accounts', 'cli/command.ts', 'holders', 'shop'],
+  game: ['accounts', 'holders', 'shop'],
   // Standing (memes/standing.ts) counts a proven wallet.
   // A meme's card shows its author's holder badge (holders/service.ts).
-  memes: ['accounts', 'alerts', 'cli/command.ts', 'game', 'holders', 'wallet'],
+  memes: ['accounts', 'alerts', 'game', 'holders', 'wallet'],
   uploads: ['alerts', 'memes'],
   // Moderators' alerts: an outbox anyone may write to; it imports no domain.
   alerts: [],
   // Raid mode (decision 027): the switch, its trigger, its console page and the CLI's commands.
-  raid: ['accounts', 'alerts', 'cli/command.ts', 'console', 'memes'],
+  raid: ['accounts', 'alerts', 'console', 'memes'],
   ops: ['memes'],
-  prize: ['accounts', 'alerts', 'cli/command.ts', 'game', 'suspensions', 'wallet'],
+  prize: ['accounts', 'alerts', 'game', 'suspensions', 'wallet'],
   wallet: ['accounts'],
   // A holder is a proven wallet and a read of the chain (docs/decisions/029-holders-at-home.md).
   holders: ['accounts', 'wallet'],
   supply: [],
   // A member's page gathers what each domain shows of the member.
   members: ['accounts', 'game', 'holders', 'memes', 'prize', 'suspensions', 'wallet'],
-  burns: ['cli/command.ts', 'prize'],
+  burns: ['prize'],
   // A rehearsal's demo week (issue 42): members, wallets and runs through their domains' rules.
-  rehearsal: ['accounts', 'cli/command.ts', 'game', 'prize', 'wallet'],
-  console: ['accounts', 'cli/command.ts', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
+  rehearsal: ['accounts', 'game', 'prize', 'wallet'],
+  console: ['accounts', 'game', 'memes', 'prize', 'suspensions', 'wallet'],
   // The operator CLI (main.ts, registry.ts and its own commands): it gathers every domain's
   // cli-commands.ts, as app.ts gathers their routes.
   cli: [
     'accounts',
     'burns',
-    'cli/command.ts',
     'console',
     'game',
     'memes',
@@ -103,32 +99,23 @@ const serverDomains = fs
   .readdirSync(new URL('./src/server', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !serverInfrastructure.includes(entry.name))
   .map((entry) => entry.name);
-/** Rooms that are one file of a domain's folder (the CLI's framework, cli/command.ts). */
-const serverFileRooms = Object.keys(serverDomainImports).filter((room) => room.includes('/'));
-const serverRooms = [...serverDomains, ...serverFileRooms];
 const serverZones = [
   ...[...serverInfrastructure, ...serverBaseFiles].map((room) => ({
     target: `src/server/${room}`,
     from: serverDomains.map((domain) => `src/server/${domain}`),
     message: 'Server infrastructure imports no domain.',
   })),
-  ...serverRooms.flatMap((room) => {
-    const allowed = serverDomainImports[room] ?? [];
-    const message = `${allowed.length ? `${room} may import only ${allowed.join(', ')}` : `${room} imports no other domain`} (serverDomainImports in eslint.config.js).`;
-    return serverRooms
-      .filter((other) => other !== room && !allowed.includes(other))
-      .filter((other) => !other.startsWith(`${room}/`))
-      .map((other) => ({
-        target: `src/server/${room}`,
-        from: `src/server/${other}`,
-        // A file room this room may import, inside a folder it may not (cli/command.ts in cli).
-        except: serverFileRooms
-          .filter((file) => file.startsWith(`${other}/`) && allowed.includes(file))
-          .map((file) => `./${file.slice(other.length + 1)}`),
-        message,
-      }));
+  ...serverDomains.map((domain) => {
+    const allowed = serverDomainImports[domain] ?? [];
+    return {
+      target: `src/server/${domain}`,
+      from: serverDomains
+        .filter((other) => other !== domain && !allowed.includes(other))
+        .map((other) => `src/server/${other}`),
+      message: `${allowed.length ? `${domain} may import only ${allowed.join(', ')}` : `${domain} imports no other domain`} (serverDomainImports in eslint.config.js).`,
+    };
   }),
-];
+].filter((zone) => zone.from.length > 0);
 
 /** Rooms (CONVENTIONS.md): who may import whom. */
 // better-sqlite3 has two majors installed, one per Node (src/server/db/sqlite.ts picks).

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { CliContext } from '#server/cli/command.ts';
+import type { CliContext } from '#server/cli-command.ts';
 import { runCli } from '#server/cli/registry.ts';
 import type { AppConfig } from '#server/config.ts';
 import { defaultSite, type SiteConfig } from '#shared/site.ts';

@@ -1,5 +1,5 @@
 import { formatTokenUnits } from '#shared/format-units.ts';
-import { positionals, UsageError, type CliCommand } from '../cli/command.ts';
+import { positionals, UsageError, type CliCommand } from '../cli-command.ts';
 import { isSignature } from '../chain/verify.ts';
 import { HttpError } from '../http-error.ts';
 import { chainRpcFor } from '../prize/payments.ts';

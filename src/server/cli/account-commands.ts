@@ -5,7 +5,7 @@ import { hashPassword } from '../security/password.ts';
 import { endSessionsOf } from '../security/sessions.ts';
 import { cliOperator, recordDecision } from '../db/operator-log.ts';
 import { endSessions } from '../suspensions/suspensions.ts';
-import { memberCommands } from './command.ts';
+import { memberCommands } from '../accounts/cli-member.ts';
 
 export const accountCliCommands = memberCommands({
   'users:sessions:revoke': {

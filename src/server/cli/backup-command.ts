@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { SQLite } from '../db/sqlite.ts';
-import { positionals, UsageError, type CliCommand, type CliContext } from './command.ts';
+import { positionals, UsageError, type CliCommand, type CliContext } from '../cli-command.ts';
 
 const USAGE = 'backup <file>';
 

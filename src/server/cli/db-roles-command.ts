@@ -6,7 +6,7 @@ import {
   twoRoleUrls,
   type TwoRoles,
 } from '../db/roles.ts';
-import { parseOptions, UsageError, type CliCommand, type CliContext } from './command.ts';
+import { parseOptions, UsageError, type CliCommand, type CliContext } from '../cli-command.ts';
 
 const USAGE =
   'db:roles [--apply SUPERUSER_URL] [--owner grind_owner] [--app grind_app] [--database grind]';

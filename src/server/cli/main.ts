@@ -1,4 +1,4 @@
-import type { CliContext } from './command.ts';
+import type { CliContext } from '../cli-command.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { runCli, type OpenedContext } from './registry.ts';
 

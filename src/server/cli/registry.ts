@@ -9,12 +9,10 @@ import { shopCliCommands } from '../shop/cli-commands.ts';
 import { accountCliCommands } from './account-commands.ts';
 import { backupCommand } from './backup-command.ts';
 import { dbRolesCommand } from './db-roles-command.ts';
-import { UsageError, type CliCommand, type CliContext } from './command.ts';
+import { UsageError, type CliCommand, type CliContext } from '../cli-command.ts';
 import { userCliCommands } from './user-commands.ts';
 
-function merge(
-  ...groups: Array<Record<string, CliCommand>>
-): Readonly<Record<string, CliCommand>> {
+function merge(...groups: Array<Record<string, CliCommand>>): Readonly<Record<string, CliCommand>> {
   const all: Record<string, CliCommand> = {};
   for (const group of groups) {
     for (const [name, command] of Object.entries(group)) {

@@ -5,7 +5,8 @@ import {
   listUsers,
   ownedRows,
 } from '../shop/repository.ts';
-import { memberCommands, positionals, utc, type CliCommand } from './command.ts';
+import { positionals, utc, type CliCommand } from '../cli-command.ts';
+import { memberCommands } from '../accounts/cli-member.ts';
 
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;

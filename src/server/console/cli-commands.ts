@@ -1,6 +1,5 @@
 import { APPEAL_VERDICTS, reasonSchema, ROLES, type Role } from '#shared/api/admin.ts';
 import {
-  findMember,
   limitOption,
   parseOptions,
   positionals,
@@ -9,7 +8,8 @@ import {
   usernameArg,
   utc,
   type CliCommand,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
+import { findMember } from '../accounts/cli-member.ts';
 import { HttpError } from '../http-error.ts';
 import { decideAppeal, openAppeals } from '../suspensions/appeals.ts';
 import { cliOperator } from '../db/operator-log.ts';
@@ -67,7 +67,11 @@ export const consoleCliCommands: Record<string, CliCommand> = {
     async run(ctx, args) {
       const { values, positionals: rest } = parseOptions(args, ['limit']);
       positionals(rest, []);
-      const appeals = await openAppeals(ctx.db, limitOption(values.limit, 50, 1000), ctx.clock.now());
+      const appeals = await openAppeals(
+        ctx.db,
+        limitOption(values.limit, 50, 1000),
+        ctx.clock.now(),
+      );
       if (appeals.length === 0) {
         ctx.print('No appeals waiting.');
         return 0;

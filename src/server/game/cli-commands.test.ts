@@ -4,7 +4,7 @@ import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { leaderboardWeekCommand, type GameCliContext } from './cli-commands.ts';
-import { UsageError } from '../cli/command.ts';
+import { UsageError } from '../cli-command.ts';
 import { defaultSite } from '#shared/site.ts';
 import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
 import { gamePaths } from '#shared/api/paths.ts';

@@ -9,7 +9,7 @@ import {
   weekOption,
   type CliCommand,
   type CliContext,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
 import { findRuns, weekStandings, type StandingRow } from './repository.ts';
 
 /** What the game's operator commands use of the admin context. */

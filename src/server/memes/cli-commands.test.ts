@@ -4,7 +4,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { memeCliCommands, type MemeCliContext } from './cli-commands.ts';
-import { UsageError } from '../cli/command.ts';
+import { UsageError } from '../cli-command.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { keyFromObjectPath } from './object-paths.ts';
 import { insertMeme } from './repository.ts';

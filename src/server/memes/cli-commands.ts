@@ -6,7 +6,7 @@ import {
   utc,
   type CliCommand,
   type CliContext,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { reportQueue } from './report-queue.ts';

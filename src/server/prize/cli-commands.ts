@@ -13,7 +13,7 @@ import {
   type CliCommand,
   type CliContext,
   type IsoWeek,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
 import {

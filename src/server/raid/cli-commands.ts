@@ -8,7 +8,7 @@ import {
   UsageError,
   utc,
   type CliCommand,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { exportBlocklist, importBlocklist } from '../memes/blocklist.ts';
 import { readRaid } from './repository.ts';

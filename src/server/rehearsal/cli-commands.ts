@@ -1,5 +1,5 @@
 import { clusterName } from '#shared/solana-cluster.ts';
-import { positionals, type CliCommand, type CliContext } from '../cli/command.ts';
+import { positionals, type CliCommand, type CliContext } from '../cli-command.ts';
 import { clearRehearsal, makeRehearsalWeek } from './demo-week.ts';
 
 type Needs = Pick<CliContext, 'config' | 'db' | 'clock' | 'print'>;

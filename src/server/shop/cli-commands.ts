@@ -1,5 +1,4 @@
 import {
-  findMember,
   limitOption,
   parseOptions,
   positionals,
@@ -7,7 +6,8 @@ import {
   usernameArg,
   utc,
   type CliCommand,
-} from '../cli/command.ts';
+} from '../cli-command.ts';
+import { findMember } from '../accounts/cli-member.ts';
 import { creditCoins } from './ledger.ts';
 import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
 

@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { AppConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { findUserByUsername } from '../accounts/repository.ts';
+import type { AppConfig } from './config.ts';
+import type { Database } from './db/database.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { isoWeek, utc, type IsoWeek } from '#shared/time.ts';
-import type { ObjectStore } from '../storage/object-store.ts';
-import type { Clock } from '../clock.ts';
+import type { ObjectStore } from './storage/object-store.ts';
+import type { Clock } from './clock.ts';
 
 /**
  * Everything an operator command may use. Each domain's commands declare the part they need
@@ -82,46 +81,6 @@ export function usernameArg(raw: string): string {
     throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
   }
   return raw;
-}
-
-/** The member of that name, or undefined once the operator is told there is none. */
-export async function findMember(ctx: Pick<CliContext, 'db' | 'print'>, username: string) {
-  const user = await findUserByUsername(ctx.db, username);
-  if (!user) ctx.print(`No member named "${username}".`);
-  return user;
-}
-
-/** A member as the CLI commands see them (the row findMember gives). */
-export type Member = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
-
-/** A command on one member: what it tells the operator, and what it does to that member. */
-export interface MemberCommand {
-  summary: string;
-  /** Resolves to the process exit code, as CliCommand.run does. */
-  run(ctx: CliContext, user: Member): Promise<number>;
-}
-
-/**
- * Commands, by name, whose one argument is a member's username (`<name> <username>`): each gets
- * that member, and ends with 1 once the operator is told there is none.
- */
-export function memberCommands(
-  commands: Record<string, MemberCommand>,
-): Record<string, CliCommand> {
-  return Object.fromEntries(
-    Object.entries(commands).map(([name, command]) => [
-      name,
-      {
-        usage: `${name} <username>`,
-        summary: command.summary,
-        async run(ctx: CliContext, args: string[]) {
-          const [raw] = positionals(args, ['username']);
-          const user = await findMember(ctx, usernameArg(raw!));
-          return user ? command.run(ctx, user) : 1;
-        },
-      },
-    ]),
-  );
 }
 
 /** A `--name VALUE` option the command cannot do without: its value, or a usage error. */
