@@ -23,7 +23,7 @@ import { LiteSVM, TransactionMetadata } from 'litesvm';
  * in a slot of its own, finalized at once unless `finalizeNew` says otherwise.
  */
 
-export const TOKEN_PROGRAMS = [
+const TOKEN_PROGRAMS = [
   'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
   'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
 ];
@@ -115,7 +115,7 @@ export interface Landed {
 }
 
 /** An account as the chain's saved state holds it (data in base64). */
-export interface SavedAccount {
+interface SavedAccount {
   address: string;
   lamports: string;
   owner: string;

@@ -154,8 +154,6 @@ const envSchema = z.object({
   ),
 });
 
-export type Env = z.input<typeof envSchema>;
-
 /** Where moderators are alerted (alerts/outbox.ts); a channel left out is not used. */
 export interface AlertsConfig {
   discord: { webhookUrl: string } | undefined;

@@ -31,7 +31,7 @@ export type CharacterKey = (typeof allCharacterKeys)[number];
 export const DEFAULT_CHARACTER_KEY = 'default' satisfies CharacterKey;
 
 /** `pug` is the mascot's own body plan; everyone else is a person. */
-export type BodyForm = 'person' | 'pug';
+type BodyForm = 'person' | 'pug';
 
 export type HairStyle = 'none' | 'short' | 'parted' | 'slick' | 'wild';
 
@@ -74,7 +74,7 @@ export type AccessoryKind =
   | 'flask'
   | 'collar';
 
-export interface Accessory {
+interface Accessory {
   readonly kind: AccessoryKind;
   readonly color: string;
 }

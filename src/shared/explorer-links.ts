@@ -11,7 +11,7 @@ import { LOCALNET_RPC_URL, type SolanaCluster } from './solana-cluster.ts';
  * which Solscan reads too. A local chain has no public explorer: Solana Explorer reads it
  * through its custom-RPC setting, in the browser of whoever opens the link.
  */
-export function explorerUrl(
+function explorerUrl(
   explorerOrigin: string,
   path: string,
   cluster: SolanaCluster,

@@ -14,13 +14,6 @@ export interface RaidThresholds {
   quietMinutes: number;
 }
 
-export const RAID_DEFAULTS: RaidThresholds = {
-  signupsPerHour: 60,
-  newPostsPerHour: 30,
-  reportsPerHour: 40,
-  quietMinutes: 60,
-};
-
 export interface HourlyActivity {
   signups: number;
   newPosts: number;

@@ -26,7 +26,7 @@ const timeZoneSchema = z
   .string()
   .refine(isKnownTimeZone, { error: 'must be an IANA time zone such as "America/New_York"' });
 
-export const weeklyTimeSchema = z.strictObject({
+const weeklyTimeSchema = z.strictObject({
   /** 0 = Sunday ... 6 = Saturday, as Date#getDay. */
   weekday: z.int().min(0).max(6),
   hour: z.int().min(0).max(23),

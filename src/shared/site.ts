@@ -18,7 +18,7 @@ export const ADDRESS_LINKS = ['dexscreener', 'solscan', 'buy', 'tradingSite'] as
 type AddressLink = (typeof ADDRESS_LINKS)[number];
 
 /** A weekly moment in a named zone; weekday 0 = Sunday ... 6 = Saturday, as Date#getDay. */
-export interface WeeklyTime {
+interface WeeklyTime {
   weekday: number;
   hour: number;
   minute: number;
@@ -39,7 +39,7 @@ export interface DistributionSlice {
   percent: number;
 }
 
-export interface RoadmapStep {
+interface RoadmapStep {
   title: string;
   description: string;
   completed: boolean;
@@ -113,11 +113,11 @@ export interface SiteConfig {
   };
 }
 
-export function dexscreenerUrl(address: string): string {
+function dexscreenerUrl(address: string): string {
   return address ? `https://dexscreener.com/solana/${address}` : 'https://dexscreener.com/solana';
 }
 
-export function solscanTokenUrl(address: string): string {
+function solscanTokenUrl(address: string): string {
   return address ? `https://solscan.io/token/${address}` : 'https://solscan.io';
 }
 

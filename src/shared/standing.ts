@@ -31,9 +31,9 @@ export interface Standing {
 /** A member: a day old, and a finished run or a meme still up. */
 export const MEMBER_AGE_MS = DAY_MS;
 /** Trusted: a week old, several runs and memes kept, and no report upheld against them. */
-export const TRUSTED_AGE_MS = 7 * DAY_MS;
-export const TRUSTED_RUNS = 3;
-export const TRUSTED_MEMES = 3;
+const TRUSTED_AGE_MS = 7 * DAY_MS;
+const TRUSTED_RUNS = 3;
+const TRUSTED_MEMES = 3;
 
 export function standingOf(facts: StandingFacts, now: number): Standing {
   const age = now - facts.createdAt;

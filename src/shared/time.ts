@@ -105,7 +105,7 @@ function wallClockAsUtcMs(w: WallClock): number {
 }
 
 /** How far `timeZone` is ahead of UTC at instant `ms` (e.g. -4 h for New York in summer). */
-export function zoneOffsetMs(ms: number, timeZone: string): number {
+function zoneOffsetMs(ms: number, timeZone: string): number {
   const wholeSecond = Math.floor(ms / SECOND_MS) * SECOND_MS;
   return wallClockAsUtcMs(wallClockAt(wholeSecond, timeZone)) - wholeSecond;
 }

@@ -25,7 +25,7 @@ const appeal = createStore<AppealState>({
   notice: null,
 });
 
-export function openAppealDialog(refusal: string): void {
+function openAppealDialog(refusal: string): void {
   appeal.set({ ...appeal.get(), open: true, refusal, everOpened: true });
 }
 

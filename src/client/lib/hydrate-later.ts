@@ -10,10 +10,10 @@ import {
 import { holdClicks } from './held-clicks.ts';
 
 /** How far ahead of the viewport deferred content starts loading: about a phone screen. */
-export const NEAR_VIEWPORT_MARGIN = '800px';
+const NEAR_VIEWPORT_MARGIN = '800px';
 
 /** Whether the address points at this section (`/#giveaway`): it must then render at once. */
-export function isHashTarget(id: string): boolean {
+function isHashTarget(id: string): boolean {
   return window.location.hash === `#${id}`;
 }
 

@@ -14,7 +14,7 @@ let offsetMs = 0;
 let syncStarted = false;
 
 /** Now, by the server's clock as best this page knows it. */
-export function serverNow(): number {
+function serverNow(): number {
   return Date.now() + offsetMs;
 }
 
@@ -34,7 +34,7 @@ async function fetchOffset(): Promise<number | undefined> {
 }
 
 /** Asks the server for its time once per page, after the page has loaded. */
-export function syncServerClock(): void {
+function syncServerClock(): void {
   if (syncStarted || typeof window === 'undefined') return;
   syncStarted = true;
   const run = () => {

@@ -3,7 +3,7 @@
 // (character-shapes.ts) and painted once per size into a cached bitmap (character-art.ts).
 
 /** A flat colour, or a radial gradient between two circles (x, y, r each). */
-export type Paint =
+type Paint =
   | string
   | {
       readonly radial: readonly [number, number, number, number, number, number];

@@ -1,6 +1,6 @@
 import { createStore, useStore } from './store.ts';
 
-export const TOAST_LIMIT = 1;
+const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 5000;
 
 /** A button on a toast (the appeal of a suspension's refusal). */

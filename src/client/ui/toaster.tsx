@@ -3,10 +3,10 @@ import { X } from 'lucide-react';
 import { dismissToast, useToasts } from '#client/lib/toast-store.ts';
 import { cn } from './cn.ts';
 
-export const TOAST_DURATION_MS = 5000;
+const TOAST_DURATION_MS = 5000;
 /** A toast with a button stays long enough to reach it. */
-export const ACTION_TOAST_DURATION_MS = 12000;
-export const TOAST_SWIPE_THRESHOLD_PX = 50;
+const ACTION_TOAST_DURATION_MS = 12000;
+const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export default function Toaster() {
   const toasts = useToasts();

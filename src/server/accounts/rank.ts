@@ -23,7 +23,7 @@ function rankOf(operator: RankedOperator): Role | 'owner' {
 }
 
 /** Refuses (403 RANK_PROTECTED) unless the operator outranks the member and is not them. */
-export function refuseUnlessOutranks(
+function refuseUnlessOutranks(
   operator: RankedOperator,
   target: { id: number | null; username: string; role: Role },
 ): void {

@@ -11,7 +11,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * a meme held), so it is neither lost by a crash nor sent for something that did not happen; a
  * sender (sender.ts) delivers due rows in the background and never holds a request up.
  */
-export type AlertKind =
+type AlertKind =
   'raid-entered' | 'raid-left' | 'meme-held' | 'queue-size' | 'payment-refused';
 
 export interface Alert {
@@ -56,7 +56,7 @@ export async function enqueueAlert(
 }
 
 /** Tries per alert and channel before it is marked failed (about a day of backoff). */
-export const MAX_ATTEMPTS = 12;
+const MAX_ATTEMPTS = 12;
 
 /** The wait before the next try after `attempts` failed ones: 15 s doubling, at most an hour. */
 export function backoffMs(attempts: number): number {

@@ -3,7 +3,7 @@ import { alertChannels, pruneAlerts } from './outbox.ts';
 import { deliverers, sendDueAlerts } from './sender.ts';
 
 /** How often the outbox is looked at: an alert goes out within this, a retry when it is due. */
-export const ALERT_POLL_MS = 5_000;
+const ALERT_POLL_MS = 5_000;
 
 /**
  * The outbox's sender on this node: a timer, stopped when the app closes. Every node sends; a

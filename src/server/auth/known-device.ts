@@ -11,7 +11,7 @@ import { cookieName, isSecureRequest } from '../security/sessions.ts';
  * leaderboard can pause sign-ins from new browsers, not keep the owner out of their own
  * (OWASP's "device cookies"). The cookie signs nobody in by itself.
  */
-export const KNOWN_DEVICE_COOKIE = 'kd';
+const KNOWN_DEVICE_COOKIE = 'kd';
 /** Chrome caps cookie lifetimes at 400 days. */
 const MAX_AGE_S = (400 * DAY_MS) / 1000;
 // A label of its own: no other HMAC made with the site's secret is a valid device cookie.

@@ -6,7 +6,7 @@ import { HttpError } from '../http-error.ts';
 import { hashPassword, verifyPassword } from '../security/password.ts';
 import { enforceRateLimit, giveBack, resetRateLimit } from '../security/rate-limit.ts';
 
-export const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
+const LOGIN_FAILED_MESSAGE = 'Invalid username or password';
 const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 /** Failed logins one network may make for one username per window. */
 export const LOGIN_LIMIT_PER_USERNAME = 10;

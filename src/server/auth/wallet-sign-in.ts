@@ -43,7 +43,7 @@ const WINDOW_MS = 15 * MINUTE_MS;
 /** Messages issued per network (an IPv6 /64 and its /48, enforceRateLimit): rows visitors write. */
 export const SIGN_IN_CHALLENGES_PER_NETWORK: RateRule = { limit: 30, windowMs: WINDOW_MS };
 /** Signed messages checked per network, counted before the signature is. */
-export const SIGN_INS_PER_NETWORK: RateRule = { limit: 30, windowMs: WINDOW_MS };
+const SIGN_INS_PER_NETWORK: RateRule = { limit: 30, windowMs: WINDOW_MS };
 /**
  * Sign-ins per wallet, counted once the signature holds: only the key's holder spends them, so
  * a stranger cannot lock a wallet out by naming it.

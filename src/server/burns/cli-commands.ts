@@ -5,7 +5,7 @@ import { HttpError } from '../http-error.ts';
 import { chainRpcFor } from '../prize/payments.ts';
 import { recordBurn } from './service.ts';
 
-export const burnsRecordCommand: CliCommand = {
+const burnsRecordCommand: CliCommand = {
   usage: 'burns:record <signature>',
   summary:
     "Records a token burn once the chain says it is a finalized burn of the site's mint; the amount and time come from the transaction.",

@@ -25,7 +25,7 @@ export interface BurnContext {
 
 type BurnRow = Selectable<TokenBurnsTable>;
 
-export const BURNS_LIMIT = 20;
+const BURNS_LIMIT = 20;
 
 function burnView(site: SiteConfig, row: BurnRow): Burn {
   return {

@@ -21,7 +21,7 @@ export class ChainUnavailable extends Error {
   }
 }
 
-export type SignatureStatus = 'processed' | 'confirmed' | 'finalized' | 'failed' | 'unknown';
+type SignatureStatus = 'processed' | 'confirmed' | 'finalized' | 'failed' | 'unknown';
 
 /** One transaction naming an account, as getSignaturesForAddress lists it. */
 export interface SignatureInfo {
@@ -71,7 +71,7 @@ export const NO_RPC_MESSAGE =
  * (1,232 bytes on the wire, a few KB of JSON with its balances and logs), and a page of 1,000
  * signatures about 200 KB. A longer answer is cut off and refused (docs/decisions/023).
  */
-export const RPC_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
+const RPC_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
 /** getSignaturesForAddress's largest page. */
 const SIGNATURES_PAGE = 1_000;
 /** Past this many pages (100,000 transactions naming one key) the search answers 503. */

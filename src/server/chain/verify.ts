@@ -8,18 +8,17 @@ import { base58 } from '@scure/base';
  * RPC's parsed labels.
  */
 
-export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 /** The memo program, and its first version, which wallets still use. */
-export const MEMO_PROGRAMS = [
+const MEMO_PROGRAMS = [
   'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
 ];
 
-export const LAMPORTS_PER_SOL = 1_000_000_000n;
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 
-export interface ChainInstruction {
+interface ChainInstruction {
   programId: string;
   accounts: string[];
   data: Uint8Array;
@@ -303,14 +302,6 @@ function describeError(err: unknown): string {
 export function isSignature(value: string): boolean {
   try {
     return base58.decode(value).length === 64;
-  } catch {
-    return false;
-  }
-}
-
-export function isAddress(value: string): boolean {
-  try {
-    return base58.decode(value).length === 32;
   } catch {
     return false;
   }

@@ -11,7 +11,7 @@ import { memberCommands } from '../accounts/cli-member.ts';
 const characterName = (key: string) =>
   isCharacterKey(key) ? getCharacter(key).name : `${key} (retired)`;
 
-export const usersListCommand: CliCommand = {
+const usersListCommand: CliCommand = {
   usage: 'users:list',
   summary: 'Every member with balance, selected character and how many characters they bought.',
   async run(ctx, args) {

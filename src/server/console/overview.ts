@@ -4,7 +4,7 @@ import type { Database, MemeActivityKind } from '../db/database.ts';
 import { activityPerDay } from '../memes/activity.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const OVERVIEW_DAYS = 30;
+const OVERVIEW_DAYS = 30;
 
 type Series = (typeof OVERVIEW_SERIES)[number];
 

@@ -16,8 +16,6 @@ import { SQLite, type SqliteConnection, type SqliteStatement } from './sqlite.ts
 // Counts and epoch-ms timestamps come back from PostgreSQL as int8; they fit a double exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type DatabaseKind = AppConfig['database']['kind'];
-
 /** Connections per node in the main PostgreSQL pool (docs/deployment.md sizes the server by it). */
 const POOL_SIZE = 10;
 /**

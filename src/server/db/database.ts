@@ -7,7 +7,7 @@ import type { SolanaCluster } from '#shared/solana-cluster.ts';
  * number by create-database.ts), so both engines compare and sort them the same way.
  * Each domain adds its tables here next to its migration.
  */
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   username: string;
   username_lower: string;
@@ -26,7 +26,7 @@ export interface UsersTable {
 /** The WebAuthn ceremony a session's challenge was made for (migration 021). */
 export type PasskeyCeremony = 'registration' | 'authentication';
 
-export interface SessionsTable {
+interface SessionsTable {
   id_hash: string;
   user_id: number;
   created_at: number;
@@ -42,13 +42,13 @@ export interface SessionsTable {
   passkey_signed_in_at: number | null;
 }
 
-export interface RateLimitsTable {
+interface RateLimitsTable {
   key: string;
   window_start: number;
   count: number;
 }
 
-export interface UploadsTable {
+interface UploadsTable {
   key: string;
   user_id: number;
   created_at: number;
@@ -56,7 +56,7 @@ export interface UploadsTable {
   consumed_at: number | null;
 }
 
-export interface MemeImagesTable {
+interface MemeImagesTable {
   id: Generated<number>;
   user_id: number;
   image_key: string;
@@ -97,7 +97,7 @@ export interface MemesTable {
   held_by: Generated<'classifier' | 'raid' | null>;
 }
 
-export interface MemeReportsTable {
+interface MemeReportsTable {
   meme_id: number;
   reporter: string;
   /**
@@ -112,7 +112,7 @@ export interface MemeReportsTable {
   decision_id: number | null;
 }
 
-export interface MemeDecisionsTable {
+interface MemeDecisionsTable {
   id: Generated<number>;
   meme_id: number;
   meme_title: string;
@@ -125,7 +125,7 @@ export interface MemeDecisionsTable {
   uploader_id: Generated<number | null>;
 }
 
-export interface MemeListSnapshotsTable {
+interface MemeListSnapshotsTable {
   id: Generated<number>;
   list_key: string;
   /** JSON array of meme ids in list order. */
@@ -133,7 +133,7 @@ export interface MemeListSnapshotsTable {
   created_at: number;
 }
 
-export interface MemeVotesTable {
+interface MemeVotesTable {
   meme_id: number;
   /** `u:<user id>` for a member, `v:<visitor id>` for a visitor's signed cookie. */
   voter: string;
@@ -176,7 +176,7 @@ export interface GameRunsTable {
  * A run's jumps (migration 013): chunks of comma-separated step numbers, in step order by
  * `first_step`; each report appends one, and the verified log is one chunk from step 0.
  */
-export interface RunJumpsTable {
+interface RunJumpsTable {
   run_id: string;
   first_step: number;
   jumps: string;
@@ -235,7 +235,7 @@ export interface UserWalletsTable {
 }
 
 /** `pending` and `expired`: a payment prepared with its reference, and one that never landed. */
-export type PrizeStep = 'reviewed' | 'approved' | 'pending' | 'expired' | 'paid';
+type PrizeStep = 'reviewed' | 'approved' | 'pending' | 'expired' | 'paid';
 
 /** Append-only (db/append-only.ts): no row is ever updated, deleted or replaced. */
 export interface PrizeEventsTable {
@@ -290,7 +290,7 @@ export interface TokenBurnsTable {
 }
 
 /** The demo members rehearsal:week made (migration 025); their runs are the rehearsal's. */
-export interface RehearsalMembersTable {
+interface RehearsalMembersTable {
   user_id: number;
   created_at: number;
 }
@@ -319,7 +319,7 @@ export interface CoinLedgerTable {
   created_at: number;
 }
 
-export interface OwnedCharactersTable {
+interface OwnedCharactersTable {
   user_id: number;
   character_key: string;
   acquired_at: number;
@@ -390,13 +390,13 @@ export interface HolderBalancesTable {
 }
 
 /** A deleted member's name (migration 024): their page says the account is gone. */
-export interface DeletedAccountsTable {
+interface DeletedAccountsTable {
   username_lower: string;
   deleted_at: number;
 }
 
 /** A member's WebAuthn credential (migration 016); keys and ids base64url. */
-export interface PasskeysTable {
+interface PasskeysTable {
   id: Generated<number>;
   user_id: number;
   credential_id: string;
@@ -412,7 +412,7 @@ export interface PasskeysTable {
 
 /** Append-only (db/append-only.ts): every operator decision, console or CLI (migration 016). */
 /** The raid switch and its thresholds: one row (migration 023, docs/decisions/027). */
-export interface RaidModeTable {
+interface RaidModeTable {
   id: number;
   active: number;
   since: number | null;
@@ -424,12 +424,12 @@ export interface RaidModeTable {
   updated_at: number;
 }
 
-export interface SpentChallengesTable {
+interface SpentChallengesTable {
   signature: string;
   expires_at: number;
 }
 
-export interface PhashBlocklistTable {
+interface PhashBlocklistTable {
   id: Generated<number>;
   phash: string;
   /** `deleted` for a meme a moderator deleted, else the community the list came from. */
@@ -438,7 +438,7 @@ export interface PhashBlocklistTable {
   added_at: number;
 }
 
-export interface SuspensionCleanupsTable {
+interface SuspensionCleanupsTable {
   id: Generated<number>;
   suspension_id: number;
   kind: 'meme' | 'vote' | 'report';
@@ -454,7 +454,7 @@ export interface SuspensionCleanupsTable {
 
 export type AlertChannel = 'discord' | 'telegram' | 'email';
 
-export interface AlertOutboxTable {
+interface AlertOutboxTable {
   id: Generated<number>;
   kind: string;
   channel: AlertChannel;
@@ -468,7 +468,7 @@ export interface AlertOutboxTable {
   last_error: string | null;
 }
 
-export interface OperatorLogTable {
+interface OperatorLogTable {
   id: Generated<number>;
   /** Null for the CLI. */
   operator_id: number | null;
@@ -485,7 +485,7 @@ export interface OperatorLogTable {
   created_at: number;
 }
 
-export interface SuspensionsTable {
+interface SuspensionsTable {
   id: Generated<number>;
   user_id: number;
   reason: string;
@@ -497,7 +497,7 @@ export interface SuspensionsTable {
   lifted_by: number | null;
 }
 
-export interface AppealsTable {
+interface AppealsTable {
   id: Generated<number>;
   suspension_id: number;
   user_id: number;
@@ -511,7 +511,7 @@ export interface AppealsTable {
   told_at: number | null;
 }
 
-export interface ReplayWatchesTable {
+interface ReplayWatchesTable {
   id: Generated<number>;
   operator_id: number;
   run_id: string;
@@ -519,7 +519,7 @@ export interface ReplayWatchesTable {
 }
 
 /** A withdrawn approval (migration 022); append-only: it strikes out prize_events' approval row. */
-export interface PrizeWithdrawalsTable {
+interface PrizeWithdrawalsTable {
   id: Generated<number>;
   week_id: string;
   approval_id: number;
@@ -530,14 +530,14 @@ export interface PrizeWithdrawalsTable {
 }
 
 /** When an operator opened a run's replay in the console (migration 022). */
-export interface ReplayOpensTable {
+interface ReplayOpensTable {
   id: Generated<number>;
   operator_id: number;
   run_id: string;
   opened_at: number;
 }
 
-export interface RunDisqualificationsTable {
+interface RunDisqualificationsTable {
   run_id: string;
   /** Public: the player and the board show it. */
   reason: string;
@@ -549,7 +549,7 @@ export interface RunDisqualificationsTable {
  * Append-only (migration 028): one row per meme posted, vote cast and report filed, as it
  * happened; the overview counts these, which deleting a meme or withdrawing a vote leaves alone.
  */
-export interface MemeActivityTable {
+interface MemeActivityTable {
   id: Generated<number>;
   kind: MemeActivityKind;
   created_at: number;

@@ -293,18 +293,6 @@ export async function findEntryReplay(db: Db, entryId: number) {
     .executeTakeFirst();
 }
 
-/** Whether the member has played a round to its end (a run replayed and accepted). */
-export async function hasFinishedRun(db: Db, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('game_runs')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('verified_at', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** How many rounds each of the members has played to their end (absent: none). */
 export async function finishedRunCounts(
   db: Db,

@@ -32,12 +32,12 @@ export const HOLDER_RECHECK_MS = 6 * HOUR_MS;
 /** Each member's reads fall somewhere in the hour after their six: not every wallet at once. */
 export const RECHECK_SPREAD_MS = HOUR_MS;
 /** Wallets read per maintenance run (every ten minutes): 1,800 members per six hours at most. */
-export const CHECKS_PER_RUN = 50;
+const CHECKS_PER_RUN = 50;
 /** A read that failed (the RPC down) is tried again this much later; the last read stands. */
-export const RETRY_AFTER_FAILURE_MS = 30 * MINUTE_MS;
+const RETRY_AFTER_FAILURE_MS = 30 * MINUTE_MS;
 /** A member's own "check now": each is two RPC reads. */
 export const CHECKS_PER_MEMBER: RateRule = { limit: 5, windowMs: HOUR_MS };
-export const CHECKS_PER_NETWORK: RateRule = { limit: 20, windowMs: HOUR_MS };
+const CHECKS_PER_NETWORK: RateRule = { limit: 20, windowMs: HOUR_MS };
 
 export interface HolderContext {
   db: Kysely<Database>;
@@ -50,7 +50,7 @@ export interface HolderContext {
 }
 
 /** Where in the spread hour member `userId`'s reads fall (a fixed hash: no clock, no chance). */
-export function spreadFor(userId: number): number {
+function spreadFor(userId: number): number {
   return (Math.imul(userId, 2654435761) >>> 0) % RECHECK_SPREAD_MS;
 }
 

@@ -25,7 +25,7 @@ export interface LiveLimits {
   heartbeatMs: number;
 }
 
-export const DEFAULT_LIVE_LIMITS: LiveLimits = {
+const DEFAULT_LIVE_LIMITS: LiveLimits = {
   backlogEvents: 2_000,
   backlogMs: 5 * 60_000,
   streamsPerNetwork: 16,

@@ -24,7 +24,7 @@ export interface LiveTransport {
   close(): Promise<void>;
 }
 
-export interface ListenHandlers {
+interface ListenHandlers {
   onEvent(event: LiveEvent): void;
   onReady(lastId: number): void;
   onError(error: unknown): void;
@@ -69,7 +69,7 @@ export function inProcessTransport(clock: Clock): LiveTransport {
   };
 }
 
-export const POSTGRES_CHANNEL = 'live_events';
+const POSTGRES_CHANNEL = 'live_events';
 export const LISTENER_NAME = 'grind-live-listener';
 
 /**

@@ -15,7 +15,7 @@ const monthYear = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** One line about the member, for link previews and the page's description. */
-export function memberSummary(page: MemberPage, brand: string): string {
+function memberSummary(page: MemberPage, brand: string): string {
   if (page.status === 'suspended') return `${page.username}'s account on ${brand} is suspended.`;
   if (page.status === 'deleted') return `${page.username}'s account on ${brand} was deleted.`;
   const parts = [`Member since ${monthYear(page.memberSince)}`];

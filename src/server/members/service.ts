@@ -31,9 +31,9 @@ import { findWallet } from '../wallet/repository.ts';
  * it. A suspended or deleted member's page says so and nothing else.
  */
 
-export const PAGE_MEMES = 24;
-export const PAGE_RUNS = 5;
-export const PAGE_PRIZES = 52;
+const PAGE_MEMES = 24;
+const PAGE_RUNS = 5;
+const PAGE_PRIZES = 52;
 
 export interface MemberDeps {
   db: Kysely<Database>;
@@ -110,7 +110,7 @@ export async function updateSettings(
 }
 
 /** Hashes a member may ask for per hour (each an argon2 hash). */
-export const PASSWORD_ADDS_PER_MEMBER = { limit: 5, windowMs: 60 * 60 * 1000 };
+const PASSWORD_ADDS_PER_MEMBER = { limit: 5, windowMs: 60 * 60 * 1000 };
 
 /** A first password for an account opened with a wallet; one it has already is not replaced. */
 export async function addPassword(

@@ -17,18 +17,18 @@ import { recordDecision, type Operator } from '../db/operator-log.ts';
  * `#` starts a comment line; blank lines are skipped; the hash is uploads/perceptual-hash.ts's
  * (32x32 grey, DCT, the 8x8 low frequencies but the constant term against their median).
  */
-export const BLOCKLIST_HEADER = '# grind-phash-blocklist 1';
-export const BLOCKLIST_MAX_LINES = 100_000;
+const BLOCKLIST_HEADER = '# grind-phash-blocklist 1';
+const BLOCKLIST_MAX_LINES = 100_000;
 
 const LINE = /^([0-9a-fA-F]{16})(?:\s+(.{0,200}))?$/;
 
-export interface BlockedPicture {
+interface BlockedPicture {
   phash: string;
   note: string | null;
 }
 
 /** The entries of a list, or 400 VALIDATION naming the first line that is not one. */
-export function parseBlocklist(text: string): BlockedPicture[] {
+function parseBlocklist(text: string): BlockedPicture[] {
   const lines = text.split(/\r?\n/);
   if (lines.length > BLOCKLIST_MAX_LINES) {
     throw new HttpError(400, `A list holds at most ${BLOCKLIST_MAX_LINES} lines.`, 'VALIDATION');

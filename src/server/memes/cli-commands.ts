@@ -64,7 +64,7 @@ function listingCommand<Row>(listing: {
   };
 }
 
-export const memesListCommand = listingCommand({
+const memesListCommand = listingCommand({
   name: 'memes:list',
   summary: 'The newest memes, hidden ones too, with votes and uploader.',
   load: listAllMemes,
@@ -92,7 +92,7 @@ export const memesListCommand = listingCommand({
   ],
 });
 
-export const memesQueueCommand = listingCommand({
+const memesQueueCommand = listingCommand({
   name: 'memes:queue',
   summary: `Reported memes awaiting a decision, most reported first, with the reasons (${REPORTS_TO_HIDE} distinct reporters hide a meme until then).`,
   // The console's queue (memes/report-queue.ts): one reading of the reports for both faces.
@@ -174,10 +174,10 @@ function decisionCommand(decision: Decision): MemeCliCommand {
   };
 }
 
-export const memesDismissCommand = decisionCommand('dismiss');
-export const memesHideCommand = decisionCommand('hide');
-export const memesUnhideCommand = decisionCommand('unhide');
-export const memesDeleteCommand = decisionCommand('delete');
+const memesDismissCommand = decisionCommand('dismiss');
+const memesHideCommand = decisionCommand('hide');
+const memesUnhideCommand = decisionCommand('unhide');
+const memesDeleteCommand = decisionCommand('delete');
 
 /** The gallery's operator commands, by name, for the CLI's registry. */
 export const memeCliCommands: Record<string, MemeCliCommand> = {

@@ -389,30 +389,6 @@ export async function listAllMemes(db: Kysely<Database>, limit: number) {
 }
 
 /**
- * Deletes the meme (its votes go with it) and returns the image keys nothing else refers to
- * any more: identical uploads share one content-addressed object, so an image another meme or
- * an unused processed upload still names must stay.
- */
-export async function deleteMemeRow(
-  db: Kysely<Database>,
-  id: number,
-): Promise<{ deleted: boolean; orphanKeys: string[] }> {
-  return db.transaction().execute(async (trx) => {
-    const meme = await trx
-      .deleteFrom('memes')
-      .where('id', '=', id)
-      .returning(['image_key', 'thumbnail_key'])
-      .executeTakeFirst();
-    if (!meme) return { deleted: false, orphanKeys: [] };
-    const orphanKeys: string[] = [];
-    for (const key of [meme.image_key, meme.thumbnail_key]) {
-      if (!(await isObjectReferenced(trx, key))) orphanKeys.push(key);
-    }
-    return { deleted: true, orphanKeys };
-  });
-}
-
-/**
  * Removes a member's memes (their votes go with them) and processed uploads, inside the
  * caller's transaction; answers the image keys they named, for the caller to delete from the
  * store once no other row names them.

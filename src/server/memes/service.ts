@@ -110,10 +110,10 @@ export interface Gallery {
  * reader is paging through, so no card repeats or goes missing; the cards still show today's
  * counts, and a meme hidden since is left out.
  */
-export const SNAPSHOT_REUSE_MS = MINUTE_MS;
+const SNAPSHOT_REUSE_MS = MINUTE_MS;
 export const SNAPSHOT_TTL_MS = 6 * 3_600_000;
 /** Top and Hot show at most this many cards (42 pages of the default size). */
-export const SNAPSHOT_MAX = 1000;
+const SNAPSHOT_MAX = 1000;
 
 const badCursor = () => new HttpError(400, 'cursor must come from the previous page', 'VALIDATION');
 

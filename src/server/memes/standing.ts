@@ -19,7 +19,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * reads whatever their number: the account's age, finished runs, memes still up, reports upheld
  * against their memes (a moderator hid or deleted a reported meme), a proven wallet.
  */
-export async function standingFacts(
+async function standingFacts(
   db: Db,
   userIds: readonly number[],
 ): Promise<Map<number, StandingFacts>> {

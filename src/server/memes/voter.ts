@@ -23,7 +23,7 @@ function hmac(secret: string, context: string, text: string): string {
   return createHmac('sha256', secret).update(context).update('\0').update(text).digest('base64url');
 }
 
-export function signVisitorId(id: string, secret: string): string {
+function signVisitorId(id: string, secret: string): string {
   return `${id}.${hmac(secret, ID_CONTEXT, id)}`;
 }
 

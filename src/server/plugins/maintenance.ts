@@ -6,7 +6,7 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 /** A clean-up a domain runs every ten minutes (expired rows, forgotten files). */
 export type MaintenanceTask = (now: number) => Promise<unknown>;
 
-export interface Maintenance {
+interface Maintenance {
   /** Adds a task under a name (the name is logged when the task fails). */
   add(name: string, task: MaintenanceTask): void;
   /** Runs every task once now; resolves when all are done (for tests and the timer). */

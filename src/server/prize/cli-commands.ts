@@ -49,7 +49,7 @@ function refuse(ctx: Pick<CliContext, 'print'>, message: string): number {
  * Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2).
  * PUBLIC_ORIGIN when set; the default local server otherwise.
  */
-export function replayUrl(ctx: CliContext, entryId: number): string {
+function replayUrl(ctx: CliContext, entryId: number): string {
   const origin = ctx.config.publicOrigin ?? `http://localhost:${ctx.config.port}`;
   return `${origin}${replayPageAddress(entryId)}`;
 }
@@ -82,7 +82,7 @@ function minutes(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-export const prizeReviewCommand: CliCommand = {
+const prizeReviewCommand: CliCommand = {
   usage: 'prize:review [--week 2026-W47] [--limit 10]',
   summary:
     "The week's best runs (last week by default): who can be paid, each run replayed and its address to watch. Records which runs and wallets you were shown.",
@@ -135,7 +135,7 @@ export const prizeReviewCommand: CliCommand = {
   },
 };
 
-export const prizeApproveCommand: CliCommand = {
+const prizeApproveCommand: CliCommand = {
   // `--run=ID`: a run id may begin with '-', which parseArgs would take for an option.
   usage: 'prize:approve --week 2026-W47 --run=RUN_ID [--confirm-wallet=ADDRESS]',
   summary:
@@ -174,7 +174,7 @@ export const prizeApproveCommand: CliCommand = {
   },
 };
 
-export const prizeWithdrawCommand: CliCommand = {
+const prizeWithdrawCommand: CliCommand = {
   usage: 'prize:withdraw --week 2026-W47 --reason "kept in the log"',
   summary:
     "Withdraws the week's approval before it is paid (refused while a prepared payment may still land); the week goes back to review. Logged.",
@@ -201,7 +201,7 @@ export const prizeWithdrawCommand: CliCommand = {
   },
 };
 
-export const prizeDisqualifyCommand: CliCommand = {
+const prizeDisqualifyCommand: CliCommand = {
   usage: 'prize:disqualify --run=RUN_ID --reason "shown on the board"',
   summary:
     'Disqualifies a run with a public reason: it leaves the weekly board and the review, and an approval of it is withdrawn; a run its week was paid to cannot be. Logged.',
@@ -229,7 +229,7 @@ export const prizeDisqualifyCommand: CliCommand = {
 };
 
 /** A Solana transaction signature: base58 of 64 bytes. */
-export function isTransactionSignature(value: string): boolean {
+function isTransactionSignature(value: string): boolean {
   try {
     return base58.decode(value).length === 64;
   } catch {
@@ -248,7 +248,7 @@ function refusedBy(ctx: CliContext, error: unknown): number {
   throw error;
 }
 
-export const prizePrepareCommand: CliCommand = {
+const prizePrepareCommand: CliCommand = {
   usage: 'prize:prepare --week 2026-W47',
   summary:
     "Prepares the approved week's payment: the amount, the wallet, and the reference key and memo the transfer must carry (the console does this itself).",
@@ -267,7 +267,7 @@ export const prizePrepareCommand: CliCommand = {
   },
 };
 
-export const prizePaidCommand: CliCommand = {
+const prizePaidCommand: CliCommand = {
   usage: 'prize:paid --week 2026-W47 --tx SIGNATURE',
   summary:
     "Records the week's payment once the transaction is verified on chain at finalized: the prepared reference and memo, the prize to the approved wallet, the payer in PRIZE_TREASURY when set.",

@@ -76,7 +76,7 @@ export interface PaymentContext {
 const REFUSALS_KEPT = 50_000;
 
 /** The maintenance scheduler, as the operator log names it. */
-export const SCHEDULER: Operator = { id: null, name: 'scheduler', address: 'server' };
+const SCHEDULER: Operator = { id: null, name: 'scheduler', address: 'server' };
 
 /** The calls of ChainRpc, each a span when tracing (the RPC's host names it, not its URL). */
 const RPC_CALLS = [
@@ -119,7 +119,7 @@ const refusal = (status: number, code: ErrorCode, message: string) =>
   new HttpError(status, message, code);
 
 /** The RPC's failure as the caller's answer: 503, nothing recorded, tried again later. */
-export function unavailable(error: ChainUnavailable): HttpError {
+function unavailable(error: ChainUnavailable): HttpError {
   return refusal(
     503,
     error.code,
@@ -296,7 +296,7 @@ async function payableWeek(ctx: PaymentContext, weekId: string) {
 // transaction (issue 41).
 
 type Db = Kysely<Database> | Transaction<Database>;
-export type PrizeLogKind =
+type PrizeLogKind =
   'prize-prepare' | 'prize-sent' | 'prize-paid' | 'prize-refused' | 'prize-expired';
 
 async function logPrize(

@@ -55,7 +55,7 @@ function paymentInFlight(events: PrizeEventRow[]): boolean {
 }
 
 /** Why a standing cannot be paid, or null when it can: the one rule both faces show. */
-export function whyNotPayable(entry: {
+function whyNotPayable(entry: {
   row: Pick<StandingRow, 'user_id'>;
   wallet: string | null;
   suspended: boolean;
@@ -68,7 +68,7 @@ export function whyNotPayable(entry: {
   return null;
 }
 
-export interface ReviewEntry {
+interface ReviewEntry {
   row: StandingRow;
   wallet: string | null;
   jumps: number | null;

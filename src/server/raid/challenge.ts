@@ -13,9 +13,9 @@ import { spendChallenge } from './repository.ts';
  * a person pays: about 2,500 derivations of 1,000 iterations, a second or two of one core.
  * A solved challenge is spent once (spent_challenges) and good for 10 minutes.
  */
-export const CHALLENGE_COST = 1_000;
-export const CHALLENGE_COUNTER = { min: 1_000, max: 4_000 } as const;
-export const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
+const CHALLENGE_COST = 1_000;
+const CHALLENGE_COUNTER = { min: 1_000, max: 4_000 } as const;
+const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
 
 /** The secrets for the challenge's two signatures, derived from the site's own. */
 function secrets(secret: string) {

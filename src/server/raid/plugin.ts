@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { checkRaidTrigger, RaidState } from './service.ts';
 
 /** How often the thresholds are compared with the last hour: an alert within a minute of a raid. */
-export const RAID_CHECK_MS = 15_000;
+const RAID_CHECK_MS = 15_000;
 
 /**
  * Raid mode on this node: `app.raid` (the switch through the read cache) and the automatic

@@ -28,7 +28,7 @@ import {
 export type RaidDeps = Pick<AppDeps, 'db' | 'config'>;
 
 /** Who the thresholds act as on the operator log. */
-export const RAID_TRIGGER: Operator = { id: null, name: 'auto:raid-trigger', address: 'server' };
+const RAID_TRIGGER: Operator = { id: null, name: 'auto:raid-trigger', address: 'server' };
 
 /**
  * This node's view of the switch, under the read-cache rule (decision 011): every gallery write

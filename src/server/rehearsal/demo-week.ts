@@ -54,7 +54,7 @@ export interface DemoMember {
 }
 
 /** A rehearsal refused, with the one line that says why. */
-export class RehearsalRefused extends Error {}
+class RehearsalRefused extends Error {}
 
 async function demoMemberIds(db: Kysely<Database>): Promise<number[]> {
   const rows = await db.selectFrom('rehearsal_members').select('user_id').execute();

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
 import { cookieName, isSecureRequest } from './sessions.ts';
 
-export const CSRF_COOKIE = 'csrf';
+const CSRF_COOKIE = 'csrf';
 const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /**

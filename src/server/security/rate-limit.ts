@@ -5,7 +5,7 @@ import type { ErrorCode } from '#shared/api/error-codes.ts';
 import { networkWidths } from '../http/client-network.ts';
 import { HttpError } from '../http-error.ts';
 
-export interface RateLimitResult {
+interface RateLimitResult {
   allowed: boolean;
   retryAfterSeconds: number;
 }
@@ -79,7 +79,7 @@ const CALLER_KINDS = new Set(['net', 'user', 'account', 'device']);
  * `login:net:203.0.113.7`): the refusals metric's labels, so the caller itself (a network, an id,
  * a name) never becomes one. A key of another shape reads as `other`.
  */
-export function limitOfKey(key: string): { limit: string; scope: string } {
+function limitOfKey(key: string): { limit: string; scope: string } {
   const parts = key.split(':');
   const at = parts.findIndex((part) => CALLER_KINDS.has(part));
   const name = parts.slice(0, Math.max(at, 0));

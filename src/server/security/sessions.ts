@@ -5,8 +5,8 @@ import type { Database } from '../db/database.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 
 export const SESSION_COOKIE = 'sid';
-export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
-export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
+const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -29,7 +29,7 @@ export function cookieName(request: FastifyRequest, base: string): string {
   return isSecureRequest(request) ? `__Host-${base}` : base;
 }
 
-export async function loadSessionUser(
+async function loadSessionUser(
   db: Kysely<Database>,
   idHash: string,
   now: number,

@@ -12,14 +12,14 @@ import { creditCoins } from './ledger.ts';
 import { balanceAndLedgerSum, latestLedgerEntries } from './repository.ts';
 
 /** users.coins is a 32-bit integer on PostgreSQL; a grant must not push a balance past it. */
-export const MAX_BALANCE = 2_147_483_647;
+const MAX_BALANCE = 2_147_483_647;
 const NOTE_MAX = 200;
 const LEDGER_DEFAULT_LIMIT = 100;
 
 const GRANT_USAGE = 'coins:grant <username> <amount> [--reason TEXT]';
 const LEDGER_USAGE = `coins:ledger <username> [--limit ${LEDGER_DEFAULT_LIMIT}]`;
 
-export const coinsGrantCommand: CliCommand = {
+const coinsGrantCommand: CliCommand = {
   usage: GRANT_USAGE,
   summary: "Adds coins to a member's balance, recorded in the ledger as an operator grant.",
   async run(ctx, args) {
@@ -66,7 +66,7 @@ function signed(delta: number): string {
   return delta > 0 ? `+${delta}` : String(delta);
 }
 
-export const coinsLedgerCommand: CliCommand = {
+const coinsLedgerCommand: CliCommand = {
   usage: LEDGER_USAGE,
   summary: "A member's coin ledger (newest last) and a check that it adds up to the balance.",
   async run(ctx, args) {

@@ -48,7 +48,7 @@ interface PageFacts {
 }
 
 /** Where the server's renderer is, for a client built into `clientDistDir`. */
-export function rendererFor(clientDistDir: string): string {
+function rendererFor(clientDistDir: string): string {
   return path.join(path.dirname(clientDistDir), 'server', 'entry-server.js');
 }
 

@@ -25,17 +25,17 @@ export interface ObjectStore {
   close?(): Promise<void>;
 }
 
-export interface UploadTargetOptions {
+interface UploadTargetOptions {
   key: string;
   maxBytes: number;
   expiresAt: Date;
 }
 
-export interface UploadTarget {
+interface UploadTarget {
   uploadURL: string;
 }
 
-export interface StoredObject {
+interface StoredObject {
   body: Readable;
   contentType: string;
   size: number;
@@ -85,7 +85,7 @@ export function assertValidObjectKey(key: unknown): asserts key is string {
   if (!isValidObjectKey(key)) throw new InvalidObjectKeyError();
 }
 
-export const UPLOAD_KEY_PREFIX = 'uploads';
+const UPLOAD_KEY_PREFIX = 'uploads';
 
 /** Where a raw, unchecked upload lands before processing: random, never derived from input. */
 export function newUploadKey(): string {

@@ -11,7 +11,7 @@ import { HttpError } from '../http-error.ts';
  * minute; while the RPC cannot answer, one younger than an hour is still given, then none.
  */
 
-export type SupplyKind = 'total' | 'circulating';
+type SupplyKind = 'total' | 'circulating';
 
 export const SUPPLY_FRESH_MS = MINUTE_MS;
 /** Never a figure older than this, whatever the RPC is doing. */
@@ -28,7 +28,7 @@ export interface SupplyReader {
 }
 
 /** Base units to whole tokens, rounded down (a u64 over 10^decimals, exact). */
-export function wholeTokens(amount: bigint, decimals: number): string {
+function wholeTokens(amount: bigint, decimals: number): string {
   return (amount / 10n ** BigInt(decimals)).toString();
 }
 

@@ -24,7 +24,7 @@ export interface ImageLimits {
   timeoutSeconds: number;
 }
 
-export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = {
+const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = {
   maxInputBytes: 5 * 1024 * 1024,
   maxInputPixels: 40_000_000,
   maxFrames: 300,

@@ -9,9 +9,9 @@ import { NOT_SCORED } from '../memes/screen-score.ts';
  * score is the probability of the three unsafe classes together (Porn, Hentai, Sexy); at or above
  * SCREEN_HOLD_THRESHOLD the meme is held for a moderator's review, never dropped.
  */
-export const SCREEN_SIZE = 224;
+const SCREEN_SIZE = 224;
 /** How long one image may wait for its score; past it the image counts as not scored (held). */
-export const SCREEN_TIMEOUT_MS = 15_000;
+const SCREEN_TIMEOUT_MS = 15_000;
 
 export type ClassScores = Record<string, number>;
 
@@ -22,7 +22,7 @@ export function unsafeScore(scores: ClassScores): number {
 }
 
 /** The first frame as the classifier takes it: 224x224 RGB, transparency on white. */
-export async function screenPixels(image: Buffer): Promise<Uint8Array> {
+async function screenPixels(image: Buffer): Promise<Uint8Array> {
   const pixels = await sharp(image, { pages: 1, limitInputPixels: 40_000_000 })
     .flatten({ background: '#ffffff' })
     .removeAlpha()
@@ -115,7 +115,7 @@ export async function screenImage(image: Buffer, timeoutMs = SCREEN_TIMEOUT_MS):
 }
 
 /** How long the model may take to load in its thread (about 4 s on a busy 2-core machine). */
-export const MODEL_LOAD_TIMEOUT_MS = 60_000;
+const MODEL_LOAD_TIMEOUT_MS = 60_000;
 
 async function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -35,7 +35,7 @@ export type { SiteIdentity };
 
 /** Long enough to open a wallet and read the message; short enough that a leaked one dies. */
 export const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
-export const LINK_STATEMENT =
+const LINK_STATEMENT =
   'Link this wallet to my account, so the weekly prize can be paid to it. This is not a transaction and costs nothing.';
 /**
  * Challenges and link attempts (each one an argon2 hash when it names a password): a member
@@ -46,7 +46,7 @@ const WALLET_WINDOW_MS = 15 * MINUTE_MS;
 export const CHALLENGES_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
 export const CHALLENGES_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
 export const LINKS_PER_MEMBER: RateRule = { limit: 10, windowMs: WALLET_WINDOW_MS };
-export const LINKS_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
+const LINKS_PER_NETWORK: RateRule = { limit: 30, windowMs: WALLET_WINDOW_MS };
 const TOO_MANY = 'Too many wallet attempts. Please try again later.';
 
 /**

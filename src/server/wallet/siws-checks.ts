@@ -16,8 +16,8 @@ import { HttpError } from '../http-error.ts';
  * very bytes the server would issue for that row (docs/decisions/019 and 029).
  */
 
-export const SIWS_VERSION = '1';
-export const SIWS_CHAIN_ID = 'mainnet';
+const SIWS_VERSION = '1';
+const SIWS_CHAIN_ID = 'mainnet';
 
 /**
  * How far ahead of this node's clock a message's issued-at may be: the node that issued it may
@@ -73,7 +73,7 @@ export function challengeFields(row: IssuedMessage, statement: string): WalletCh
 
 const bad = (message: string, code: ErrorCode) => new HttpError(400, message, code);
 
-export function decodeBase64(value: string): Uint8Array {
+function decodeBase64(value: string): Uint8Array {
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
 

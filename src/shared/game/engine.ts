@@ -37,9 +37,9 @@ import { createPrng, nextInt, type Prng } from './prng.ts';
 // min and max, which IEEE 754 defines exactly, so browser and server agree to the last bit.
 
 export type ObstacleType = (typeof OBSTACLE_TYPES)[number];
-export type EndReason = 'ceiling' | 'floor' | 'obstacle' | 'time-limit';
+type EndReason = 'ceiling' | 'floor' | 'obstacle' | 'time-limit';
 
-export interface Worker {
+interface Worker {
   x: number;
   y: number;
   /** y before the last step, for rendering between steps. */
@@ -65,7 +65,7 @@ export interface Obstacle {
   passed: boolean;
 }
 
-export interface Coin {
+interface Coin {
   active: boolean;
   id: number;
   x: number;

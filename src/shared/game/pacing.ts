@@ -6,7 +6,7 @@ import { MAX_INPUTS, MAX_STEPS, STEP_MS, STEPS_PER_SECOND } from './constants.ts
 
 /** Spec: countdown 3, 2, 1, GO over three seconds, the round itself about 800 ms later. */
 export const COUNTDOWN_STEP_MS = 1000;
-export const GO_TO_RUNNING_MS = 800;
+const GO_TO_RUNNING_MS = 800;
 /**
  * The server's start of a round: its own issue time plus the fixed countdown. The client cannot
  * move it: starting late only puts the round behind, starting early only ahead.
@@ -45,14 +45,14 @@ export const UNREPORTED_TAIL_STEPS = STEPS_PER_SECOND;
  * (2 * -JUMP_VELOCITY / GRAVITY), and a faster rate only climbs into the ceiling, which ends the
  * round: five times the rate of play, and 12 taps a second, more than a thumb keeps up.
  */
-export const JUMP_RATE_STEPS = MAX_STEPS / MAX_INPUTS;
+const JUMP_RATE_STEPS = MAX_STEPS / MAX_INPUTS;
 /** On top of the rate, a second's worth of jumps at that rate: a burst from the start. */
-export const JUMP_BURST = STEPS_PER_SECOND / JUMP_RATE_STEPS;
+const JUMP_BURST = STEPS_PER_SECOND / JUMP_RATE_STEPS;
 /**
  * The most steps one timely report covers: the longest wait between reports, plus the first
  * report's lead and the previous one's lag (docs/decisions/018).
  */
-export const REPORT_SPAN_STEPS =
+const REPORT_SPAN_STEPS =
   (MAX_REPORT_GAP_MS + AHEAD_TOLERANCE_MS + BEHIND_TOLERANCE_MS) / STEP_MS;
 /**
  * Jumps one report may carry: its longest span at the jump rate, plus a burst (162). A client
@@ -67,7 +67,7 @@ export function maxJumpsBy(step: number): number {
 }
 
 export type PacingRefusal = { code: PacingCode; message: string };
-export type PacingCode =
+type PacingCode =
   'RUN_BEHIND' | 'RUN_AHEAD' | 'RUN_SILENT' | 'RUN_INCONSISTENT' | 'RUN_TOO_MANY_JUMPS';
 
 export const UNRANKED = 'This round is unranked';

@@ -6,7 +6,7 @@ export interface Prng {
   state: number;
 }
 
-export const UINT32_RANGE = 4294967296;
+const UINT32_RANGE = 4294967296;
 
 export function isUint32(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < UINT32_RANGE;

@@ -12,7 +12,7 @@ export interface SimulateLimits {
   maxInputs?: number;
 }
 
-export type InvalidRunReason =
+type InvalidRunReason =
   | 'invalid-seed'
   | 'not-an-array'
   | 'too-many-inputs'
@@ -33,7 +33,7 @@ export interface StepObserver {
 }
 
 export type ValidRun = { ok: true } & RunSummary;
-export interface InvalidRun {
+interface InvalidRun {
   ok: false;
   reason: InvalidRunReason;
   message: string;

@@ -16,7 +16,7 @@ interface StepUpState {
 const state = createStore<StepUpState>({ asking: false });
 let waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
 
-export class StepUpCancelled extends Error {
+class StepUpCancelled extends Error {
   constructor() {
     super('The passkey sign-in was not made, so this was not done.');
     this.name = 'StepUpCancelled';

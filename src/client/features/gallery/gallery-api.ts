@@ -32,7 +32,7 @@ import { callEndpoint, endpointUrl } from '#client/lib/api-call.ts';
 export const memesQueryRoot = [memePaths.list] as const;
 
 /** Per viewer too: a member's list carries their own votes, a visitor's theirs. */
-export const memesQueryKey = (category: CategoryFilter, sort: MemeSort, viewer: number | null) =>
+const memesQueryKey = (category: CategoryFilter, sort: MemeSort, viewer: number | null) =>
   [...memesQueryRoot, category, sort, viewer ?? 'visitor'] as const;
 
 /** One page: the memes, and the next page's address from the Link header (null on the last). */
@@ -42,7 +42,7 @@ export interface MemesPage {
 }
 
 /** The first page's address; later pages' come from the server. */
-export function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
+function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
   return endpointUrl(listMemesEndpoint, {
     query: {
       ...(category !== 'all' && { category }),
@@ -52,7 +52,7 @@ export function firstPageUrl(category: CategoryFilter, sort: MemeSort): string {
 }
 
 /** A page by its address (the first page's, or a Link header's), read as listMemesEndpoint's. */
-export async function fetchMemesPage(url: string): Promise<MemesPage> {
+async function fetchMemesPage(url: string): Promise<MemesPage> {
   const { data, headers } = await apiGetWithHeaders(url, listMemesEndpoint.response);
   return { memes: data, next: nextLink(headers.get('link')) };
 }
@@ -67,7 +67,7 @@ export function useMemes(category: CategoryFilter, sort: MemeSort, viewer: numbe
 }
 
 /** The meme of a permalink page; per viewer, for their own vote. */
-export const memeQueryKey = (id: number, viewer: number | null) =>
+const memeQueryKey = (id: number, viewer: number | null) =>
   [...memesQueryRoot, 'one', id, viewer ?? 'visitor'] as const;
 
 export function useMeme(id: number, viewer: number | null) {
@@ -87,7 +87,7 @@ export function useReport() {
 }
 
 /** Writes a vote's answer into every cached page, and the permalink page, showing that meme. */
-export function applyVote(queryClient: QueryClient, memeId: number, result: VoteResponse): void {
+function applyVote(queryClient: QueryClient, memeId: number, result: VoteResponse): void {
   queryClient.setQueriesData<InfiniteData<MemesPage> | Meme>(
     { queryKey: memesQueryRoot },
     (data) => {
@@ -126,7 +126,7 @@ export async function requestUploadURL(): Promise<string> {
 }
 
 /** The answer must carry objectPath (gallery.spec.ts: "no object path"). */
-export const NO_OBJECT_PATH = 'No object path returned from server';
+const NO_OBJECT_PATH = 'No object path returned from server';
 
 export async function processUploadedImage(uploadURL: string): Promise<string> {
   const { objectPath } = await callEndpoint(memeImageEndpoint, {

@@ -63,7 +63,7 @@ export function MemeActions({ meme, onVote, onShare, voting }: MemeActionProps) 
 }
 
 /** Who posted the meme: their name leads to their page, with their holder badge. */
-export function MemeAuthor({ author }: { author: NonNullable<Meme['author']> }) {
+function MemeAuthor({ author }: { author: NonNullable<Meme['author']> }) {
   return (
     <p className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-400">
       by

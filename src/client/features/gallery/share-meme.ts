@@ -4,7 +4,7 @@ import { memePaths, pathTo } from '#shared/api/paths.ts';
 export type ShareResult = 'shared' | 'copied' | 'cancelled' | 'failed';
 
 /** The meme's own page: what a friend opens from a chat, and what a link preview shows. */
-export function memeLink(meme: Pick<Meme, 'id'>, origin = window.location.origin): string {
+function memeLink(meme: Pick<Meme, 'id'>, origin = window.location.origin): string {
   return new URL(pathTo(memePaths.page, { id: meme.id }), origin).toString();
 }
 

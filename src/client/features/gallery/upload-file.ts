@@ -58,7 +58,7 @@ export async function uploadFile(
 }
 
 /** A PUT with upload progress, which fetch cannot report. Never rejects: errors are outcomes. */
-export function xhrPut(
+function xhrPut(
   url: string,
   file: Blob,
   onProgress: (fraction: number) => void,

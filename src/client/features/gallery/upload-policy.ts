@@ -8,7 +8,7 @@ export const RETRY_DELAYS_MS = [0, 1000, 3000, 5000] as const;
 /** A 429 pauses rather than fails, but not forever. */
 export const MAX_PAUSES = 5;
 /** One fresh URL is enough when the first ran out; more would mean a clock or server fault. */
-export const MAX_RENEWALS = 2;
+const MAX_RENEWALS = 2;
 
 export type AttemptOutcome =
   | { kind: 'network-error' }
@@ -27,7 +27,7 @@ export type UploadDecision =
   | { action: 'renew-url' }
   | { action: 'fail'; message: string };
 
-export const UPLOAD_FAILED = 'Upload failed';
+const UPLOAD_FAILED = 'Upload failed';
 const EXPIRED = 'Request has expired';
 
 /** The reason a server gave: our JSON `{ message }`, or S3's XML `<Message>`. */

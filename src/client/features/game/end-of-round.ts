@@ -8,7 +8,7 @@ import { appealActionFor } from '#client/lib/appeal-store.ts';
 
 export const NAME_PROMPT = 'Enter your name for the leaderboard:';
 export const COIN_SAVE_FALLBACK = 'Failed to save collected coins.';
-export const SCORE_SUBMIT_FAILED = 'Failed to submit score to leaderboard.';
+const SCORE_SUBMIT_FAILED = 'Failed to submit score to leaderboard.';
 export const HIDDEN_ROUND_TITLE = 'Round ended';
 export const HIDDEN_ROUND_MESSAGE =
   'The game was hidden, so the round ended: rounds are played in real time, without pausing.';
@@ -35,7 +35,7 @@ export interface EndOfRoundDeps {
  * The name a score goes under: the username, else the name kept in the browser, else ask; trimmed
  * (end-of-round.test.ts; the visitor's name prompt in tests/e2e/game.spec.ts).
  */
-export async function leaderboardName(deps: EndOfRoundDeps): Promise<string | null> {
+async function leaderboardName(deps: EndOfRoundDeps): Promise<string | null> {
   if (deps.username) return deps.username;
   const stored = deps.storedName()?.trim().slice(0, PLAYER_NAME_MAX);
   if (stored) return stored;

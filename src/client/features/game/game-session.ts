@@ -11,7 +11,7 @@ import { FrameClock } from './frame-clock.ts';
 export type GamePhase = 'ready' | 'countdown' | 'running' | 'over';
 
 /** Spec: countdown 3, 2, 1, GO over three seconds, the round itself about 800 ms later. */
-export const COUNTDOWN_LABELS = ['3', '2', '1', 'GO'] as const;
+const COUNTDOWN_LABELS = ['3', '2', '1', 'GO'] as const;
 /** The server dates a round's start the same way (issue time plus this). */
 export const COUNTDOWN_TOTAL_MS = ROUND_START_DELAY_MS;
 

@@ -4,7 +4,7 @@ import { toast } from '#client/lib/toast-store.ts';
 import { Button, type ButtonVariant } from '#client/ui/button.tsx';
 import { copyText } from './clipboard.ts';
 
-export const COPIED_FEEDBACK_MS = 2000;
+const COPIED_FEEDBACK_MS = 2000;
 
 /** Copies the contract address; the button reads "Copied!" for two seconds afterwards. */
 export function CopyAddressButton({

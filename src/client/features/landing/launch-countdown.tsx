@@ -4,7 +4,7 @@ import { useServerNowOnceHydrated } from '#client/lib/server-clock.ts';
 import { usePageLabels, useSite } from '#client/lib/site-config.ts';
 import { CountdownDisplay } from './countdown-display.tsx';
 
-export const LAUNCHED_MESSAGE =
+const LAUNCHED_MESSAGE =
   'The wait is over! Start trading and join the community of hard workers.';
 
 export default function LaunchCountdown() {

@@ -9,7 +9,7 @@ import { useLiveEvent } from '#client/lib/use-live-event.ts';
 import { ClusterBadge } from '#client/ui/cluster-badge.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 
-export const NO_WINNERS_TEXT =
+const NO_WINNERS_TEXT =
   'No winners yet! Be the first to join our weekly giveaway livestream.';
 
 /**

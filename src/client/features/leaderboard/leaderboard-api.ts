@@ -4,10 +4,10 @@ import { callEndpoint } from '#client/lib/api-call.ts';
 import { leaderboardQueryKey } from '#client/lib/query-keys.ts';
 
 /** Leaderboard reads are retried twice, one second apart. */
-export const LEADERBOARD_RETRIES = 2;
-export const LEADERBOARD_RETRY_DELAY_MS = 1000;
+const LEADERBOARD_RETRIES = 2;
+const LEADERBOARD_RETRY_DELAY_MS = 1000;
 
-export function fetchLeaderboard(limit: number): Promise<LeaderboardEntry[]> {
+function fetchLeaderboard(limit: number): Promise<LeaderboardEntry[]> {
   return callEndpoint(leaderboardEndpoint, { query: { limit } });
 }
 

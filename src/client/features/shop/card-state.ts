@@ -1,6 +1,6 @@
 import type { Character, CharacterKey } from '#shared/characters.ts';
 
-export type ShopAction =
+type ShopAction =
   | { kind: 'purchase'; label: string; disabled: boolean }
   | { kind: 'select'; label: string; disabled: boolean };
 

@@ -32,7 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('quiet_minutes', 'integer', (c) => c.notNull().check(sql`quiet_minutes > 0`))
     .addColumn('updated_at', timestamp, (c) => c.notNull())
     .execute();
-  // The defaults of src/shared/raid.ts (RAID_DEFAULTS), written here as numbers: a migration
+  // The defaults decision 027 chose, written here as numbers: a migration
   // stays as it was whatever the code says later.
   await db
     .insertInto('raid_mode')
