@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holderTier, tokensToBaseUnits } from './holders.ts';
-import { mergeSiteConfig, SiteConfigError } from './site-schema.ts';
+import type { SiteConfigError } from './site-schema.ts';
+import { mergeSiteConfig } from './site-schema.ts';
 import { defaultSite } from './site.ts';
 
 const tiers = defaultSite.holders.tiers;
