@@ -10,9 +10,9 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig, TrustProxy } from './config.ts';
 import { createStandingsCache, gameRoutes, standingsRoutes } from './game/routes.ts';
 import { adminPageRoute } from './console/page-route.ts';
-import { operatorOnly } from './console/guard.ts';
+import { consoleAccess } from './console/guard.ts';
 import { appealRoutes } from './suspensions/routes.ts';
-import { consoleRoutes, consoleWriteLimit } from './console/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { refuseSuspended } from './suspensions/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { liveRoutes } from './live/routes.ts';
@@ -157,12 +157,13 @@ export async function buildApp(
     // The operator console's API: never stored, refusals included.
     await scope.register(async (admin) => {
       admin.addHook('onRequest', noStore);
+      // The guard and write limit endpointRoute installs on a moderator's or an admin's endpoint.
+      admin.decorate('consoleAccess', consoleAccess);
       await admin.register(consoleRoutes);
       await admin.register(raidConsoleRoutes);
       // Payments and burns verified on chain (decision 023): admins with a fresh passkey.
-      const money = { site, guard: operatorOnly('admin'), writeLimit: consoleWriteLimit };
-      await admin.register(prizePaymentRoutes, money);
-      await admin.register(burnAdminRoutes, money);
+      await admin.register(prizePaymentRoutes, { site });
+      await admin.register(burnAdminRoutes, { site });
     });
   });
   const pages = await registerStaticClient(app, config.clientDistDir, {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { burnsEndpoint, recordBurnEndpoint } from '#shared/api/chain.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import { consoleOperator, type ConsoleHooks } from '../prize/payment-routes.ts';
+import { consoleOperator } from '../prize/payment-routes.ts';
 import { chainRpcFor } from '../prize/payments.ts';
 import { burnStates, listBurns, recordBurn } from './service.ts';
 
@@ -16,23 +16,16 @@ export const burnReadRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (a
 };
 
 /**
- * The console's burn recording, behind the console's guard (`guard`, its operator check, runs
- * as the route's onRequest hook) and its write limit, on the operator log under the operator
- * who recorded it; registered by the console in its scope.
+ * The console's burn recording (an admin's endpoint: endpointRoute installs the console's guard
+ * and write limit), on the operator log under the operator who recorded it; registered in the
+ * console's scope.
  */
-export const burnAdminRoutes: FastifyPluginAsync<ConsoleHooks> = async (
-  app,
-  { site, guard, writeLimit },
-) => {
+export const burnAdminRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (app, { site }) => {
   const rpc = chainRpcFor(app.deps.config, app.deps.tracing);
-  endpointRoute(
-    app,
-    recordBurnEndpoint,
-    async (request) =>
-      recordBurn(
-        { db: app.deps.db, site, rpc, clock: app.deps.clock, operator: consoleOperator(request) },
-        request.body.signature,
-      ),
-    { onRequest: [guard, writeLimit] },
+  endpointRoute(app, recordBurnEndpoint, async (request) =>
+    recordBurn(
+      { db: app.deps.db, site, rpc, clock: app.deps.clock, operator: consoleOperator(request) },
+      request.body.signature,
+    ),
   );
 };

@@ -7,6 +7,8 @@ import {
 } from '#shared/api/admin.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
+import type { ConsoleAccessHooks } from '../http/endpoint-route.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
 import type { Operator } from '../db/operator-log.ts';
 import { activeSuspension } from '../suspensions/suspensions.ts';
 
@@ -14,6 +16,9 @@ import { activeSuspension } from '../suspensions/suspensions.ts';
 const SLIDE_EVERY_MS = 30 * 1000;
 
 const RANK: Record<Role, number> = { member: 0, moderator: 1, admin: 2 };
+
+/** The console's writes, per network: far above an operator's pace, far below a script's. */
+export const CONSOLE_WRITES = { limit: 60, windowMs: 60 * 1000 };
 
 /** The operator a console request acts as, set by operatorOnly. */
 export interface ConsoleOperator extends Operator {
@@ -28,14 +33,14 @@ declare module 'fastify' {
   }
 }
 
-export const NOT_OPERATOR = 'The console is for moderators and admins.';
+const NOT_OPERATOR = 'The console is for moderators and admins.';
 
 /**
  * Whether a session's passkey sign-in still opens the console at `now`: within
  * PASSKEY_STEP_UP_MS of the last console request that needed it (sliding), and within
  * PASSKEY_SIGN_IN_MAX_MS of the sign-in itself however busy the session has been.
  */
-export function passkeyFreshAt(
+function passkeyFreshAt(
   session: { passkey_at: number | null; passkey_signed_in_at: number | null },
   now: number,
 ): boolean {
@@ -52,16 +57,13 @@ export function passkeyFreshAt(
  * The console's guard, as a route's onRequest hook after the session scope's look-up: a visitor
  * gets 401, a member without `role` (read from the database on every request, so a demotion
  * takes effect on the next request) 403, a suspended operator 403 SUSPENDED (no console at all,
- * not even their own page), and without `passkey: false` a session with no fresh passkey sign-in
- * (passkeyFreshAt) 403 PASSKEY_REQUIRED. Only a route that needs the passkey slides the window
- * on: a page that asks who is signed in (`/api/admin/me`) keeps no idle session open. Sets
- * request.operator.
+ * not even their own page), and with `passkey` (every console endpoint but those marked
+ * `beforePasskey`) a session with no fresh passkey sign-in (passkeyFreshAt) 403
+ * PASSKEY_REQUIRED. Only a route that needs the passkey slides the window on: a page that asks
+ * who is signed in (`/api/admin/me`) keeps no idle session open. Sets request.operator.
  */
-export function operatorOnly(
-  role: OperatorRole,
-  options: { passkey?: boolean } = {},
-): onRequestHookHandler {
-  const needsPasskey = options.passkey ?? true;
+function operatorOnly(role: OperatorRole, options: { passkey: boolean }): onRequestHookHandler {
+  const needsPasskey = options.passkey;
   return async (request) => {
     const user = request.user;
     if (!user || !request.sessionIdHash) throw unauthorized('Please sign in first.');
@@ -112,7 +114,26 @@ export function operatorOnly(
   };
 }
 
-/** The request's operator; only in a route behind operatorOnly. */
+/** Counts a console write against the caller's network, after the guard, before the body. */
+const consoleWriteLimit: onRequestHookHandler = async (request) => {
+  await enforceRateLimit(
+    request.server.deps.rateLimiter,
+    `console:write:net:${clientNetwork(request)}`,
+    CONSOLE_WRITES,
+    'Too many console actions. Please slow down.',
+  );
+};
+
+/**
+ * What endpointRoute installs on a moderator's or an admin's endpoint (`access`, src/shared/api):
+ * app.ts lends it to the console's scope.
+ */
+export const consoleAccess: ConsoleAccessHooks = {
+  guard: operatorOnly,
+  writeLimit: consoleWriteLimit,
+};
+
+/** The request's operator; only in a route of a console endpoint (operatorOnly set it). */
 export function operatorOf(request: FastifyRequest): ConsoleOperator {
   if (!request.operator) throw new Error('operatorOf outside operatorOnly');
   return request.operator;

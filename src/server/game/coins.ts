@@ -1,20 +1,17 @@
 import type { AddCoinsBody, AddCoinsResponse } from '#shared/api/game.ts';
 import { limit, openRun, rejectRun, storedOutcome, verifyOnce } from './runs.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
-import { HttpError, unauthorized } from '../http-error.ts';
+import { HttpError } from '../http-error.ts';
 import { applyCredit } from '../shop/ledger.ts';
 import { hasOverlappingCreditedRun, markCoinsCredited } from './repository.ts';
 
 // A member's finished run credited to their coin balance, once.
 
-export const COINS_REQUIRE_MEMBER = 'Please log in to save your coins.';
-
 export async function addCoins(
   deps: AppDeps,
-  user: SessionUser | null,
+  user: SessionUser,
   body: AddCoinsBody,
 ): Promise<AddCoinsResponse> {
-  if (!user) throw unauthorized(COINS_REQUIRE_MEMBER);
   await limit(deps, 'coins', `user:${user.id}`);
   const run = await openRun(deps, body.runId, user);
   if (run.user_id !== user.id) {

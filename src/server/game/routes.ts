@@ -20,10 +20,9 @@ import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { countingRefusals, createMemoryRateLimiter } from '../security/rate-limit.ts';
-import { membersOnly } from '../security/session-scope.ts';
 import { pruneUnverifiedRuns } from './repository.ts';
 import { entryReplay, leaderboard } from './board.ts';
-import { addCoins, COINS_REQUIRE_MEMBER } from './coins.ts';
+import { addCoins } from './coins.ts';
 import { admitReport, issueRun, reportProgress, RUN_TTL_MS, type ReportedRun } from './runs.ts';
 import { submitScore } from './scores.ts';
 import { warmUpReplay } from './warm-up.ts';
@@ -113,10 +112,7 @@ export const gameRoutes: FastifyPluginAsyncZod<{ standings: StandingsCache }> = 
     app,
     addCoinsEndpoint,
     async (request) => addCoins(app.deps, request.user, request.body),
-    {
-      onRequest: membersOnly(COINS_REQUIRE_MEMBER),
-      bodyLimit: RUN_BODY_LIMIT,
-    },
+    { bodyLimit: RUN_BODY_LIMIT },
   );
 };
 

@@ -11,7 +11,6 @@ import { clientNetwork } from '../http/client-network.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { noStore } from '../http/no-store.ts';
 import { checkHolderNow, type HolderContext } from '../holders/service.ts';
-import { membersOnly } from '../security/session-scope.ts';
 import { accountOf, addPassword, memberPage, updateSettings } from './service.ts';
 
 /**
@@ -34,33 +33,18 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   holders: HolderContext;
 }> = async (app, { site, holders }) => {
   app.addHook('onRequest', noStore);
-  const onRequest = membersOnly('Please log in to see your account');
+  endpointRoute(app, accountEndpoint, async (request) => accountOf(app.deps, site, request.user));
 
-  endpointRoute(app, accountEndpoint, async (request) => accountOf(app.deps, site, request.user!), {
-    onRequest,
+  endpointRoute(app, accountSettingsEndpoint, async (request) =>
+    updateSettings(app.deps, site, request.user, request.body),
+  );
+
+  endpointRoute(app, addPasswordEndpoint, async (request) =>
+    addPassword(app.deps, site, request.user, request.body.password),
+  );
+
+  endpointRoute(app, holderCheckEndpoint, async (request) => {
+    await checkHolderNow(holders, app.deps.rateLimiter, request.user.id, clientNetwork(request));
+    return accountOf(app.deps, site, request.user);
   });
-
-  endpointRoute(
-    app,
-    accountSettingsEndpoint,
-    async (request) => updateSettings(app.deps, site, request.user!, request.body),
-    { onRequest },
-  );
-
-  endpointRoute(
-    app,
-    addPasswordEndpoint,
-    async (request) => addPassword(app.deps, site, request.user!, request.body.password),
-    { onRequest },
-  );
-
-  endpointRoute(
-    app,
-    holderCheckEndpoint,
-    async (request) => {
-      await checkHolderNow(holders, app.deps.rateLimiter, request.user!.id, clientNetwork(request));
-      return accountOf(app.deps, site, request.user!);
-    },
-    { onRequest },
-  );
 };

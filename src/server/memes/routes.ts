@@ -8,9 +8,7 @@ import {
   voteEndpoint,
 } from '#shared/api/memes.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import { unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
-import { membersOnly } from '../security/session-scope.ts';
 import { ReadCache, sharedReadHeaders } from '../http/read-cache.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { GALLERY_LIMITS } from './limits.ts';
@@ -26,8 +24,6 @@ import {
   type Gallery,
 } from './service.ts';
 import { currentVoter, memberVoter, networkIdentity, voterForVote } from './voter.ts';
-
-const CREATE_REQUIRES_MEMBER = 'Please log in to upload memes';
 
 export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
   const gallery: Gallery = {
@@ -59,15 +55,9 @@ export const memeRoutes: FastifyPluginAsyncZod = async (app) => {
     return getMeme(app.deps, request.params.id, currentVoter(request), request.user?.id);
   });
 
-  endpointRoute(
-    app,
-    createMemeEndpoint,
-    async (request) => {
-      if (!request.user) throw unauthorized(CREATE_REQUIRES_MEMBER);
-      return { meme: await createMeme(gallery, request.user, request.body) };
-    },
-    { onRequest: membersOnly(CREATE_REQUIRES_MEMBER) },
-  );
+  endpointRoute(app, createMemeEndpoint, async (request) => ({
+    meme: await createMeme(gallery, request.user, request.body),
+  }));
 
   endpointRoute(app, voteEndpoint, async (request, reply) =>
     vote(gallery, {

@@ -29,7 +29,8 @@ const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   public: [{}],
   visitor: [{}, { session: [] }],
   member: [{ session: [] }],
-  operator: [{ session: [] }],
+  moderator: [{ session: [] }],
+  admin: [{ session: [] }],
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
   confirmPaymentEndpoint,
   paymentStatusEndpoint,
@@ -16,15 +16,6 @@ import {
   type PaymentContext,
 } from './payments.ts';
 
-/** What the console gives its money routes: its operator check and its write limit. */
-export interface ConsoleHooks {
-  site: SiteConfig;
-  /** The operator check (it sets request.operator), each route's first onRequest hook. */
-  guard: onRequestHookHandler;
-  /** The console's write limit, after the guard on every write. */
-  writeLimit: onRequestHookHandler;
-}
-
 /** The operator the console's guard found, for the operator log. */
 export function consoleOperator(request: FastifyRequest): Operator {
   if (!request.operator) throw new Error('a money route ran without the console guard');
@@ -33,15 +24,14 @@ export function consoleOperator(request: FastifyRequest): Operator {
 
 /**
  * The console's prize payment: prepare (reference and memo), confirm (verified on chain, then
- * paid) and status. Each route runs the console's guard; the writes also count against the
- * console's write limit, and each money action goes on the operator log under the operator who
- * made it. The console registers this plugin in its scope.
+ * paid) and status: admins' endpoints, so each route runs the console's guard and each write
+ * counts against the console's write limit (endpointRoute installs both); each money action
+ * goes on the operator log under the operator who made it. Registered in the console's scope.
  */
-export const prizePaymentRoutes: FastifyPluginAsync<ConsoleHooks> = async (
+export const prizePaymentRoutes: FastifyPluginAsync<{ site: SiteConfig }> = async (
   app,
-  { site, guard, writeLimit },
+  { site },
 ) => {
-  const write = { onRequest: [guard, writeLimit] };
   const shared = paymentContext(
     app.deps.config,
     { db: app.deps.db, site, clock: app.deps.clock },
@@ -52,22 +42,13 @@ export const prizePaymentRoutes: FastifyPluginAsync<ConsoleHooks> = async (
     ...shared,
     operator: consoleOperator(request),
   });
-  endpointRoute(
-    app,
-    preparePaymentEndpoint,
-    async (request) => preparePaymentWithLifetime(as(request), request.params.week),
-    write,
+  endpointRoute(app, preparePaymentEndpoint, async (request) =>
+    preparePaymentWithLifetime(as(request), request.params.week),
   );
-  endpointRoute(
-    app,
-    paymentStatusEndpoint,
-    async (request) => paymentStatus(shared, request.params.week),
-    { onRequest: guard },
+  endpointRoute(app, paymentStatusEndpoint, async (request) =>
+    paymentStatus(shared, request.params.week),
   );
-  endpointRoute(
-    app,
-    confirmPaymentEndpoint,
-    async (request) => confirmPayment(as(request), request.params.week, request.body.signature),
-    write,
+  endpointRoute(app, confirmPaymentEndpoint, async (request) =>
+    confirmPayment(as(request), request.params.week, request.body.signature),
   );
 };

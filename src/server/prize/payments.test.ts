@@ -29,7 +29,7 @@ import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import type { AppConfig } from '../config.ts';
-import { CONSOLE_WRITES } from '../console/routes.ts';
+import { CONSOLE_WRITES } from '../console/guard.ts';
 import { operator as asOperator, passkeySignIn, type Operator } from '#test-support/operators.ts';
 import { finishPendingPayments, paymentContext, PENDING_EXPIRY_MS } from './payments.ts';
 import { appendPrizeEvent, weekEvents } from './repository.ts';

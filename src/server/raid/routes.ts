@@ -13,10 +13,7 @@ import {
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { noStore } from '../http/no-store.ts';
 import { sharedReadHeaders } from '../http/read-cache.ts';
-import { unauthorized } from '../http-error.ts';
-import { membersOnly } from '../security/session-scope.ts';
-import { operatorOf, operatorOnly } from '../console/guard.ts';
-import { consoleWrite } from '../console/routes.ts';
+import { operatorOf } from '../console/guard.ts';
 import { memberStanding } from '../memes/standing.ts';
 import { exportBlocklist, importBlocklist } from '../memes/blocklist.ts';
 import { newChallenge } from './challenge.ts';
@@ -32,24 +29,16 @@ export async function raidPublicRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
-const SIGNED_OUT = 'Please log in to see your standing.';
-
 /** A member's own standing, and the sign-up challenge (session scope). */
 export async function raidSessionRoutes(app: FastifyInstance): Promise<void> {
-  endpointRoute(
-    app,
-    myStandingEndpoint,
-    async (request, reply) => {
-      if (!request.user) throw unauthorized(SIGNED_OUT);
-      reply.header('cache-control', 'private, no-cache');
-      const [{ standing, allowance }, raid] = await Promise.all([
-        memberStanding(app.deps.db, request.user.id, app.deps.clock.now()),
-        app.raid.get(),
-      ]);
-      return { standing, allowance, raidMode: raid.active };
-    },
-    { onRequest: membersOnly(SIGNED_OUT) },
-  );
+  endpointRoute(app, myStandingEndpoint, async (request, reply) => {
+    reply.header('cache-control', 'private, no-cache');
+    const [{ standing, allowance }, raid] = await Promise.all([
+      memberStanding(app.deps.db, request.user.id, app.deps.clock.now()),
+      app.raid.get(),
+    ]);
+    return { standing, allowance, raidMode: raid.active };
+  });
 
   endpointRoute(
     app,
@@ -76,53 +65,34 @@ async function adminView(app: FastifyInstance, raid?: RaidRow): Promise<RaidAdmi
 
 /**
  * The console's raid page (docs/decisions/027): moderators see it, admins switch it, set its
- * thresholds and import or export the blocklist; the CLI's raid: and blocklist: commands call
- * the same functions.
+ * thresholds and import or export the blocklist (each endpoint's `access`); the CLI's raid: and
+ * blocklist: commands call the same functions.
  */
 export async function raidConsoleRoutes(app: FastifyInstance): Promise<void> {
-  const moderator = operatorOnly('moderator');
-  const admin = operatorOnly('admin');
+  endpointRoute(app, raidAdminEndpoint, async () => adminView(app));
 
-  endpointRoute(app, raidAdminEndpoint, async () => adminView(app), { onRequest: moderator });
-
-  endpointRoute(
-    app,
-    raidSwitchEndpoint,
-    async (request) => {
-      const { active, reason } = request.body;
-      await switchRaid(app.deps, operatorOf(request), { active, reason }, app.deps.clock.now());
-      app.raid.changed();
-      return adminView(app);
-    },
-    consoleWrite(admin),
-  );
-
-  endpointRoute(
-    app,
-    raidThresholdsEndpoint,
-    async (request) => {
-      const { reason, ...thresholds } = request.body;
-      const row = await setThresholds(
-        app.deps,
-        operatorOf(request),
-        thresholds,
-        reason,
-        app.deps.clock.now(),
-      );
-      return adminView(app, row);
-    },
-    consoleWrite(admin),
-  );
-
-  endpointRoute(app, blocklistExportEndpoint, async () => exportBlocklist(app.deps.db), {
-    onRequest: admin,
+  endpointRoute(app, raidSwitchEndpoint, async (request) => {
+    const { active, reason } = request.body;
+    await switchRaid(app.deps, operatorOf(request), { active, reason }, app.deps.clock.now());
+    app.raid.changed();
+    return adminView(app);
   });
 
-  endpointRoute(
-    app,
-    blocklistImportEndpoint,
-    async (request) =>
-      importBlocklist(app.deps.db, operatorOf(request), request.body, app.deps.clock.now()),
-    consoleWrite(admin),
+  endpointRoute(app, raidThresholdsEndpoint, async (request) => {
+    const { reason, ...thresholds } = request.body;
+    const row = await setThresholds(
+      app.deps,
+      operatorOf(request),
+      thresholds,
+      reason,
+      app.deps.clock.now(),
+    );
+    return adminView(app, row);
+  });
+
+  endpointRoute(app, blocklistExportEndpoint, async () => exportBlocklist(app.deps.db));
+
+  endpointRoute(app, blocklistImportEndpoint, async (request) =>
+    importBlocklist(app.deps.db, operatorOf(request), request.body, app.deps.clock.now()),
   );
 }

@@ -61,8 +61,9 @@ function refuseWriteRoute(route: RouteOptions): void {
 }
 
 /**
- * A member route's first check (as its `onRequest` hook, after the scope's session look-up): a
- * visitor gets 401 with `message` before the body or parameters are parsed or validated.
+ * A member endpoint's guard, its route's first `onRequest` hook after the scope's session
+ * look-up (endpointRoute installs it for `access: 'member'`): a visitor gets 401 with `message`
+ * before the body or parameters are parsed or validated.
  */
 export function membersOnly(message: string): onRequestHookHandler {
   return (request, _reply, done) => done(request.user ? undefined : unauthorized(message));

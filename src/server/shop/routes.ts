@@ -7,13 +7,10 @@ import {
 } from '#shared/api/shop.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { noStore } from '../http/no-store.ts';
-import { membersOnly } from '../security/session-scope.ts';
 import {
   getOwnedCharacters,
   getProfile,
   purchaseCharacter,
-  PURCHASE_REQUIRES_MEMBER,
-  SELECT_REQUIRES_MEMBER,
   selectCharacter,
   type HolderRule,
 } from './service.ts';
@@ -32,17 +29,11 @@ export const shopRoutes: FastifyPluginAsyncZod<{ holders: HolderRule }> = async 
     getOwnedCharacters(app.deps, request.user),
   );
 
-  endpointRoute(
-    app,
-    purchaseEndpoint,
-    async (request) => purchaseCharacter(app.deps, request.user, request.params.key, holders),
-    { onRequest: membersOnly(PURCHASE_REQUIRES_MEMBER) },
+  endpointRoute(app, purchaseEndpoint, async (request) =>
+    purchaseCharacter(app.deps, request.user, request.params.key, holders),
   );
 
-  endpointRoute(
-    app,
-    selectEndpoint,
-    async (request) => selectCharacter(app.deps, request.user, request.params.key),
-    { onRequest: membersOnly(SELECT_REQUIRES_MEMBER) },
+  endpointRoute(app, selectEndpoint, async (request) =>
+    selectCharacter(app.deps, request.user, request.params.key),
   );
 };

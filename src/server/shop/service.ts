@@ -27,14 +27,6 @@ export type HolderRule = (
   characterName: string,
 ) => Promise<void>;
 
-export const PURCHASE_REQUIRES_MEMBER = 'Please log in to purchase characters.';
-export const SELECT_REQUIRES_MEMBER = 'Please log in to select characters.';
-
-export function requireMember(user: SessionUser | null, message: string): SessionUser {
-  if (!user) throw unauthorized(message);
-  return user;
-}
-
 function characterOr404(key: string): Character {
   if (!isCharacterKey(key)) throw new HttpError(404, 'Character not found', 'UNKNOWN_CHARACTER');
   return getCharacter(key);
@@ -52,7 +44,7 @@ function toProfile(row: ProfileRow): UserProfile {
 }
 
 /** Owned characters in catalogue order; `default` is always there, rows for retired keys are not. */
-export function ownedList(keys: readonly string[]): OwnedCharacter[] {
+function ownedList(keys: readonly string[]): OwnedCharacter[] {
   const owned = new Set<string>(keys);
   owned.add(DEFAULT_CHARACTER_KEY);
   return allCharacterKeys.filter((k) => owned.has(k)).map((characterKey) => ({ characterKey }));
@@ -68,15 +60,14 @@ async function profileOf(
   return toProfile(row);
 }
 
-export function getProfile(deps: ShopDeps, user: SessionUser | null): Promise<UserProfile> {
-  return profileOf(deps.db, requireMember(user, 'Please log in to view your profile.'));
+export function getProfile(deps: ShopDeps, member: SessionUser): Promise<UserProfile> {
+  return profileOf(deps.db, member);
 }
 
 export async function getOwnedCharacters(
   deps: ShopDeps,
-  user: SessionUser | null,
+  member: SessionUser,
 ): Promise<OwnedCharacter[]> {
-  const member = requireMember(user, 'Please log in to view your characters.');
   return ownedList(await ownedKeys(deps.db, member.id));
 }
 
@@ -87,11 +78,10 @@ export async function getOwnedCharacters(
  */
 export async function purchaseCharacter(
   deps: ShopDeps,
-  user: SessionUser | null,
+  member: SessionUser,
   key: string,
   refuseUnlessHolder?: HolderRule,
 ): Promise<PurchaseResponse> {
-  const member = requireMember(user, PURCHASE_REQUIRES_MEMBER);
   const character = characterOr404(key);
   const alreadyOwned = () =>
     new HttpError(409, `You already own ${character.name}`, 'ALREADY_OWNED');
@@ -129,10 +119,9 @@ export async function purchaseCharacter(
 
 export async function selectCharacter(
   deps: ShopDeps,
-  user: SessionUser | null,
+  member: SessionUser,
   key: string,
 ): Promise<UserProfile> {
-  const member = requireMember(user, SELECT_REQUIRES_MEMBER);
   const character = characterOr404(key);
   if (!(await selectOwnedCharacter(deps.db, member.id, character.key))) {
     // Nothing changed: either the member does not own it, or the account is gone.

@@ -1,23 +1,15 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import {
-  appealEndpoint,
-  appealSeenEndpoint,
-  appealStatusEndpoint,
-} from '#shared/api/appeals.ts';
+import { appealEndpoint, appealSeenEndpoint, appealStatusEndpoint } from '#shared/api/appeals.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
-import { unauthorized } from '../http-error.ts';
-import { membersOnly } from '../security/session-scope.ts';
 import { enforceRateLimit } from '../security/rate-limit.ts';
 import { noStore } from '../http/no-store.ts';
 import { currentAppeal, fileAppeal, markTold } from './appeals.ts';
 
 /** A member's appeal writes, per network: a handful an hour is all an honest member needs. */
-export const APPEAL_WRITES = { limit: 20, windowMs: 60 * 60 * 1000 };
+const APPEAL_WRITES = { limit: 20, windowMs: 60 * 60 * 1000 };
 
-const SIGN_IN = 'Please sign in to appeal.';
-
-/** Counted per network after the session check, before the body is read. */
+/** Counted per network after the member check, before the body is read. */
 const appealWriteLimit: onRequestHookHandler = async (request) => {
   await enforceRateLimit(
     request.server.deps.rateLimiter,
@@ -32,13 +24,12 @@ const appealWriteLimit: onRequestHookHandler = async (request) => {
  * among the writes refuseSuspended refuses: a suspended member is who appeals.
  */
 export async function appealRoutes(app: FastifyInstance): Promise<void> {
-  const guards = { onRequest: [membersOnly(SIGN_IN), appealWriteLimit] };
+  const writes = { onRequest: appealWriteLimit };
 
   endpointRoute(
     app,
     appealEndpoint,
     async (request) => {
-      if (!request.user) throw unauthorized(SIGN_IN);
       return {
         appeal: await fileAppeal(
           app.deps.db,
@@ -48,27 +39,25 @@ export async function appealRoutes(app: FastifyInstance): Promise<void> {
         ),
       };
     },
-    guards,
+    writes,
   );
 
   endpointRoute(
     app,
     appealStatusEndpoint,
     async (request) => {
-      if (!request.user) throw unauthorized(SIGN_IN);
       return currentAppeal(app.deps.db, request.user.id, app.deps.clock.now());
     },
-    { onRequest: membersOnly(SIGN_IN), preHandler: noStore },
+    { preHandler: noStore },
   );
 
   endpointRoute(
     app,
     appealSeenEndpoint,
     async (request) => {
-      if (!request.user) throw unauthorized(SIGN_IN);
       await markTold(app.deps.db, request.user.id, request.params.id, app.deps.clock.now());
       return { ok: true as const };
     },
-    guards,
+    writes,
   );
 }

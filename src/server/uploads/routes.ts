@@ -4,8 +4,7 @@ import sharp from 'sharp';
 import { memeImageEndpoint, uploadTargetEndpoint } from '#shared/api/memes.ts';
 import { localUploadEndpoint } from '#shared/api/uploads.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
-import { notFound, unauthorized } from '../http-error.ts';
-import { membersOnly } from '../security/session-scope.ts';
+import { notFound } from '../http-error.ts';
 import { type LocalDiskStore } from '../storage/local-disk.ts';
 import { createImageProcessor } from './image-processing.ts';
 import { screenImage, warmClassifier } from './screening.ts';
@@ -18,8 +17,6 @@ import {
   receiveLocalUpload,
   type UploadContext,
 } from './service.ts';
-
-const UPLOAD_REQUIRED = 'Please log in to upload images';
 
 /**
  * Decoded images are never asked for twice, so libvips' operation cache would only hold memory
@@ -54,19 +51,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.maintenance.add('uploads', (now) => pruneUploads(ctx, now));
 
   endpointRoute(app, uploadTargetEndpoint, async (request, reply) => {
-    if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
     reply.header('cache-control', 'no-store');
     return issueUploadTarget(ctx, request.user);
   });
 
-  endpointRoute(
-    app,
-    memeImageEndpoint,
-    async (request) => {
-      if (!request.user) throw unauthorized(UPLOAD_REQUIRED);
-      return processUpload(ctx, request.user, request.body.imageUrl);
-    },
-    { onRequest: membersOnly(UPLOAD_REQUIRED) },
+  endpointRoute(app, memeImageEndpoint, async (request) =>
+    processUpload(ctx, request.user, request.body.imageUrl),
   );
 
   if (store.kind === 'local') await app.register(localUploadRoute(ctx, store as LocalDiskStore));

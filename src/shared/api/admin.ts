@@ -59,16 +59,8 @@ export const PASSKEY_STEP_UP_MS = 15 * 60 * 1000;
 /** The step-up's absolute limit: a working day, then the passkey again however busy the session. */
 export const PASSKEY_SIGN_IN_MAX_MS = 12 * 60 * 60 * 1000;
 
-const OPERATOR_REFUSALS = {
-  401: ['UNAUTHORIZED'],
-  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
-} as const;
-
 /** An action on a member (or their meme, appeal or run): also refused below the member's rank. */
-const MEMBER_ACTION_REFUSALS = {
-  ...OPERATOR_REFUSALS,
-  403: [...OPERATOR_REFUSALS[403], 'RANK_PROTECTED'],
-} as const;
+const RANK_PROTECTED = ['RANK_PROTECTED'] as const;
 
 /** WebAuthn options and responses travel as the JSON @simplewebauthn defines; checked there. */
 const webAuthnJson = z.record(z.string(), z.unknown());
@@ -115,9 +107,9 @@ export const operatorMeEndpoint = defineEndpoint({
   id: 'operatorMe',
   summary: "The operator's role, passkeys and whether the session's passkey sign-in is fresh",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
+  beforePasskey: true,
   response: operatorMeSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: ['NOT_OPERATOR', 'SUSPENDED'] },
 });
 
 export const passwordBodySchema = z.object({ password: z.string().min(1).max(128) });
@@ -128,15 +120,11 @@ export const registrationOptionsEndpoint = defineEndpoint({
   id: 'passkeyRegistrationOptions',
   summary: 'WebAuthn options to add a passkey; needs the password again',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
+  beforePasskey: true,
   body: passwordBodySchema,
   response: webAuthnJson,
-  errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'],
-    401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED', 'WRONG_PASSWORD'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'], 403: ['WRONG_PASSWORD'] },
 });
 
 export const registrationEndpoint = defineEndpoint({
@@ -145,16 +133,12 @@ export const registrationEndpoint = defineEndpoint({
   id: 'passkeyRegistration',
   summary: "Adds the passkey the browser made, named; counts as this session's passkey sign-in",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
+  beforePasskey: true,
   body: z.object({ response: webAuthnJson, name: passkeyNameSchema.optional() }),
   status: 201,
   response: z.object({ passkey: passkeySchema }),
-  errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'],
-    401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'] },
 });
 
 export const authenticationOptionsEndpoint = defineEndpoint({
@@ -163,15 +147,10 @@ export const authenticationOptionsEndpoint = defineEndpoint({
   id: 'passkeyAuthenticationOptions',
   summary: "WebAuthn options to sign in with one of the operator's passkeys",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
+  beforePasskey: true,
   response: webAuthnJson,
-  errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'],
-    401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
-    404: ['NOT_FOUND'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'], 404: ['NOT_FOUND'] },
 });
 
 export const authenticationEndpoint = defineEndpoint({
@@ -181,15 +160,11 @@ export const authenticationEndpoint = defineEndpoint({
   summary:
     "Checks the passkey sign-in; the session's console access lasts 15 min from each use, 12 h at most",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
+  beforePasskey: true,
   body: z.object({ response: webAuthnJson }),
   response: z.object({ ok: z.literal(true) }),
-  errors: {
-    400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'],
-    401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'SUSPENDED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'] },
 });
 
 export const listPasskeysEndpoint = defineEndpoint({
@@ -198,9 +173,8 @@ export const listPasskeysEndpoint = defineEndpoint({
   id: 'listPasskeys',
   summary: "The operator's passkeys",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   response: z.object({ passkeys: z.array(passkeySchema) }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const idParamsSchema = z.object({
@@ -213,10 +187,10 @@ export const removePasskeyEndpoint = defineEndpoint({
   id: 'removePasskey',
   summary: "Removes one of the operator's passkeys",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: idParamsSchema,
   response: z.object({ ok: z.literal(true) }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 404: ['NOT_FOUND'] },
 });
 
 export const renamePasskeyEndpoint = defineEndpoint({
@@ -225,11 +199,11 @@ export const renamePasskeyEndpoint = defineEndpoint({
   id: 'renamePasskey',
   summary: "Names one of the operator's passkeys",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: idParamsSchema,
   body: z.object({ name: passkeyNameSchema }),
   response: z.object({ passkey: passkeySchema }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 404: ['NOT_FOUND'] },
 });
 
 export const logEntrySchema = z.object({
@@ -291,7 +265,7 @@ export const logEndpoint = defineEndpoint({
   id: 'operatorLog',
   summary: 'The operator log, newest first, filtered by operator, kind and days, a page at a time',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   query: logQuerySchema,
   response: z.object({
     entries: z.array(logEntrySchema),
@@ -299,7 +273,6 @@ export const logEndpoint = defineEndpoint({
     /** The `before` of the next (older) page; null on the last page. */
     next: z.number().int().nullable(),
   }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const MEME_DECISIONS = ['hide', 'unhide', 'delete', 'dismiss'] as const;
@@ -377,7 +350,7 @@ export const reportsEndpoint = defineEndpoint({
   id: 'reportQueue',
   summary: 'Reported memes (open or resolved) with counts and reasons, and appeals waiting',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   query: reportsQuerySchema,
   response: z.object({
     entries: z.array(queueEntrySchema),
@@ -385,7 +358,6 @@ export const reportsEndpoint = defineEndpoint({
     openReports: z.number().int(),
     standings: standingsSchema,
   }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const memeDecisionEndpoint = defineEndpoint({
@@ -394,11 +366,11 @@ export const memeDecisionEndpoint = defineEndpoint({
   id: 'decideOnMeme',
   summary: 'Hide, unhide, delete or dismiss the reports of a meme, with a reason for the log',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: idParamsSchema,
   body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
   response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
-  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });
 
 export const APPEAL_VERDICTS = ['uphold', 'lift'] as const;
@@ -410,16 +382,11 @@ export const appealDecisionEndpoint = defineEndpoint({
   summary:
     'Upholds or lifts an appealed suspension, with a reason the log keeps and the member sees',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: idParamsSchema,
   body: z.object({ decision: z.enum(APPEAL_VERDICTS), reason: reasonSchema }),
   response: z.object({ appeal: appealEntrySchema }),
-  errors: {
-    ...MEMBER_ACTION_REFUSALS,
-    404: ['NOT_FOUND'],
-    409: ['APPEAL_DECIDED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'], 409: ['APPEAL_DECIDED'] },
 });
 
 export const SUSPENSION_LENGTHS = ['day', 'week', 'month', 'forever'] as const;
@@ -482,13 +449,12 @@ export const membersEndpoint = defineEndpoint({
   id: 'findMembers',
   summary: 'Members whose name starts with the text given',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   query: z.object({ q: z.string().trim().min(1).max(32) }),
   response: z.object({
     members: z.array(z.object({ id: z.number().int(), username: z.string(), role: z.enum(ROLES) })),
     standings: standingsSchema,
   }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const memberEndpoint = defineEndpoint({
@@ -497,10 +463,10 @@ export const memberEndpoint = defineEndpoint({
   id: 'memberDetail',
   summary: "A member's memes, runs, coins, wallet, reports against them and past decisions",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: usernameParamsSchema,
   response: memberDetailSchema,
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'] },
+  errors: { 404: ['NOT_FOUND'] },
 });
 
 export const suspendEndpoint = defineEndpoint({
@@ -509,7 +475,7 @@ export const suspendEndpoint = defineEndpoint({
   id: 'suspendMember',
   summary: 'Suspends a member for a day, a week, a month or for good, with a reason',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: usernameParamsSchema,
   body: z.object({
     length: z.enum(SUSPENSION_LENGTHS),
@@ -518,12 +484,7 @@ export const suspendEndpoint = defineEndpoint({
     cleanUp: z.boolean().optional(),
   }),
   response: z.object({ suspension: suspensionSchema, cleanedUp: cleanedSchema.nullable() }),
-  errors: {
-    ...MEMBER_ACTION_REFUSALS,
-    404: ['NOT_FOUND'],
-    409: ['SUSPENDED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'], 409: ['SUSPENDED'] },
 });
 
 export const liftEndpoint = defineEndpoint({
@@ -532,7 +493,7 @@ export const liftEndpoint = defineEndpoint({
   id: 'liftSuspension',
   summary: "Lifts a member's suspension, with a reason",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: usernameParamsSchema,
   body: z.object({
     reason: reasonSchema,
@@ -540,7 +501,7 @@ export const liftEndpoint = defineEndpoint({
     restore: z.boolean().optional(),
   }),
   response: z.object({ lifted: z.number().int(), restored: cleanedSchema.nullable() }),
-  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });
 
 export const endSessionsEndpoint = defineEndpoint({
@@ -549,11 +510,11 @@ export const endSessionsEndpoint = defineEndpoint({
   id: 'endMemberSessions',
   summary: 'Signs a member out everywhere, with a reason',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   params: usernameParamsSchema,
   body: z.object({ reason: reasonSchema }),
   response: z.object({ ended: z.number().int() }),
-  errors: { ...MEMBER_ACTION_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });
 
 export const OVERVIEW_SERIES = ['members', 'memes', 'votes', 'runs', 'reports'] as const;
@@ -564,7 +525,7 @@ export const overviewEndpoint = defineEndpoint({
   id: 'consoleOverview',
   summary: 'The last 30 days per day (new members, memes, votes, runs, reports) and open reports',
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   response: z.object({
     /** Each day's start (UTC midnight, epoch ms), oldest first. */
     days: z.array(z.number()),
@@ -576,7 +537,6 @@ export const overviewEndpoint = defineEndpoint({
     ),
     openReports: z.number().int(),
   }),
-  errors: OPERATOR_REFUSALS,
 });
 
 /** A run's id in a prize-week path. */
@@ -612,7 +572,7 @@ export const prizeWeekEndpoint = defineEndpoint({
   id: 'prizeWeek',
   summary: "The closed week's best runs, as prize:review shows them (admin only)",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   response: z.object({
     week: z.string(),
     open: z.boolean(),
@@ -622,7 +582,6 @@ export const prizeWeekEndpoint = defineEndpoint({
       .nullable(),
     paid: z.boolean(),
   }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const replayOpenedEndpoint = defineEndpoint({
@@ -632,10 +591,10 @@ export const replayOpenedEndpoint = defineEndpoint({
   summary:
     'Records that this operator opened a run replay; "watched" is timed from it (admin only)',
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: runParamsSchema,
   response: z.object({ ok: z.literal(true) }),
-  errors: { ...OPERATOR_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 404: ['NOT_FOUND'] },
 });
 
 export const withdrawApprovalEndpoint = defineEndpoint({
@@ -644,14 +603,10 @@ export const withdrawApprovalEndpoint = defineEndpoint({
   id: 'prizeWithdrawApproval',
   summary: "Withdraws the closed week's approval before payment, with a reason (admin only)",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   body: z.object({ reason: reasonSchema }),
   response: z.object({ ok: z.literal(true) }),
-  errors: {
-    ...OPERATOR_REFUSALS,
-    409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'] },
 });
 
 export const replayWatchedEndpoint = defineEndpoint({
@@ -660,15 +615,10 @@ export const replayWatchedEndpoint = defineEndpoint({
   id: 'prizeReplayWatched',
   summary: 'Records that this operator watched a run replay to its end (admin only)',
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: runParamsSchema,
   response: z.object({ ok: z.literal(true) }),
-  errors: {
-    ...OPERATOR_REFUSALS,
-    404: ['NOT_FOUND'],
-    409: ['REPLAY_NOT_WATCHED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 404: ['NOT_FOUND'], 409: ['REPLAY_NOT_WATCHED'] },
 });
 
 export const approveRunEndpoint = defineEndpoint({
@@ -677,15 +627,11 @@ export const approveRunEndpoint = defineEndpoint({
   id: 'prizeApprove',
   summary: "Approves the closed week's prize for a run this operator watched (as prize:approve)",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: runParamsSchema,
   body: z.object({ confirmWallet: z.string().max(64).optional() }),
   response: z.object({ message: z.string() }),
-  errors: {
-    ...MEMBER_ACTION_REFUSALS,
-    409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED', 'RUN_DISQUALIFIED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 403: RANK_PROTECTED, 409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED', 'RUN_DISQUALIFIED'] },
 });
 
 export const disqualifyRunEndpoint = defineEndpoint({
@@ -694,14 +640,13 @@ export const disqualifyRunEndpoint = defineEndpoint({
   id: 'prizeDisqualify',
   summary: 'Disqualifies a run with a public reason: it leaves the weekly board (admin only)',
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: runParamsSchema,
   body: z.object({ reason: reasonSchema }),
   response: z.object({ withdrewApproval: z.boolean() }),
   errors: {
-    ...MEMBER_ACTION_REFUSALS,
+    403: RANK_PROTECTED,
     404: ['NOT_FOUND'],
     409: ['RUN_DISQUALIFIED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'],
-    429: ['RATE_LIMITED'],
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { appealPaths } from './paths.ts';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 
@@ -25,6 +25,9 @@ export type AppealBody = z.infer<typeof appealBodySchema>;
 export const APPEAL_DECISIONS = ['upheld', 'lifted'] as const;
 export type AppealDecision = (typeof APPEAL_DECISIONS)[number];
 
+/** The 401 a visitor gets from the appeal's endpoints. */
+const SIGN_IN_TO_APPEAL = 'Please sign in to appeal.';
+
 /** The decision on the member's appeal, until they have been shown it. */
 export const appealDecisionNoticeSchema = z.object({
   id: z.number().int(),
@@ -42,15 +45,11 @@ export const appealEndpoint = defineEndpoint({
   summary: "Appeals the member's current suspension, once, with a short text for the moderators",
   tag: 'auth',
   access: 'member',
+  signIn: SIGN_IN_TO_APPEAL,
   body: appealBodySchema,
   status: 201,
   response: z.object({ appeal: z.object({ id: z.number().int(), createdAt: z.number() }) }),
-  errors: {
-    401: ['UNAUTHORIZED'],
-    403: [...WRITE_REFUSALS, 'RAID_MODE'],
-    409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 403: ['RAID_MODE'], 409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
 /** The member's current suspension and their appeal of it, if any: the form is offered once. */
@@ -61,13 +60,13 @@ export const appealStatusEndpoint = defineEndpoint({
   summary: "The member's current suspension and their appeal of it (one appeal per suspension)",
   tag: 'auth',
   access: 'member',
+  signIn: SIGN_IN_TO_APPEAL,
   response: z.object({
     /** Null when the member is not suspended now. */
     suspension: z.object({ reason: z.string(), endsAt: z.number().nullable() }).nullable(),
     /** The appeal of that suspension, when one was filed. */
     appeal: z.object({ id: z.number().int(), createdAt: z.number() }).nullable(),
   }),
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const appealSeenEndpoint = defineEndpoint({
@@ -77,7 +76,8 @@ export const appealSeenEndpoint = defineEndpoint({
   summary: 'The member has been shown the decision on their appeal: it is not told again',
   tag: 'auth',
   access: 'member',
+  signIn: SIGN_IN_TO_APPEAL,
   params: z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) }),
   response: z.object({ ok: z.literal(true) }),
-  errors: { 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  errors: { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });

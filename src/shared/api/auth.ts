@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appealDecisionNoticeSchema } from './appeals.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { authPaths } from './paths.ts';
 
 export const USERNAME_MIN = 3;
@@ -90,7 +90,6 @@ export const csrfTokenEndpoint = defineEndpoint({
   tag: 'auth',
   access: 'visitor',
   response: csrfTokenResponseSchema,
-  errors: {},
 });
 
 /** The session check on every first load (client/lib/session.ts reads it without zod). */
@@ -102,7 +101,6 @@ export const meEndpoint = defineEndpoint({
   tag: 'auth',
   access: 'visitor',
   response: meResponseSchema,
-  errors: {},
 });
 
 export const registerEndpoint = defineEndpoint({
@@ -116,11 +114,7 @@ export const registerEndpoint = defineEndpoint({
   body: registerBodySchema,
   status: 201,
   response: authResponseSchema,
-  errors: {
-    403: ['CROSS_SITE', 'CHALLENGE_REQUIRED'],
-    409: ['USERNAME_TAKEN'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 403: ['CHALLENGE_REQUIRED'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
 });
 
 export const loginEndpoint = defineEndpoint({
@@ -133,11 +127,7 @@ export const loginEndpoint = defineEndpoint({
   csrfExempt: true,
   body: loginBodySchema,
   response: authResponseSchema,
-  errors: {
-    401: ['INVALID_CREDENTIALS'],
-    403: ['CROSS_SITE'],
-    429: ['RATE_LIMITED', 'SIGN_IN_PAUSED'],
-  },
+  errors: { 401: ['INVALID_CREDENTIALS'], 429: ['RATE_LIMITED', 'SIGN_IN_PAUSED'] },
 });
 
 export const logoutEndpoint = defineEndpoint({
@@ -148,5 +138,4 @@ export const logoutEndpoint = defineEndpoint({
   tag: 'auth',
   access: 'visitor',
   response: logoutResponseSchema,
-  errors: { 403: WRITE_REFUSALS },
 });

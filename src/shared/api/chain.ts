@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMON_ERRORS, defineEndpoint } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { weekIdSchema } from './game.ts';
 
 /** Routes of payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md). */
@@ -41,10 +41,8 @@ export const paymentStatusSchema = z.object({
 });
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 
+/** A payment's refusals, beside an admin endpoint's (endpoint.ts, accessErrors). */
 const PAYMENT_ERRORS = {
-  ...COMMON_ERRORS,
-  401: ['UNAUTHORIZED'],
-  403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
   404: ['NOT_FOUND'],
   409: [
     'PRIZE_NOT_APPROVED',
@@ -53,11 +51,8 @@ const PAYMENT_ERRORS = {
     'NO_PENDING_PAYMENT',
     'PAYMENT_STILL_OPEN',
   ],
-  503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
+  503: ['CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
 } as const;
-
-/** The console's writes also count against its write limit. */
-const PAYMENT_WRITE_ERRORS = { ...PAYMENT_ERRORS, 429: ['RATE_LIMITED'] } as const;
 
 /**
  * A prepared payment and what the console's transfer is built on: a recent blockhash from the
@@ -75,10 +70,10 @@ export const preparePaymentEndpoint = defineEndpoint({
   summary:
     "Prepares the week's payment: a fresh reference key and the memo the transfer must carry (the open one while it is pending), and a recent blockhash to build it on",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: weekParamsSchema,
   response: preparedPaymentSchema,
-  errors: PAYMENT_WRITE_ERRORS,
+  errors: PAYMENT_ERRORS,
 });
 
 export const paymentStatusEndpoint = defineEndpoint({
@@ -87,7 +82,7 @@ export const paymentStatusEndpoint = defineEndpoint({
   id: 'prizePaymentStatus',
   summary: "Where the week's payment stands",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: weekParamsSchema,
   response: paymentStatusSchema,
   errors: PAYMENT_ERRORS,
@@ -108,12 +103,12 @@ export const confirmPaymentEndpoint = defineEndpoint({
   summary:
     "Checks the signature the wallet answered, then every transaction naming the week's references, and records the week paid once one is verified at finalized",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   params: weekParamsSchema,
   body: confirmPaymentBodySchema,
   response: paymentStatusSchema,
   errors: {
-    ...PAYMENT_WRITE_ERRORS,
+    ...PAYMENT_ERRORS,
     409: [...PAYMENT_ERRORS[409], 'TX_ALREADY_RECORDED'],
     422: [
       'TX_FAILED',
@@ -156,7 +151,6 @@ export const burnsEndpoint = defineEndpoint({
   tag: 'giveaway',
   access: 'public',
   response: burnsResponseSchema,
-  errors: COMMON_ERRORS,
 });
 
 export const recordBurnEndpoint = defineEndpoint({
@@ -165,14 +159,11 @@ export const recordBurnEndpoint = defineEndpoint({
   id: 'recordBurn',
   summary: "Records a burn by its signature once verified as a finalized burn of the site's mint",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   body: z.object({ signature: signatureSchema }),
   status: 201,
   response: burnSchema,
   errors: {
-    ...COMMON_ERRORS,
-    401: ['UNAUTHORIZED'],
-    403: ['CSRF', 'CROSS_SITE', 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
     409: ['TX_ALREADY_RECORDED', 'TX_NOT_FINALIZED', 'NO_CONTRACT_ADDRESS'],
     404: ['TX_NOT_FOUND'],
     422: [
@@ -183,7 +174,6 @@ export const recordBurnEndpoint = defineEndpoint({
       'TX_BURN_ZERO',
       'TX_BURN_TOO_LARGE',
     ],
-    429: ['RATE_LIMITED'],
-    503: ['UNAVAILABLE', 'CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
+    503: ['CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
   },
 });

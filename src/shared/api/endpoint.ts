@@ -4,12 +4,33 @@ import type { ErrorCode, ErrorStatus } from './error-codes.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call an endpoint, as the OpenAPI document states it and the server enforces it:
- * `public` anyone (no session read), `visitor` anyone in the session scope (a member or a
- * visitor with cookies), `member` a signed-in member, `operator` the console (a role and a fresh
- * passkey sign-in).
+ * Who may call an endpoint, as the OpenAPI document states it and the server enforces it: the
+ * route's first guard is the one its `access` names (server/http/endpoint-route.ts), run before
+ * the body is read, and the codes that guard may answer are the endpoint's without being listed
+ * (`accessErrors`).
+ * - `public`: anyone; no session is read (the public scope).
+ * - `visitor`: anyone in the session scope, a member or a visitor with cookies.
+ * - `member`: a signed-in member; a visitor gets 401 with the endpoint's `signIn`.
+ * - `moderator`, `admin`: the console (an admin may do all a moderator may): a member without
+ *   the role gets 403, and so does a session without a fresh passkey sign-in unless the endpoint
+ *   is `beforePasskey`; the console's writes count against its per-network write limit.
  */
-export type Access = 'public' | 'visitor' | 'member' | 'operator';
+export type Access = 'public' | 'visitor' | 'member' | ConsoleAccess;
+export type ConsoleAccess = 'moderator' | 'admin';
+
+/** Who may call an endpoint, with what only that level needs. */
+export type EndpointAccess =
+  | { readonly access: 'public' | 'visitor' }
+  | {
+      readonly access: 'member';
+      /** The 401 a visitor gets, in words the page shows ('Please log in to upload memes'). */
+      readonly signIn: string;
+    }
+  | {
+      readonly access: ConsoleAccess;
+      /** Reached before the passkey step-up: who is signed in, and the passkey steps themselves. */
+      readonly beforePasskey?: true;
+    };
 
 /**
  * One HTTP endpoint, whole: the server registers its route from this object
@@ -17,7 +38,7 @@ export type Access = 'public' | 'visitor' | 'member' | 'operator';
  * the OpenAPI document is generated from it (server/plugins/openapi.ts). Nothing about an
  * endpoint is chosen anywhere else.
  */
-export interface Endpoint {
+export type Endpoint = EndpointAccess & {
   readonly method: HttpMethod;
   /** A route pattern from paths.ts (`/api/memes/:id/vote`). */
   readonly path: string;
@@ -25,7 +46,6 @@ export interface Endpoint {
   readonly id: string;
   readonly summary: string;
   readonly tag: string;
-  readonly access: Access;
   /** A write the spec's client sends without an `X-CSRF-Token` (the origin check still holds). */
   readonly csrfExempt?: true;
   readonly params?: z.ZodType;
@@ -36,9 +56,14 @@ export interface Endpoint {
   readonly response: z.ZodType;
   /** A success body that is not JSON (a plain-text figure for listing sites); errors stay JSON. */
   readonly produces?: 'text/plain';
-  /** Every refusal the endpoint may answer, by status, with its codes. */
-  readonly errors: Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
-}
+  /**
+   * The endpoint's own refusals, by status, with their codes: beside them it answers those of its
+   * access (`accessErrors`), of a write (`writeRefusals`, `BODY_ERRORS`) and the common ones.
+   */
+  readonly errors?: ErrorsByStatus;
+};
+
+export type ErrorsByStatus = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 
 /**
  * Declares an endpoint; `const` keeps every schema's own type for the server and the client.
@@ -68,22 +93,60 @@ export type EndpointBody<E extends Endpoint> = Output<E['body']>;
 export const COMMON_ERRORS = {
   400: ['VALIDATION', 'BAD_REQUEST'],
   503: ['UNAVAILABLE'],
-} as const satisfies Endpoint['errors'];
+} as const satisfies ErrorsByStatus;
 
 /** What any endpoint that takes a body may answer about the body itself, before its rules. */
 export const BODY_ERRORS = {
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
-} as const satisfies Endpoint['errors'];
+} as const satisfies ErrorsByStatus;
 
 /**
- * Every code the endpoint may answer, by status: its own joined with the common ones (and, for a
- * write, the body's).
+ * A write's refusals in the session scope (every write is in one): another site's request, and
+ * a missing or stale CSRF token unless the endpoint is `csrfExempt`.
+ */
+export function writeRefusals(endpoint: Endpoint): ErrorsByStatus {
+  if (endpoint.method === 'GET') return {};
+  return { 403: endpoint.csrfExempt ? ['CROSS_SITE'] : ['CSRF', 'CROSS_SITE'] };
+}
+
+/** What the guard an endpoint's `access` names may answer (server/http/endpoint-route.ts). */
+export function accessErrors(endpoint: Endpoint): ErrorsByStatus {
+  switch (endpoint.access) {
+    case 'public':
+    case 'visitor':
+      return {};
+    case 'member':
+      return { 401: ['UNAUTHORIZED'] };
+    case 'moderator':
+    case 'admin':
+      return {
+        401: ['UNAUTHORIZED'],
+        403: [
+          'NOT_OPERATOR',
+          'SUSPENDED',
+          ...(endpoint.access === 'admin' ? (['ADMIN_ONLY'] as const) : []),
+          ...(endpoint.beforePasskey ? [] : (['PASSKEY_REQUIRED'] as const)),
+        ],
+        // The console's write limit.
+        ...(endpoint.method !== 'GET' && { 429: ['RATE_LIMITED'] }),
+      };
+  }
+}
+
+/**
+ * Every code the endpoint may answer, by status: its own joined with the common ones, its
+ * access's, and for a write the body's and the session scope's.
  */
 export function declaredErrors(endpoint: Endpoint): Record<number, readonly ErrorCode[]> {
   const all: Record<number, ErrorCode[]> = {};
-  const common = endpoint.method === 'GET' ? [COMMON_ERRORS] : [COMMON_ERRORS, BODY_ERRORS];
-  for (const errors of [...common, endpoint.errors] as Endpoint['errors'][]) {
+  const write = endpoint.method === 'GET' ? [] : [BODY_ERRORS, writeRefusals(endpoint)];
+  for (const errors of [
+    COMMON_ERRORS,
+    ...write,
+    accessErrors(endpoint),
+    endpoint.errors ?? {},
+  ] as ErrorsByStatus[]) {
     for (const [status, codes] of Object.entries(errors)) {
       const list = (all[Number(status)] ??= []);
       for (const code of codes ?? []) if (!list.includes(code)) list.push(code);
@@ -91,15 +154,3 @@ export function declaredErrors(endpoint: Endpoint): Record<number, readonly Erro
   }
   return all;
 }
-
-/** A write's refusals in the session scope: a missing or stale CSRF token, another site's request. */
-export const WRITE_REFUSALS = ['CSRF', 'CROSS_SITE'] as const satisfies readonly ErrorCode[];
-
-/**
- * A write a suspended member may not make (upload, post, vote, report, run, score, buy, link a wallet): 403
- * `SUSPENDED` with the reason and end time (server/suspensions/suspensions.ts), beside the above.
- */
-export const MEMBER_WRITE_REFUSALS = [
-  ...WRITE_REFUSALS,
-  'SUSPENDED',
-] as const satisfies readonly ErrorCode[];

@@ -4,7 +4,7 @@ import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
-import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 
 /** Filled paths of the two game routes with a parameter. */
@@ -235,7 +235,7 @@ export const issueRunEndpoint = defineEndpoint({
   access: 'visitor',
   status: 201,
   response: gameRunResponseSchema,
-  errors: { 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
+  errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
 });
 
 export const progressEndpoint = defineEndpoint({
@@ -249,9 +249,8 @@ export const progressEndpoint = defineEndpoint({
   body: progressBodySchema,
   response: progressResponseSchema,
   errors: {
-    403: [...MEMBER_WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    403: ['SUSPENDED', 'RUN_NOT_YOURS'],
     409: ['RUN_BUSY'],
-    413: ['PAYLOAD_TOO_LARGE'],
     422: [...RUN_REFUSALS, 'RUN_USED'],
     429: ['RATE_LIMITED'],
   },
@@ -270,8 +269,7 @@ export const submitScoreEndpoint = defineEndpoint({
   status: 201,
   response: submitScoreResponseSchema,
   errors: {
-    403: ['CROSS_SITE', 'RUN_NOT_YOURS', 'SUSPENDED'],
-    413: ['PAYLOAD_TOO_LARGE'],
+    403: ['RUN_NOT_YOURS', 'SUSPENDED'],
     422: [...RUN_REFUSALS, 'RUN_USED', 'RUN_MISMATCH', 'SCORE_MISMATCH', 'NAME_TAKEN'],
     429: ['RATE_LIMITED'],
   },
@@ -284,13 +282,12 @@ export const addCoinsEndpoint = defineEndpoint({
   summary: "Credit a member's run's coins to their balance, once per run",
   tag: 'game',
   access: 'member',
+  signIn: 'Please log in to save your coins.',
   body: addCoinsBodySchema,
   response: addCoinsResponseSchema,
   errors: {
-    401: ['UNAUTHORIZED'],
-    403: [...MEMBER_WRITE_REFUSALS, 'RUN_NOT_YOURS'],
+    403: ['SUSPENDED', 'RUN_NOT_YOURS'],
     409: ['ALREADY_CREDITED'],
-    413: ['PAYLOAD_TOO_LARGE'],
     422: [
       ...RUN_REFUSALS,
       'RUN_MISMATCH',
@@ -312,7 +309,6 @@ export const leaderboardEndpoint = defineEndpoint({
   access: 'public',
   query: leaderboardQuerySchema,
   response: leaderboardResponseSchema,
-  errors: {},
 });
 
 export const replayEndpoint = defineEndpoint({
@@ -336,5 +332,4 @@ export const winnersEndpoint = defineEndpoint({
   tag: 'prize',
   access: 'public',
   response: giveawayWinnersResponseSchema,
-  errors: {},
 });

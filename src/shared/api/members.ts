@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HOLDER_TIERS } from '#shared/holders.ts';
 import { STANDING_LEVELS } from '#shared/standing.ts';
 import { newPasswordSchema } from './auth.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { weekIdSchema } from './game.ts';
 import { memeCategorySchema } from './memes.ts';
 import { accountPaths, memberPaths } from './paths.ts';
@@ -88,7 +88,7 @@ export const memberPageEndpoint = defineEndpoint({
   access: 'public',
   params: memberParamsSchema,
   response: memberPageSchema,
-  errors: { 400: ['VALIDATION'], 404: ['MEMBER_UNKNOWN'] },
+  errors: { 404: ['MEMBER_UNKNOWN'] },
 });
 
 /** The member's last read of their wallet's balance of the site's token. */
@@ -115,6 +115,9 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
+/** The 401 a visitor gets from the account's endpoints. */
+const SIGN_IN_FOR_ACCOUNT = 'Please log in to see your account';
+
 export const accountEndpoint = defineEndpoint({
   method: 'GET',
   path: accountPaths.account,
@@ -122,8 +125,8 @@ export const accountEndpoint = defineEndpoint({
   summary: "The signed-in member's settings, wallet and holder status",
   tag: 'members',
   access: 'member',
+  signIn: SIGN_IN_FOR_ACCOUNT,
   response: accountSchema,
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const accountSettingsBodySchema = z.object({
@@ -137,9 +140,9 @@ export const accountSettingsEndpoint = defineEndpoint({
   summary: 'Choose whether the member page shows the wallet (shortened)',
   tag: 'members',
   access: 'member',
+  signIn: SIGN_IN_FOR_ACCOUNT,
   body: accountSettingsBodySchema,
   response: accountSchema,
-  errors: { 400: ['VALIDATION'], 401: ['UNAUTHORIZED'], 403: WRITE_REFUSALS },
 });
 
 export const addPasswordBodySchema = z.object({ password: newPasswordSchema });
@@ -151,15 +154,10 @@ export const addPasswordEndpoint = defineEndpoint({
   summary: 'Add a password to an account opened with a wallet alone',
   tag: 'members',
   access: 'member',
+  signIn: SIGN_IN_FOR_ACCOUNT,
   body: addPasswordBodySchema,
   response: accountSchema,
-  errors: {
-    400: ['VALIDATION'],
-    401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
-    409: ['PASSWORD_ALREADY_SET'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 409: ['PASSWORD_ALREADY_SET'], 429: ['RATE_LIMITED'] },
 });
 
 export const holderCheckEndpoint = defineEndpoint({
@@ -170,13 +168,12 @@ export const holderCheckEndpoint = defineEndpoint({
     "Read the member's proven wallet's balance of the site's token again now, at finalized, and answer the account",
   tag: 'members',
   access: 'member',
+  signIn: SIGN_IN_FOR_ACCOUNT,
   response: accountSchema,
   errors: {
-    401: ['UNAUTHORIZED'],
-    403: WRITE_REFUSALS,
     404: ['CHAIN_NOT_CONFIGURED', 'NO_CONTRACT_ADDRESS'],
     409: ['NO_WALLET'],
     429: ['RATE_LIMITED'],
-    503: ['UNAVAILABLE', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
+    503: ['CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
   },
 });

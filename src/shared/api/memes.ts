@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { HOLDER_TIERS } from '#shared/holders.ts';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import { defineEndpoint, MEMBER_WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 
 /**
  * A gallery write's refusals: a suspended member's, and raid mode's (new accounts cannot post,
  * vote or report, visitors cannot vote: docs/decisions/027-raid-day.md).
  */
-const GALLERY_WRITE_REFUSALS = [...MEMBER_WRITE_REFUSALS, 'RAID_MODE'] as const;
+const GALLERY_WRITE_REFUSALS = ['SUSPENDED', 'RAID_MODE'] as const;
+/** The 401 a visitor gets from an upload's two steps. */
+const SIGN_IN_TO_UPLOAD = 'Please log in to upload images';
 import { memePaths } from './paths.ts';
 
 /** One file of at most 5 MB. */
@@ -230,12 +232,12 @@ export const createMemeEndpoint = defineEndpoint({
   summary: 'Post a meme: a title, a category and an image processed by PUT /api/meme-images',
   tag: 'gallery',
   access: 'member',
+  signIn: 'Please log in to upload memes',
   body: createMemeBodySchema,
   status: 201,
   response: createMemeResponseSchema,
   errors: {
     400: ['IMAGE_NOT_AVAILABLE'],
-    401: ['UNAUTHORIZED'],
     403: [...GALLERY_WRITE_REFUSALS, 'LINKS_NOT_ALLOWED'],
     429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
   },
@@ -267,8 +269,9 @@ export const uploadTargetEndpoint = defineEndpoint({
   summary: 'An address to PUT one image file to (expires after 15 minutes)',
   tag: 'uploads',
   access: 'member',
+  signIn: SIGN_IN_TO_UPLOAD,
   response: uploadTargetResponseSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: GALLERY_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 403: GALLERY_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 /** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
@@ -279,11 +282,11 @@ export const memeImageEndpoint = defineEndpoint({
   summary: 'Process an uploaded file into a display image; answers its objectPath',
   tag: 'uploads',
   access: 'member',
+  signIn: SIGN_IN_TO_UPLOAD,
   body: memeImageBodySchema,
   response: memeImageResponseSchema,
   errors: {
     400: ['BAD_UPLOAD_URL', 'UPLOAD_MISSING', 'UPLOAD_EXPIRED', 'corrupt_image'],
-    401: ['UNAUTHORIZED'],
     403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],

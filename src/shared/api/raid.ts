@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RAID_STATUS_PATH } from '../raid.ts';
 import { STANDING_LEVELS } from '../standing.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { reasonSchema } from './admin.ts';
 
 /**
@@ -37,6 +37,7 @@ export const myStandingEndpoint = defineEndpoint({
   summary: "The member's standing (new, member, trusted; a proven wallet) and what it allows",
   tag: 'auth',
   access: 'member',
+  signIn: 'Please log in to see your standing.',
   response: z.object({
     standing: standingSchema,
     allowance: z.object({
@@ -48,7 +49,6 @@ export const myStandingEndpoint = defineEndpoint({
     }),
     raidMode: z.boolean(),
   }),
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const raidStatusSchema = z.object({
@@ -66,7 +66,6 @@ export const raidStatusEndpoint = defineEndpoint({
   tag: 'site',
   access: 'public',
   response: raidStatusSchema,
-  errors: {},
 });
 
 export const challengeEndpoint = defineEndpoint({
@@ -78,7 +77,6 @@ export const challengeEndpoint = defineEndpoint({
   access: 'visitor',
   // ALTCHA's own challenge object (algorithm, challenge, maxnumber, salt, signature).
   response: z.record(z.string(), z.unknown()),
-  errors: {},
 });
 
 const thresholdsSchema = z.object({
@@ -107,20 +105,14 @@ export const raidAdminSchema = z.object({
 });
 export type RaidAdmin = z.infer<typeof raidAdminSchema>;
 
-const OPERATOR_REFUSALS = {
-  401: ['UNAUTHORIZED'],
-  403: [...WRITE_REFUSALS, 'NOT_OPERATOR', 'ADMIN_ONLY', 'PASSKEY_REQUIRED', 'SUSPENDED'],
-} as const;
-
 export const raidAdminEndpoint = defineEndpoint({
   method: 'GET',
   path: raidPaths.admin,
   id: 'raidAdmin',
   summary: "Raid mode, its thresholds and the last hour's counts (moderators)",
   tag: 'console',
-  access: 'operator',
+  access: 'moderator',
   response: raidAdminSchema,
-  errors: OPERATOR_REFUSALS,
 });
 
 export const raidSwitchEndpoint = defineEndpoint({
@@ -129,10 +121,9 @@ export const raidSwitchEndpoint = defineEndpoint({
   id: 'raidSwitch',
   summary: 'Turns raid mode on or off by hand, with a reason for the log (admins)',
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   body: z.object({ active: z.boolean(), reason: reasonSchema }),
   response: raidAdminSchema,
-  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 export const raidThresholdsEndpoint = defineEndpoint({
@@ -141,10 +132,9 @@ export const raidThresholdsEndpoint = defineEndpoint({
   id: 'raidThresholds',
   summary: "Sets raid mode's automatic thresholds, with a reason for the log (admins)",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   body: thresholdsSchema.extend({ reason: reasonSchema }),
   response: raidAdminSchema,
-  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 export const blocklistExportEndpoint = defineEndpoint({
@@ -153,9 +143,8 @@ export const blocklistExportEndpoint = defineEndpoint({
   id: 'blocklistExport',
   summary: 'The perceptual-hash blocklist in its text format (docs/blocklist-format.md; admins)',
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   response: z.object({ text: z.string(), count: z.number().int() }),
-  errors: OPERATOR_REFUSALS,
 });
 
 export const blocklistImportEndpoint = defineEndpoint({
@@ -164,7 +153,7 @@ export const blocklistImportEndpoint = defineEndpoint({
   id: 'blocklistImport',
   summary: "Adds another community's blocklist (text format) under a source name (admins)",
   tag: 'console',
-  access: 'operator',
+  access: 'admin',
   body: z.object({
     source: z
       .string()
@@ -174,5 +163,4 @@ export const blocklistImportEndpoint = defineEndpoint({
     reason: reasonSchema,
   }),
   response: z.object({ added: z.number().int(), known: z.number().int() }),
-  errors: { ...OPERATOR_REFUSALS, 429: ['RATE_LIMITED'] },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { allCharacterKeys } from '#shared/characters.ts';
-import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { shopPaths } from './paths.ts';
 
 export const characterKeySchema = z.enum(allCharacterKeys);
@@ -44,8 +44,8 @@ export const profileEndpoint = defineEndpoint({
   summary: "The signed-in member's coins and selected character",
   tag: 'shop',
   access: 'member',
+  signIn: 'Please log in to view your profile.',
   response: userProfileSchema,
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const ownedCharactersEndpoint = defineEndpoint({
@@ -55,8 +55,8 @@ export const ownedCharactersEndpoint = defineEndpoint({
   summary: 'The characters the signed-in member owns',
   tag: 'shop',
   access: 'member',
+  signIn: 'Please log in to view your characters.',
   response: ownedCharactersSchema,
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const purchaseEndpoint = defineEndpoint({
@@ -66,12 +66,12 @@ export const purchaseEndpoint = defineEndpoint({
   summary: 'Buy a character with coins; answers the new profile and collection',
   tag: 'shop',
   access: 'member',
+  signIn: 'Please log in to purchase characters.',
   params: characterParamsSchema,
   response: purchaseResponseSchema,
   errors: {
     400: ['NOT_ENOUGH_COINS'],
-    401: ['UNAUTHORIZED'],
-    403: [...MEMBER_WRITE_REFUSALS, 'HOLDERS_ONLY'],
+    403: ['SUSPENDED', 'HOLDERS_ONLY'],
     404: ['UNKNOWN_CHARACTER'],
     409: ['ALREADY_OWNED'],
   },
@@ -84,11 +84,8 @@ export const selectEndpoint = defineEndpoint({
   summary: 'Play as an owned character; answers the new profile',
   tag: 'shop',
   access: 'member',
+  signIn: 'Please log in to select characters.',
   params: characterParamsSchema,
   response: selectResponseSchema,
-  errors: {
-    401: ['UNAUTHORIZED'],
-    403: [...WRITE_REFUSALS, 'NOT_OWNED'],
-    404: ['UNKNOWN_CHARACTER'],
-  },
+  errors: { 403: ['NOT_OWNED'], 404: ['UNKNOWN_CHARACTER'] },
 });

@@ -18,5 +18,4 @@ export const serverTimeEndpoint = defineEndpoint({
   tag: 'site',
   access: 'public',
   response: serverTimeResponseSchema,
-  errors: {},
 });

@@ -20,7 +20,7 @@ export const localUploadEndpoint = defineEndpoint({
   response: z.object({ size: z.number().int() }),
   errors: {
     400: ['UPLOAD_INTERRUPTED'],
-    403: ['CROSS_SITE', 'UPLOAD_EXPIRED', 'UPLOAD_FORBIDDEN'],
+    403: ['UPLOAD_EXPIRED', 'UPLOAD_FORBIDDEN'],
     409: ['UPLOAD_USED'],
     413: ['TOO_LARGE'],
   },

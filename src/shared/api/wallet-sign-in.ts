@@ -1,25 +1,12 @@
 import type { z } from 'zod';
 import { authResponseSchema, registerBodySchema, usernameSchema } from './auth.ts';
-import { defineEndpoint, WRITE_REFUSALS } from './endpoint.ts';
-import type { ErrorCode } from './error-codes.ts';
+import { defineEndpoint } from './endpoint.ts';
 import { walletSignInPaths } from './paths.ts';
-import { signedWalletMessageSchema, walletChallengeSchema } from './wallet.ts';
-
-/** What a signed message may be refused for, before anything is spent. */
-const MESSAGE_REFUSALS = [
-  'VALIDATION',
-  'BAD_SIGNATURE',
-  'BAD_ADDRESS',
-  'NOT_SIWS',
-  'WRONG_ADDRESS',
-  'WRONG_DOMAIN',
-  'WRONG_URI',
-  'WRONG_CHAIN',
-  'UNKNOWN_NONCE',
-  'NONCE_EXPIRED',
-  'NONCE_NOT_YET_VALID',
-  'ALTERED_MESSAGE',
-] as const satisfies readonly ErrorCode[];
+import {
+  SIGNED_MESSAGE_REFUSALS,
+  signedWalletMessageSchema,
+  walletChallengeSchema,
+} from './wallet.ts';
 
 /** An unknown wallet's sign-up: the signed message and the username the member picks. */
 export const walletRegisterBodySchema = signedWalletMessageSchema.extend({
@@ -39,7 +26,7 @@ export const walletSignInChallengeEndpoint = defineEndpoint({
   access: 'visitor',
   status: 201,
   response: walletChallengeSchema,
-  errors: { 403: WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 429: ['RATE_LIMITED'] },
 });
 
 export const walletLoginEndpoint = defineEndpoint({
@@ -53,8 +40,7 @@ export const walletLoginEndpoint = defineEndpoint({
   body: signedWalletMessageSchema,
   response: authResponseSchema,
   errors: {
-    400: MESSAGE_REFUSALS,
-    403: WRITE_REFUSALS,
+    400: SIGNED_MESSAGE_REFUSALS,
     404: ['WALLET_UNKNOWN'],
     409: ['NONCE_USED'],
     429: ['RATE_LIMITED'],
@@ -73,8 +59,8 @@ export const walletRegisterEndpoint = defineEndpoint({
   status: 201,
   response: authResponseSchema,
   errors: {
-    400: MESSAGE_REFUSALS,
-    403: [...WRITE_REFUSALS, 'CHALLENGE_REQUIRED'],
+    400: SIGNED_MESSAGE_REFUSALS,
+    403: ['CHALLENGE_REQUIRED'],
     409: ['NONCE_USED', 'USERNAME_TAKEN', 'WALLET_TAKEN'],
     429: ['RATE_LIMITED'],
   },

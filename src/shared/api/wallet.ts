@@ -1,7 +1,29 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from './auth.ts';
-import { defineEndpoint, MEMBER_WRITE_REFUSALS, WRITE_REFUSALS } from './endpoint.ts';
+import { defineEndpoint } from './endpoint.ts';
+import type { ErrorCode } from './error-codes.ts';
 import { walletPaths } from './paths.ts';
+
+/**
+ * What a signed Sign In With Solana message may be refused for, before anything is spent: a
+ * wallet's link here, a sign-in or sign-up with it (wallet-sign-in.ts).
+ */
+export const SIGNED_MESSAGE_REFUSALS = [
+  'BAD_SIGNATURE',
+  'BAD_ADDRESS',
+  'NOT_SIWS',
+  'WRONG_ADDRESS',
+  'WRONG_DOMAIN',
+  'WRONG_URI',
+  'WRONG_CHAIN',
+  'UNKNOWN_NONCE',
+  'NONCE_EXPIRED',
+  'NONCE_NOT_YET_VALID',
+  'ALTERED_MESSAGE',
+] as const satisfies readonly ErrorCode[];
+
+/** The 401 a visitor gets from the wallet's endpoints. */
+const SIGN_IN_TO_LINK = 'Please log in to link a wallet';
 
 /** Base58 of 32 bytes: how Solana writes a public key. */
 export const solanaAddressSchema = z
@@ -63,8 +85,8 @@ export const walletEndpoint = defineEndpoint({
   summary: "The signed-in member's linked Solana wallet (null until linked)",
   tag: 'wallet',
   access: 'member',
+  signIn: SIGN_IN_TO_LINK,
   response: walletResponseSchema,
-  errors: { 401: ['UNAUTHORIZED'] },
 });
 
 export const walletChallengeEndpoint = defineEndpoint({
@@ -74,9 +96,10 @@ export const walletChallengeEndpoint = defineEndpoint({
   summary: 'The fields of a Sign In With Solana message to sign, with a fresh single-use nonce',
   tag: 'wallet',
   access: 'member',
+  signIn: SIGN_IN_TO_LINK,
   status: 201,
   response: walletChallengeSchema,
-  errors: { 401: ['UNAUTHORIZED'], 403: MEMBER_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
 export const linkWalletEndpoint = defineEndpoint({
@@ -86,24 +109,12 @@ export const linkWalletEndpoint = defineEndpoint({
   summary: "Link (or replace) the member's wallet with a signed challenge and their password",
   tag: 'wallet',
   access: 'member',
+  signIn: SIGN_IN_TO_LINK,
   body: linkWalletBodySchema,
   response: walletResponseSchema,
   errors: {
-    400: [
-      'BAD_SIGNATURE',
-      'BAD_ADDRESS',
-      'NOT_SIWS',
-      'WRONG_ADDRESS',
-      'WRONG_DOMAIN',
-      'WRONG_URI',
-      'WRONG_CHAIN',
-      'UNKNOWN_NONCE',
-      'NONCE_EXPIRED',
-      'NONCE_NOT_YET_VALID',
-      'ALTERED_MESSAGE',
-    ],
-    401: ['UNAUTHORIZED'],
-    403: [...MEMBER_WRITE_REFUSALS, 'WRONG_PASSWORD', 'PASSWORD_NOT_SET'],
+    400: SIGNED_MESSAGE_REFUSALS,
+    403: ['SUSPENDED', 'WRONG_PASSWORD', 'PASSWORD_NOT_SET'],
     409: ['NONCE_USED', 'WALLET_TAKEN', 'PRIZE_PAYMENT_PENDING'],
     429: ['RATE_LIMITED'],
   },
