@@ -4,7 +4,7 @@ import { STANDING_LEVELS } from '#shared/standing.ts';
 import { newPasswordSchema } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { weekIdSchema } from './game.ts';
-import { memeCategorySchema } from './memes.ts';
+import { memeSchema } from './memes.ts';
 import { accountPaths, memberPaths } from './paths.ts';
 import { characterKeySchema } from './shop.ts';
 import { solanaAddressSchema } from './wallet.ts';
@@ -16,16 +16,17 @@ export const holderBadgeSchema = z.object({
 });
 export type HolderBadge = z.infer<typeof holderBadgeSchema>;
 
-export const memberMemeSchema = z.object({
-  id: z.number().int().positive(),
-  title: z.string(),
-  category: memeCategorySchema,
-  thumbnailUrl: z.string(),
-  thumbnailWidth: z.number().int().positive(),
-  thumbnailHeight: z.number().int().positive(),
-  upvotes: z.number().int().nonnegative(),
-  downvotes: z.number().int().nonnegative(),
-  createdAt: z.iso.datetime(),
+/** A meme on its author's page: the gallery's card, without the caller's vote or the full image. */
+export const memberMemeSchema = memeSchema.pick({
+  id: true,
+  title: true,
+  category: true,
+  thumbnailUrl: true,
+  thumbnailWidth: true,
+  thumbnailHeight: true,
+  upvotes: true,
+  downvotes: true,
+  createdAt: true,
 });
 
 export const memberRunSchema = z.object({
