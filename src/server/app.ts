@@ -137,10 +137,13 @@ export async function buildApp(
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
     await enableSessions(scope);
-    // A suspended member's uploads, posts, votes, reports, scores and purchases (decision 022).
-    scope.addHook('onRequest', refuseSuspended);
-    // Raid mode: a new account's gallery writes and appeals, a visitor's vote (decision 027).
-    scope.addHook('onRequest', refuseDuringRaid);
+    // Before a write's own guards: a suspended member's uploads, posts, votes, reports, scores and
+    // purchases (decision 022); in raid mode, a new account's gallery writes and appeals and a
+    // visitor's vote (decision 027). Only writes: the scope's reads skip both checks.
+    scope.addHook('onRoute', (route) => {
+      if ([route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) return;
+      route.onRequest = [refuseSuspended, refuseDuringRaid, ...[route.onRequest ?? []].flat()];
+    });
     await scope.register(raidSessionRoutes);
     await scope.register(authRoutes);
     // The holders' row: holders' rule, shop's route (as a wallet change takes prize's rule).

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Role } from '#shared/api/admin.ts';
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -29,9 +30,16 @@ export interface AppDeps {
   tracing?: Tracing;
 }
 
-/** A session look-up's answer: the member, or null for no live session under that hash. */
+/**
+ * A session look-up's answer: the member, or null for no live session under that hash; with
+ * what `GET /api/auth/me` tells beside the member, read in the same query so that the page's
+ * session read costs no query of its own (the console reads the role afresh on every request).
+ */
 export interface CachedSession {
   user: SessionUser | null;
+  role: Role;
+  /** A decision on one of the member's appeals waits to be shown to them. */
+  appealDecisionUntold: boolean;
 }
 
 export interface SessionUser {

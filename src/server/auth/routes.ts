@@ -12,11 +12,10 @@ import { endpointRoute } from '../http/endpoint-route.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { noStore } from '../http/no-store.ts';
 import { issueCsrfToken, renewCsrfCookie } from '../security/csrf.ts';
-import { endSession, startSession } from '../security/sessions.ts';
+import { cachedSession, endSession, startSession } from '../security/sessions.ts';
 import { knownDevice, rememberDevice } from './known-device.ts';
 import { login, register } from './service.ts';
 import { untoldDecision } from '../suspensions/appeals.ts';
-import { findUserRole } from '../accounts/repository.ts';
 import { checkSolution } from '../raid/challenge.ts';
 import {
   walletLoginEndpoint,
@@ -55,15 +54,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     app,
     meEndpoint,
     async (request) => {
-      const { user } = request;
-      if (!user) return { user: null };
-      const [told, role] = await Promise.all([
-        untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
-          return null;
-        }),
-        findUserRole(app.deps.db, user.id).then((row) => row?.role ?? 'member'),
-      ]);
+      const { user, sessionIdHash } = request;
+      if (!user || !sessionIdHash) return { user: null };
+      // Kept by the session scope's look-up a moment ago: no query unless a decision waits.
+      const { role, appealDecisionUntold } = await cachedSession(app.deps, sessionIdHash);
+      const told = appealDecisionUntold
+        ? await untoldDecision(app.deps.db, user.id).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'appeal decision not read for /api/auth/me');
+            return null;
+          })
+        : null;
       return {
         user,
         ...(told && { appealDecision: told }),

@@ -167,16 +167,19 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     return { entries, appeals, openReports, standings };
   });
 
-  endpointRoute(app, appealDecisionEndpoint, async (request) => ({
-    appeal: await decideAppeal(
+  endpointRoute(app, appealDecisionEndpoint, async (request) => {
+    const appeal = await decideAppeal(
       app.deps.db,
       operatorOf(request),
       request.params.id,
       request.body.decision,
       request.body.reason,
       app.deps.clock.now(),
-    ),
-  }));
+    );
+    // The member's session reads say a decision waits (auth/me): read afresh. A few a week.
+    app.deps.sessions.clear();
+    return { appeal };
+  });
 
   endpointRoute(app, memeDecisionEndpoint, async (request) => {
     const { deps } = app;

@@ -26,13 +26,12 @@ const VISITOR_VOTE_REFUSAL =
   'The site is in raid mode: visitor votes are paused. Log in to vote, or try again later.';
 
 /**
- * The session scope's raid check (docs/decisions/027-raid-day.md), beside the suspension's: while
+ * The session scope's raid check on writes (docs/decisions/027-raid-day.md), beside the suspension's: while
  * raid mode is on, a new account's gallery writes and appeals, and a visitor's vote, are refused
  * (403 RAID_MODE) before their body is read. The switch is read through the node's read cache
  * (fresh within 2 s on every node); standing only while raid mode is on.
  */
 export async function refuseDuringRaid(request: FastifyRequest): Promise<void> {
-  if (request.method === 'GET' || request.method === 'HEAD') return;
   const url = request.routeOptions.url ?? '';
   if (!NEW_ACCOUNT_WRITES.has(url)) return;
   const { deps, raid } = request.server;

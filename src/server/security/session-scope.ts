@@ -3,7 +3,7 @@ import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastif
 import { unauthorized } from '../http-error.ts';
 import { assertCsrf } from './csrf.ts';
 import { assertSameOrigin } from './origin-check.ts';
-import { cachedSessionUser, cookieName, hashSessionId, SESSION_COOKIE } from './sessions.ts';
+import { cachedSession, cookieName, hashSessionId, SESSION_COOKIE } from './sessions.ts';
 
 /**
  * Gives the routes of `scope` (a plugin context and its children) the request's cookies, its
@@ -29,8 +29,8 @@ export async function enableSessions(scope: FastifyInstance): Promise<void> {
       request.user = kept.user;
       return done();
     }
-    cachedSessionUser(scope.deps, idHash).then((user) => {
-      request.user = user;
+    cachedSession(scope.deps, idHash).then((session) => {
+      request.user = session.user;
       done();
     }, done);
   });

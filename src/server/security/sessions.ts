@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { AppDeps, SessionUser } from '../deps.ts';
+import type { AppDeps, CachedSession } from '../deps.ts';
 
 export const SESSION_COOKIE = 'sid';
 const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
@@ -29,20 +29,35 @@ export function cookieName(request: FastifyRequest, base: string): string {
   return isSecureRequest(request) ? `__Host-${base}` : base;
 }
 
-async function loadSessionUser(
+async function loadSession(
   db: Kysely<Database>,
   idHash: string,
   now: number,
-): Promise<SessionUser | null> {
+): Promise<CachedSession> {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.username', 'sessions.last_seen_at'])
+    .select((eb) => [
+      'users.id',
+      'users.username',
+      'users.role',
+      'sessions.last_seen_at',
+      eb
+        .exists(
+          eb
+            .selectFrom('appeals')
+            .select('appeals.id')
+            .whereRef('appeals.user_id', '=', 'users.id')
+            .where('appeals.decided_at', 'is not', null)
+            .where('appeals.told_at', 'is', null),
+        )
+        .as('appeal_decision_untold'),
+    ])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - SESSION_IDLE_MS)
     .executeTakeFirst();
-  if (!row) return null;
+  if (!row) return { user: null, role: 'member', appealDecisionUntold: false };
   if (now - row.last_seen_at > TOUCH_INTERVAL_MS) {
     await db
       .updateTable('sessions')
@@ -50,7 +65,12 @@ async function loadSessionUser(
       .where('id_hash', '=', idHash)
       .execute();
   }
-  return { id: row.id, username: row.username };
+  return {
+    user: { id: row.id, username: row.username },
+    role: row.role,
+    // SQLite answers EXISTS as 0 or 1, PostgreSQL as a boolean.
+    appealDecisionUntold: Boolean(row.appeal_decision_untold),
+  };
 }
 
 /**
@@ -59,14 +79,11 @@ async function loadSessionUser(
  * it is 2 s old; its own logins and logouts drop it at once. A session ended on another node (or
  * by the operator) stops working here within 2 s.
  */
-export async function cachedSessionUser(
+export function cachedSession(
   deps: Pick<AppDeps, 'db' | 'clock' | 'sessions'>,
   idHash: string,
-): Promise<SessionUser | null> {
-  const { user } = await deps.sessions.get(idHash, async () => ({
-    user: await loadSessionUser(deps.db, idHash, deps.clock.now()),
-  }));
-  return user;
+): Promise<CachedSession> {
+  return deps.sessions.get(idHash, () => loadSession(deps.db, idHash, deps.clock.now()));
 }
 
 /** Ends the caller's current session (if any) and starts a new one: a fresh id on every sign-in. */

@@ -56,6 +56,8 @@ export async function appealRoutes(app: FastifyInstance): Promise<void> {
     appealSeenEndpoint,
     async (request) => {
       await markTold(app.deps.db, request.user.id, request.params.id, app.deps.clock.now());
+      // Their sessions' look-ups said a decision waits (auth/me): read afresh. Once a decision.
+      app.deps.sessions.clear();
       return { ok: true as const };
     },
     writes,

@@ -212,13 +212,13 @@ const REFUSED = new Set<string>([
 ]);
 
 /**
- * The session scope's check on a member's writes: a suspended member gets 403 `SUSPENDED` with
+ * The session scope's check on a member's writes (app.ts puts it on each write route): a suspended member gets 403 `SUSPENDED` with
  * the reason and the end time on the writes above; reading, and every other write (signing out,
  * an appeal), still works. Read from the database on each such write, so a suspension holds on
  * every node at once.
  */
 export async function refuseSuspended(request: FastifyRequest): Promise<void> {
-  if (!request.user || request.method === 'GET' || request.method === 'HEAD') return;
+  if (!request.user) return;
   if (!REFUSED.has(request.routeOptions.url ?? '')) return;
   const { db, clock } = request.server.deps;
   const suspension = await activeSuspension(db, request.user.id, clock.now());
