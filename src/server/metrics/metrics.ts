@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * dashboard, docs/grafana-dashboard.json, uses exactly these). Each app has a registry of its
  * own, so apps built side by side (tests) never share a figure.
  */
-export const METRIC_NAMES = {
+const METRIC_NAMES = {
   requestDuration: 'grind_http_request_duration_seconds',
   liveStreamsOpen: 'grind_live_streams_open',
   liveStreamsDropped: 'grind_live_streams_dropped_total',
@@ -41,7 +41,7 @@ export interface PoolFigures {
 }
 
 /** A figure read when Prometheus scrapes, from the part of the app that holds it. */
-export interface ScrapeReaders {
+interface ScrapeReaders {
   live?: () => { open: number; dropped: number };
   imageQueue?: () => { running: number; waiting: number };
   /** Each prize week by its payment's state, and the age of the oldest open payment. */
