@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Role } from '#shared/api/admin.ts';
+import type { Role } from '#shared/api/console/common.ts';
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import type { LeaderboardEntry, SubmitScoreResponse } from '#shared/api/game.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import type { Meme } from '#shared/api/memes.ts';
@@ -198,7 +198,7 @@ describe.skipIf(!adminUrl).each([
     const from = onB.events.length;
     const res = await admin.request(
       'POST',
-      adminPaths.disqualify.replace(':runId', played.run.runId),
+      consolePaths.disqualify.replace(':runId', played.run.runId),
       { node: a.origin, body: { reason: 'disqualified in a test' } },
     );
     expect(res.statusCode, res.body).toBe(200);

@@ -1,4 +1,4 @@
-import { adminPaths, type OperatorRole } from '#shared/api/admin.ts';
+import { consolePaths, type OperatorRole } from '#shared/api/console/common.ts';
 import { raidPaths } from '#shared/api/raid.ts';
 import type { Method } from './test-client.ts';
 
@@ -27,69 +27,73 @@ const route = (
 });
 
 export const CONSOLE_ROUTES: ConsoleRoute[] = [
-  route('GET', adminPaths.me, { needsPasskey: false }),
-  route('POST', adminPaths.registrationOptions, { body: { password: 'x' }, needsPasskey: false }),
-  route('POST', adminPaths.registration, { body: { response: {} }, needsPasskey: false }),
-  route('POST', adminPaths.authenticationOptions, { needsPasskey: false }),
-  route('POST', adminPaths.authentication, { body: { response: {} }, needsPasskey: false }),
-  route('GET', adminPaths.passkeys),
-  route('DELETE', adminPaths.passkey, { path: adminPaths.passkey.replace(':id', '1') }),
-  route('PUT', adminPaths.passkeyName, {
-    path: adminPaths.passkeyName.replace(':id', '1'),
+  route('GET', consolePaths.me, { needsPasskey: false }),
+  route('POST', consolePaths.registrationOptions, { body: { password: 'x' }, needsPasskey: false }),
+  route('POST', consolePaths.registration, { body: { response: {} }, needsPasskey: false }),
+  route('POST', consolePaths.authenticationOptions, { needsPasskey: false }),
+  route('POST', consolePaths.authentication, { body: { response: {} }, needsPasskey: false }),
+  route('GET', consolePaths.passkeys),
+  route('DELETE', consolePaths.passkey, { path: consolePaths.passkey.replace(':id', '1') }),
+  route('PUT', consolePaths.passkeyName, {
+    path: consolePaths.passkeyName.replace(':id', '1'),
     body: { name: 'YubiKey' },
   }),
-  route('GET', adminPaths.log),
+  route('GET', consolePaths.log),
 ];
 
 CONSOLE_ROUTES.push(
-  route('GET', adminPaths.reports),
-  route('POST', adminPaths.memeDecision, {
-    path: adminPaths.memeDecision.replace(':id', '1'),
+  route('GET', consolePaths.reports),
+  route('POST', consolePaths.memeDecision, {
+    path: consolePaths.memeDecision.replace(':id', '1'),
     body: { decision: 'hide', reason: 'spam everywhere' },
   }),
 );
 
 CONSOLE_ROUTES.push(
-  route('GET', adminPaths.members, { path: `${adminPaths.members}?q=a` }),
-  route('GET', adminPaths.member, { path: adminPaths.member.replace(':username', 'someone') }),
-  route('POST', adminPaths.suspend, {
-    path: adminPaths.suspend.replace(':username', 'someone'),
+  route('GET', consolePaths.members, { path: `${consolePaths.members}?q=a` }),
+  route('GET', consolePaths.member, { path: consolePaths.member.replace(':username', 'someone') }),
+  route('POST', consolePaths.suspend, {
+    path: consolePaths.suspend.replace(':username', 'someone'),
     body: { length: 'day', reason: 'spamming the gallery' },
   }),
-  route('POST', adminPaths.lift, {
-    path: adminPaths.lift.replace(':username', 'someone'),
+  route('POST', consolePaths.lift, {
+    path: consolePaths.lift.replace(':username', 'someone'),
     body: { reason: 'appeal heard' },
   }),
-  route('POST', adminPaths.endSessions, {
-    path: adminPaths.endSessions.replace(':username', 'someone'),
+  route('POST', consolePaths.endSessions, {
+    path: consolePaths.endSessions.replace(':username', 'someone'),
     body: { reason: 'stolen account' },
   }),
 );
 
-CONSOLE_ROUTES.push(route('GET', adminPaths.overview));
+CONSOLE_ROUTES.push(route('GET', consolePaths.overview));
 
 CONSOLE_ROUTES.push(
-  route('POST', adminPaths.appealDecision, {
-    path: adminPaths.appealDecision.replace(':id', '1'),
+  route('POST', consolePaths.appealDecision, {
+    path: consolePaths.appealDecision.replace(':id', '1'),
     body: { decision: 'uphold', reason: 'the rules were clear' },
   }),
 );
 
 const runPath = (pattern: string) => pattern.replace(':runId', 'some-run');
 CONSOLE_ROUTES.push(
-  route('GET', adminPaths.prizeWeek, { role: 'admin' }),
-  route('POST', adminPaths.replayOpened, {
-    path: runPath(adminPaths.replayOpened),
+  route('GET', consolePaths.prizeWeek, { role: 'admin' }),
+  route('POST', consolePaths.replayOpened, {
+    path: runPath(consolePaths.replayOpened),
     role: 'admin',
   }),
-  route('POST', adminPaths.withdraw, { body: { reason: 'a second look' }, role: 'admin' }),
-  route('POST', adminPaths.replayWatched, {
-    path: runPath(adminPaths.replayWatched),
+  route('POST', consolePaths.withdraw, { body: { reason: 'a second look' }, role: 'admin' }),
+  route('POST', consolePaths.replayWatched, {
+    path: runPath(consolePaths.replayWatched),
     role: 'admin',
   }),
-  route('POST', adminPaths.approve, { path: runPath(adminPaths.approve), body: {}, role: 'admin' }),
-  route('POST', adminPaths.disqualify, {
-    path: runPath(adminPaths.disqualify),
+  route('POST', consolePaths.approve, {
+    path: runPath(consolePaths.approve),
+    body: {},
+    role: 'admin',
+  }),
+  route('POST', consolePaths.disqualify, {
+    path: runPath(consolePaths.disqualify),
     body: { reason: 'a bot played this run' },
     role: 'admin',
   }),

@@ -1,5 +1,4 @@
-import type { Role } from '#shared/api/admin.ts';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths, type Role } from '#shared/api/console/common.ts';
 import { cliOperator } from '#server/db/operator-log.ts';
 import { setRole } from '#server/console/roles.ts';
 import type { TestApp } from './test-app.ts';
@@ -46,12 +45,12 @@ export async function addPasskey(
   authenticator: SoftAuthenticator,
   node?: string,
 ) {
-  const options = await client.request('POST', adminPaths.registrationOptions, {
+  const options = await client.request('POST', consolePaths.registrationOptions, {
     body: { password: PASSWORD },
     node,
   });
   if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);
-  const res = await client.request('POST', adminPaths.registration, {
+  const res = await client.request('POST', consolePaths.registration, {
     body: { response: authenticator.register(options.json()) },
     node,
   });
@@ -61,9 +60,9 @@ export async function addPasskey(
 
 /** Signs in with the passkey again, as the console asks after 15 idle minutes (or 12 hours). */
 export async function passkeySignIn(client: TestClient, authenticator: SoftAuthenticator) {
-  const options = await client.request('POST', adminPaths.authenticationOptions);
+  const options = await client.request('POST', consolePaths.authenticationOptions);
   if (options.statusCode !== 200) throw new Error(`options: ${options.statusCode} ${options.body}`);
-  return client.request('POST', adminPaths.authentication, {
+  return client.request('POST', consolePaths.authentication, {
     body: { response: authenticator.authenticate(options.json()) },
   });
 }

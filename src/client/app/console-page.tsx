@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Router } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
-import { ADMIN_PAGE } from '#shared/api/admin.ts';
+import { CONSOLE_PAGE } from '#shared/api/paths.ts';
 import ConsoleApp from '#client/features/console/console-app.tsx';
 import { useAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { PageFactsProvider, type PageFacts } from '#client/lib/site-config.ts';
@@ -42,7 +42,7 @@ export function ConsolePage({ facts }: { facts: PageFacts }) {
         <div className="flex min-h-screen flex-col">
           <SiteHeader />
           <main className="flex-1">
-            <Router hook={useBrowserLocation} base={ADMIN_PAGE}>
+            <Router hook={useBrowserLocation} base={CONSOLE_PAGE}>
               <ConsoleApp prizeWeek={PrizeWeek} />
             </Router>
           </main>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { appealPaths, pathTo } from '#shared/api/paths.ts';
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { postMeme } from '#test-support/gallery.ts';
@@ -22,9 +22,9 @@ describe.each(databaseKinds)('rank in the console and the CLI on %s', (kind) => 
 
     for (const target of [admin.user.username, otherMod.user.username, mod.user.username]) {
       for (const [path, body] of [
-        [adminPaths.suspend, { length: 'day', reason: 'deposing' }],
-        [adminPaths.lift, { reason: 'lifting' }],
-        [adminPaths.endSessions, { reason: 'signing out' }],
+        [consolePaths.suspend, { length: 'day', reason: 'deposing' }],
+        [consolePaths.lift, { reason: 'lifting' }],
+        [consolePaths.endSessions, { reason: 'signing out' }],
       ] as const) {
         const res = await mod.client.request('POST', byName(path, target), { body });
         expect(res.statusCode, `${path} on ${target}`).toBe(403);
@@ -33,7 +33,7 @@ describe.each(databaseKinds)('rank in the console and the CLI on %s', (kind) => 
     }
     const hide = await mod.client.request(
       'POST',
-      pathTo(adminPaths.memeDecision, { id: adminMeme.id }),
+      pathTo(consolePaths.memeDecision, { id: adminMeme.id }),
       { body: { decision: 'hide', reason: 'not liked' } },
     );
     expect(hide.statusCode).toBe(403);
@@ -49,7 +49,7 @@ describe.each(databaseKinds)('rank in the console and the CLI on %s', (kind) => 
     const suspended = await operator(t, 'moderator', { ip: '203.0.113.86' });
     const res = await admin.client.request(
       'POST',
-      byName(adminPaths.suspend, suspended.user.username),
+      byName(consolePaths.suspend, suspended.user.username),
       { body: { length: 'day', reason: 'abused the queue' } },
     );
     expect(res.statusCode).toBe(200);
@@ -58,7 +58,7 @@ describe.each(databaseKinds)('rank in the console and the CLI on %s', (kind) => 
     });
     expect(appeal.statusCode).toBe(201);
     const { id } = appeal.json().appeal;
-    const path = pathTo(adminPaths.appealDecision, { id });
+    const path = pathTo(consolePaths.appealDecision, { id });
     const byPeer = await mod.client.request('POST', path, {
       body: { decision: 'lift', reason: 'my friend' },
     });

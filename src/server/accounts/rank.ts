@@ -1,4 +1,4 @@
-import type { OperatorRole, Role } from '#shared/api/admin.ts';
+import type { OperatorRole, Role } from '#shared/api/console/common.ts';
 import { HttpError } from '../http-error.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';

@@ -1,6 +1,6 @@
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
@@ -34,12 +34,12 @@ describe.each(databaseKinds)('console operator commands on %s', (kind) => {
     expect(await admin('users:role', name, 'moderator')).toBe(0);
     expect(lines[0]).toContain(`${name} is now moderator (was member)`);
     // The change ended the member's session: they sign in again, as a moderator.
-    expect((await client.request('GET', adminPaths.me)).statusCode).toBe(401);
+    expect((await client.request('GET', consolePaths.me)).statusCode).toBe(401);
     expect((await client.login(name)).statusCode).toBe(200);
-    expect((await client.request('GET', adminPaths.me)).json().role).toBe('moderator');
+    expect((await client.request('GET', consolePaths.me)).json().role).toBe('moderator');
     expect(await admin('users:role', name, 'member')).toBe(0);
     expect((await client.login(name)).statusCode).toBe(200);
-    expect((await client.request('GET', adminPaths.me)).statusCode).toBe(403);
+    expect((await client.request('GET', consolePaths.me)).statusCode).toBe(403);
     const log = await listDecisions(t.app.deps.db, {
       targetId: String(user.id),
       kind: 'role',
@@ -52,13 +52,13 @@ describe.each(databaseKinds)('console operator commands on %s', (kind) => {
 
   it('users:passkeys:reset removes the passkeys and ends the sessions', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
-    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
+    expect((await mod.client.request('GET', consolePaths.passkeys)).statusCode).toBe(200);
     expect(await admin('users:passkeys:reset', '--help')).toBe(0);
     expect(await admin('users:passkeys:reset', mod.user.username)).toBe(0);
     expect(lines[0]).toContain('Removed 1 passkey(s)');
-    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(401);
+    expect((await mod.client.request('GET', consolePaths.passkeys)).statusCode).toBe(401);
     expect((await mod.client.login(mod.user.username, PASSWORD)).statusCode).toBe(200);
-    expect((await mod.client.request('GET', adminPaths.me)).json()).toMatchObject({
+    expect((await mod.client.request('GET', consolePaths.me)).json()).toMatchObject({
       passkeys: 0,
       passkeyFresh: false,
     });

@@ -1,4 +1,5 @@
-import { APPEAL_VERDICTS, reasonSchema, ROLES, type Role } from '#shared/api/admin.ts';
+import { APPEAL_VERDICTS } from '#shared/api/console/queue.ts';
+import { reasonSchema, type Role, ROLES } from '#shared/api/console/common.ts';
 import {
   limitOption,
   parseOptions,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths, PASSKEY_SIGN_IN_MAX_MS, PASSKEY_STEP_UP_MS } from '#shared/api/admin.ts';
+import {
+  consolePaths,
+  PASSKEY_SIGN_IN_MAX_MS,
+  PASSKEY_STEP_UP_MS,
+} from '#shared/api/console/common.ts';
 import { CONSOLE_ROUTES } from '#test-support/console-routes.ts';
 import { suiteApp } from '#test-support/test-app.ts';
 import type { TestClient } from '#test-support/test-client.ts';
@@ -21,11 +25,11 @@ describe.each(databaseKinds)('the console guard on %s', (kind) => {
     // The console's page polls /api/admin/me; a tab left open must not hold the door open.
     for (let i = 0; i < 6; i++) {
       t.clock.advance(5 * MINUTE);
-      expect((await mod.client.request('GET', adminPaths.me)).statusCode).toBe(200);
+      expect((await mod.client.request('GET', consolePaths.me)).statusCode).toBe(200);
     }
     expect(30 * MINUTE).toBeGreaterThan(PASSKEY_STEP_UP_MS);
-    expect(await code(mod.client, adminPaths.passkeys)).toBe('PASSKEY_REQUIRED');
-    expect((await mod.client.request('GET', adminPaths.me)).json().passkeyFresh).toBe(false);
+    expect(await code(mod.client, consolePaths.passkeys)).toBe('PASSKEY_REQUIRED');
+    expect((await mod.client.request('GET', consolePaths.me)).json().passkeyFresh).toBe(false);
   });
 
   it('the step-up ends 12 hours after the passkey sign-in, however busy the session', async () => {
@@ -35,14 +39,14 @@ describe.each(databaseKinds)('the console guard on %s', (kind) => {
     // Used every ten minutes, the sliding window never closes on its own.
     while (t.clock.now() - start + 10 * MINUTE <= PASSKEY_SIGN_IN_MAX_MS) {
       t.clock.advance(10 * MINUTE);
-      expect(await code(mod.client, adminPaths.passkeys)).toBeUndefined();
+      expect(await code(mod.client, consolePaths.passkeys)).toBeUndefined();
     }
     t.clock.advance(start + PASSKEY_SIGN_IN_MAX_MS + 1 - t.clock.now());
-    expect(await code(mod.client, adminPaths.passkeys)).toBe('PASSKEY_REQUIRED');
-    expect((await mod.client.request('GET', adminPaths.me)).json().passkeyFresh).toBe(false);
+    expect(await code(mod.client, consolePaths.passkeys)).toBe('PASSKEY_REQUIRED');
+    expect((await mod.client.request('GET', consolePaths.me)).json().passkeyFresh).toBe(false);
     // A passkey sign-in starts a new twelve hours.
     expect((await passkeySignIn(mod.client, mod.authenticator)).statusCode).toBe(200);
-    expect(await code(mod.client, adminPaths.passkeys)).toBeUndefined();
+    expect(await code(mod.client, consolePaths.passkeys)).toBeUndefined();
   });
 
   it('a suspended operator has no console, not even the passkey steps; lifted, it is back', async () => {
@@ -76,8 +80,8 @@ describe.each(databaseKinds)('the console guard on %s', (kind) => {
       .set({ lifted_at: t.clock.now() })
       .where('id', '=', suspension.id)
       .execute();
-    expect((await admin.client.request('GET', adminPaths.me)).statusCode).toBe(200);
-    expect(await code(admin.client, adminPaths.passkeys)).toBeUndefined();
+    expect((await admin.client.request('GET', consolePaths.me)).statusCode).toBe(200);
+    expect(await code(admin.client, consolePaths.passkeys)).toBeUndefined();
   });
 
   it('a suspension that has ended closes nothing', async () => {
@@ -94,6 +98,6 @@ describe.each(databaseKinds)('the console guard on %s', (kind) => {
         lifted_by: null,
       })
       .execute();
-    expect(await code(mod.client, adminPaths.passkeys)).toBeUndefined();
+    expect(await code(mod.client, consolePaths.passkeys)).toBeUndefined();
   });
 });

@@ -1,10 +1,10 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import {
+  type OperatorRole,
   PASSKEY_SIGN_IN_MAX_MS,
   PASSKEY_STEP_UP_MS,
-  type OperatorRole,
   type Role,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/common.ts';
 import { HttpError, unauthorized } from '../http-error.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import type { ConsoleAccessHooks } from '../http/endpoint-route.ts';

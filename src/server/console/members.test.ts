@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import {
   authPaths,
   gamePaths,
@@ -33,10 +33,10 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
       { body: { reason: 'spam' } },
     );
     const found = (
-      await mod.client.request('GET', `${adminPaths.members}?q=${name.slice(0, 8)}`)
+      await mod.client.request('GET', `${consolePaths.members}?q=${name.slice(0, 8)}`)
     ).json();
     expect(found.members.map((m: { username: string }) => m.username)).toContain(name);
-    const detail = (await mod.client.request('GET', path(adminPaths.member, name))).json();
+    const detail = (await mod.client.request('GET', path(consolePaths.member, name))).json();
     expect(detail).toMatchObject({
       member: { username: name, role: 'member', coins: 0, wallet: null, sessions: 1 },
       memes: [{ id: meme.id, title: 'Theirs', hidden: false }],
@@ -45,7 +45,7 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
       decisions: [],
     });
     expect(
-      (await mod.client.request('GET', path(adminPaths.member, 'nobody_here'))).statusCode,
+      (await mod.client.request('GET', path(consolePaths.member, 'nobody_here'))).statusCode,
     ).toBe(404);
   });
 
@@ -57,13 +57,13 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
     const client = TestClient.inject(t.app);
     const name = uniqueName('susp');
     await client.register(name);
-    const suspended = await mod.client.request('POST', path(adminPaths.suspend, name), {
+    const suspended = await mod.client.request('POST', path(consolePaths.suspend, name), {
       body: { length: 'week', reason: 'vote brigading' },
     });
     expect(suspended.statusCode).toBe(200);
     const endsAt = t.clock.now() + 7 * DAY_MS;
     expect(suspended.json().suspension).toMatchObject({ endsAt, active: true });
-    const again = await mod.client.request('POST', path(adminPaths.suspend, name), {
+    const again = await mod.client.request('POST', path(consolePaths.suspend, name), {
       body: { length: 'day', reason: 'twice' },
     });
     expect(again.statusCode).toBe(409);
@@ -99,19 +99,19 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
     );
     expect((await client.request('GET', authPaths.me)).json().user.username).toBe(name);
 
-    const lifted = await mod.client.request('POST', path(adminPaths.lift, name), {
+    const lifted = await mod.client.request('POST', path(consolePaths.lift, name), {
       body: { reason: 'talked it through' },
     });
     expect(lifted.json()).toEqual({ lifted: 1, restored: null });
     expect((await writes[0]!()).statusCode).toBe(200);
 
     // A suspension for a day runs out by itself.
-    await mod.client.request('POST', path(adminPaths.suspend, name), {
+    await mod.client.request('POST', path(consolePaths.suspend, name), {
       body: { length: 'day', reason: 'one more time' },
     });
     expect((await writes[0]!()).statusCode).toBe(403);
     t.clock.advance(DAY_MS + 1);
-    await mod.client.request('GET', adminPaths.me); // (the passkey window has lapsed; reads only)
+    await mod.client.request('GET', consolePaths.me); // (the passkey window has lapsed; reads only)
     expect((await writes[0]!()).statusCode).toBe(200);
 
     const member = (await client.request('GET', authPaths.me)).json().user;
@@ -139,7 +139,7 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
     await phone.register(name);
     const laptop = TestClient.inject(t.app);
     await laptop.login(name);
-    const res = await mod.client.request('POST', path(adminPaths.endSessions, name), {
+    const res = await mod.client.request('POST', path(consolePaths.endSessions, name), {
       body: { reason: 'account taken over' },
     });
     expect(res.json()).toEqual({ ended: 2 });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MemberDetail } from '#shared/api/admin.ts';
+import type { MemberDetail } from '#shared/api/console/members.ts';
 import { findUserByUsername } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import { notFound } from '../http-error.ts';

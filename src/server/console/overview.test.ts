@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { operator } from '#test-support/operators.ts';
@@ -33,7 +33,7 @@ describe.each(databaseKinds)('the console overview on %s', (kind) => {
       },
     );
     const mod = await operator(t, 'moderator', { passkey: true });
-    const body = (await mod.client.request('GET', adminPaths.overview)).json();
+    const body = (await mod.client.request('GET', consolePaths.overview)).json();
     expect(body.days).toHaveLength(30);
     expect(body.days[29]).toBe(Math.floor(t.clock.now() / DAY_MS) * DAY_MS);
     // Today: the second member and the moderator, the vote, the report; yesterday: a member and a meme.
@@ -47,7 +47,7 @@ describe.each(databaseKinds)('the console overview on %s', (kind) => {
   it('counts what happened: a meme deleted since, its report, and a vote taken back still count', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     const today = async () => {
-      const { series } = (await mod.client.request('GET', adminPaths.overview)).json();
+      const { series } = (await mod.client.request('GET', consolePaths.overview)).json();
       return {
         memes: series.memes.at(-1),
         votes: series.votes.at(-1),
@@ -78,7 +78,7 @@ describe.each(databaseKinds)('the console overview on %s', (kind) => {
     );
     const deleted = await mod.client.request(
       'POST',
-      pathTo(adminPaths.memeDecision, { id: memes[1]!.id }),
+      pathTo(consolePaths.memeDecision, { id: memes[1]!.id }),
       {
         body: { decision: 'delete', reason: 'stolen picture' },
       },

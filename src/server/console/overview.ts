@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { OVERVIEW_SERIES } from '#shared/api/admin.ts';
+import { OVERVIEW_SERIES } from '#shared/api/console/overview.ts';
 import type { Database, MemeActivityKind } from '../db/database.ts';
 import { activityPerDay } from '../memes/activity.ts';
 

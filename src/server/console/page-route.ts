@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { ADMIN_PAGE } from '#shared/api/admin.ts';
+import { CONSOLE_PAGE } from '#shared/api/paths.ts';
 import type { SitePages } from '../site/pages.ts';
 
 const NOINDEX = '<meta name="robots" content="noindex, nofollow">';
@@ -28,7 +28,7 @@ export function adminPageRoute(pages: SitePages, distDir: string): FastifyPlugin
       .header('x-robots-tag', 'noindex, nofollow')
       .send(html);
   return async (app) => {
-    app.get(ADMIN_PAGE, (_request, reply) => send(reply));
-    app.get(`${ADMIN_PAGE}/*`, (_request, reply) => send(reply));
+    app.get(CONSOLE_PAGE, (_request, reply) => send(reply));
+    app.get(`${CONSOLE_PAGE}/*`, (_request, reply) => send(reply));
   };
 }

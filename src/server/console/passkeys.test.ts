@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths, PASSKEY_STEP_UP_MS } from '#shared/api/admin.ts';
+import { consolePaths, PASSKEY_STEP_UP_MS } from '#shared/api/console/common.ts';
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { createTestApp, suiteApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -18,7 +18,7 @@ async function laptopOf(t: { app: Parameters<typeof TestClient.inject>[0] }, use
 }
 
 const meStatus = async (client: TestClient) =>
-  (await client.request('GET', adminPaths.me)).statusCode;
+  (await client.request('GET', consolePaths.me)).statusCode;
 
 describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
   const t = suiteApp(kind, { publicOrigin: ORIGIN });
@@ -28,19 +28,23 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     // The thief holds the admin's cookie, an hour after the admin's passkey sign-in.
     t.clock.advance(PASSKEY_STEP_UP_MS + 1);
     const thief = admin.client;
-    expect((await thief.request('GET', adminPaths.passkeys)).json().code).toBe('PASSKEY_REQUIRED');
-    const signInOptions = await thief.request('POST', adminPaths.authenticationOptions);
+    expect((await thief.request('GET', consolePaths.passkeys)).json().code).toBe(
+      'PASSKEY_REQUIRED',
+    );
+    const signInOptions = await thief.request('POST', consolePaths.authenticationOptions);
     expect(signInOptions.statusCode).toBe(200);
     const options = signInOptions.json();
     const thiefsKey = new SoftAuthenticator(ORIGIN);
     const made = thiefsKey.register({ ...options, rp: { id: options.rpId } });
-    const added = await thief.request('POST', adminPaths.registration, {
+    const added = await thief.request('POST', consolePaths.registration, {
       body: { response: made },
     });
     expect(added.statusCode).toBe(400);
     expect(added.json().code).toBe('PASSKEY_INVALID');
-    expect((await thief.request('GET', adminPaths.passkeys)).json().code).toBe('PASSKEY_REQUIRED');
-    expect((await thief.request('GET', adminPaths.me)).json()).toMatchObject({
+    expect((await thief.request('GET', consolePaths.passkeys)).json().code).toBe(
+      'PASSKEY_REQUIRED',
+    );
+    expect((await thief.request('GET', consolePaths.me)).json()).toMatchObject({
       passkeys: 1,
       passkeyFresh: false,
     });
@@ -48,10 +52,10 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
 
   it('a challenge serves its own ceremony once, for five minutes', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
-    const signIn = (await mod.client.request('POST', adminPaths.authenticationOptions)).json();
+    const signIn = (await mod.client.request('POST', consolePaths.authenticationOptions)).json();
     // Options made to add a passkey (after the password) do not sign the session in.
     const reg = (
-      await mod.client.request('POST', adminPaths.registrationOptions, {
+      await mod.client.request('POST', consolePaths.registrationOptions, {
         body: { password: PASSWORD },
       })
     ).json();
@@ -60,7 +64,7 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
       challenge: reg.challenge,
       allowCredentials: signIn.allowCredentials,
     });
-    const wrongCeremony = await mod.client.request('POST', adminPaths.authentication, {
+    const wrongCeremony = await mod.client.request('POST', consolePaths.authentication, {
       body: { response: crossed },
     });
     expect(wrongCeremony.statusCode).toBe(400);
@@ -68,16 +72,16 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
 
     // Once: the registration answered, the same answer again is refused.
     const fresh = (
-      await mod.client.request('POST', adminPaths.registrationOptions, {
+      await mod.client.request('POST', consolePaths.registrationOptions, {
         body: { password: PASSWORD },
       })
     ).json();
     const answer = mod.authenticator.register(fresh);
-    const first = await mod.client.request('POST', adminPaths.registration, {
+    const first = await mod.client.request('POST', consolePaths.registration, {
       body: { response: answer },
     });
     expect(first.statusCode).toBe(201);
-    const again = await mod.client.request('POST', adminPaths.registration, {
+    const again = await mod.client.request('POST', consolePaths.registration, {
       body: { response: answer },
     });
     expect(again.statusCode).toBe(400);
@@ -85,13 +89,13 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
 
     // Five minutes: the browser is told the same.
     const late = (
-      await mod.client.request('POST', adminPaths.registrationOptions, {
+      await mod.client.request('POST', consolePaths.registrationOptions, {
         body: { password: PASSWORD },
       })
     ).json();
     expect(late.timeout).toBe(5 * 60 * 1000);
     t.clock.advance(5 * 60 * 1000 + 1);
-    const expired = await mod.client.request('POST', adminPaths.registration, {
+    const expired = await mod.client.request('POST', consolePaths.registration, {
       body: { response: mod.authenticator.register(late) },
     });
     expect(expired.statusCode).toBe(400);
@@ -104,16 +108,16 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     expect(await meStatus(laptop)).toBe(200);
     const second = await addPasskey(mod.client, mod.authenticator);
     expect(await meStatus(laptop)).toBe(401);
-    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
+    expect((await mod.client.request('GET', consolePaths.passkeys)).statusCode).toBe(200);
 
     const phone = await laptopOf(t, mod.user.username);
     const removed = await mod.client.request(
       'DELETE',
-      adminPaths.passkey.replace(':id', String(second.id)),
+      consolePaths.passkey.replace(':id', String(second.id)),
     );
     expect(removed.statusCode).toBe(200);
     expect(await meStatus(phone)).toBe(401);
-    expect((await mod.client.request('GET', adminPaths.passkeys)).statusCode).toBe(200);
+    expect((await mod.client.request('GET', consolePaths.passkeys)).statusCode).toBe(200);
 
     const entries = await listDecisions(t.app.deps.db, { operator: mod.user.username, limit: 2 });
     expect(entries.map((e) => [e.kind, e.details.endedSessions])).toEqual([
@@ -124,19 +128,19 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
 
   it('an operator keeps a named backup passkey, names the first later, and signs in with either', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
-    const [first] = (await mod.client.request('GET', adminPaths.passkeys)).json().passkeys;
+    const [first] = (await mod.client.request('GET', consolePaths.passkeys)).json().passkeys;
     expect(first.name).toBeNull();
     const backupKey = new SoftAuthenticator(ORIGIN);
-    const options = await mod.client.request('POST', adminPaths.registrationOptions, {
+    const options = await mod.client.request('POST', consolePaths.registrationOptions, {
       body: { password: PASSWORD },
     });
-    const added = await mod.client.request('POST', adminPaths.registration, {
+    const added = await mod.client.request('POST', consolePaths.registration, {
       body: { response: backupKey.register(options.json()), name: '  YubiKey 5C  ' },
     });
     expect(added.statusCode).toBe(201);
     expect(added.json().passkey).toMatchObject({ name: 'YubiKey 5C' });
     const rename = (id: number, name: string) =>
-      mod.client.request('PUT', adminPaths.passkeyName.replace(':id', String(id)), {
+      mod.client.request('PUT', consolePaths.passkeyName.replace(':id', String(id)), {
         body: { name },
       });
     expect((await rename(first.id, 'Work laptop')).json().passkey.name).toBe('Work laptop');
@@ -146,12 +150,12 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     // Another operator's passkey is not theirs to name.
     const other = await operator(t, 'moderator', { passkey: true });
     expect((await rename(first.id, 'Mine now')).statusCode).toBe(200);
-    const theirs = (await other.client.request('GET', adminPaths.passkeys)).json().passkeys[0];
+    const theirs = (await other.client.request('GET', consolePaths.passkeys)).json().passkeys[0];
     expect((await rename(theirs.id, 'Stolen')).statusCode).toBe(404);
     expect(
-      (await mod.client.request('GET', adminPaths.passkeys)).json().passkeys.map(
-        (p: { name: string | null }) => p.name,
-      ),
+      (await mod.client.request('GET', consolePaths.passkeys))
+        .json()
+        .passkeys.map((p: { name: string | null }) => p.name),
     ).toEqual(['Mine now', 'YubiKey 5C']);
 
     // Either device signs the console in.
@@ -174,7 +178,7 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     expect(reset.code, reset.text).toBe(0);
     expect(await meStatus(mod.client)).toBe(401);
     expect(await meStatus(laptop)).toBe(401);
-    const stolen = await mod.client.request('POST', adminPaths.authenticationOptions);
+    const stolen = await mod.client.request('POST', consolePaths.authenticationOptions);
     expect(stolen.statusCode).toBe(401);
     const [entry] = await listDecisions(t.app.deps.db, { kind: 'passkeys-reset', limit: 1 });
     expect(entry).toMatchObject({
@@ -208,7 +212,7 @@ describe.each(databaseKinds)('the relying party without PUBLIC_ORIGIN on %s', (k
   it('is localhost at localhost, and refused with one message at any other host', async () => {
     // At localhost (inject's own Host) passkeys work, for a developer's machine.
     const local = await operator(t, 'moderator', { passkey: true });
-    expect((await local.client.request('GET', adminPaths.me)).json()).toMatchObject({
+    expect((await local.client.request('GET', consolePaths.me)).json()).toMatchObject({
       rpId: 'localhost',
       hostProblem: null,
       passkeyFresh: true,
@@ -217,14 +221,14 @@ describe.each(databaseKinds)('the relying party without PUBLIC_ORIGIN on %s', (k
     // Any other Host header is the client's word: no ceremony takes it as the site.
     const mod = await operator(t, 'moderator');
     const headers = { host: 'console.example.com' };
-    const me = (await mod.client.request('GET', adminPaths.me, { headers })).json();
+    const me = (await mod.client.request('GET', consolePaths.me, { headers })).json();
     expect(me.rpId).toBeNull();
     expect(me.hostProblem).toMatch(/PUBLIC_ORIGIN is not set/);
     for (const [path, body] of [
-      [adminPaths.registrationOptions, { password: PASSWORD }],
-      [adminPaths.registration, { response: {} }],
-      [adminPaths.authenticationOptions, undefined],
-      [adminPaths.authentication, { response: {} }],
+      [consolePaths.registrationOptions, { password: PASSWORD }],
+      [consolePaths.registration, { response: {} }],
+      [consolePaths.authenticationOptions, undefined],
+      [consolePaths.authentication, { response: {} }],
     ] as const) {
       const res = await mod.client.request('POST', path, { headers, body });
       expect(res.statusCode, path).toBe(400);
@@ -239,9 +243,9 @@ describe.each(databaseKinds)('the relying party with PUBLIC_ORIGIN on %s', (kind
     try {
       const mod = await operator(t, 'moderator');
       const headers = { host: 'evil.example.net' };
-      const me = (await mod.client.request('GET', adminPaths.me, { headers })).json();
+      const me = (await mod.client.request('GET', consolePaths.me, { headers })).json();
       expect(me).toMatchObject({ rpId: 'console.example.com', hostProblem: null });
-      const options = await mod.client.request('POST', adminPaths.registrationOptions, {
+      const options = await mod.client.request('POST', consolePaths.registrationOptions, {
         headers,
         body: { password: PASSWORD },
       });

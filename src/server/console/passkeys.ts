@@ -10,7 +10,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Kysely, Transaction } from 'kysely';
-import type { Passkey } from '#shared/api/admin.ts';
+import type { Passkey } from '#shared/api/console/passkeys.ts';
 import type { Database, PasskeyCeremony } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError, notFound } from '../http-error.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import type { LeaderboardEntry } from '#shared/api/game.ts';
 
@@ -40,14 +40,14 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
   /** Opens the run's replay and reports it watched once it could have played out at top speed. */
   async function watch(client: TestClient, runId: string, gameTime: number) {
-    const opened = await client.request('POST', runPath(adminPaths.replayOpened, runId));
+    const opened = await client.request('POST', runPath(consolePaths.replayOpened, runId));
     expect(opened.statusCode, opened.body).toBe(200);
     t.clock.advance(shortestWatchMs(gameTime));
-    return client.request('POST', runPath(adminPaths.replayWatched, runId));
+    return client.request('POST', runPath(consolePaths.replayWatched, runId));
   }
 
   const log = async (client: TestClient, kind: string) =>
-    (await client.request('GET', `${adminPaths.log}?kind=${kind}`)).json<{
+    (await client.request('GET', `${consolePaths.log}?kind=${kind}`)).json<{
       entries: { targetId: string; operatorName: string; reason: string }[];
     }>().entries;
 
@@ -58,30 +58,33 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const admin = await operator(t, 'admin', { passkey: true });
     const other = await operator(t, 'admin', { passkey: true });
 
-    const week = await admin.client.request('GET', adminPaths.prizeWeek);
+    const week = await admin.client.request('GET', consolePaths.prizeWeek);
     expect(week.statusCode, week.body).toBe(200);
     const entry = week
       .json<{ entries: { runId: string; payable: boolean; watched: boolean }[] }>()
       .entries.find((e) => e.runId === run.runId);
     expect(entry).toMatchObject({ payable: true, watched: false });
 
-    const refused = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+    const refused = await admin.client.request('POST', runPath(consolePaths.approve, run.runId), {
       body: {},
     });
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().code).toBe('REPLAY_NOT_WATCHED');
 
     // "Watched to its end" needs the replay opened at least its length at top speed before.
-    const early = await other.client.request('POST', runPath(adminPaths.replayOpened, run.runId));
+    const early = await other.client.request('POST', runPath(consolePaths.replayOpened, run.runId));
     expect(early.statusCode).toBe(200);
-    const tooSoon = await other.client.request('POST', runPath(adminPaths.replayWatched, run.runId));
+    const tooSoon = await other.client.request(
+      'POST',
+      runPath(consolePaths.replayWatched, run.runId),
+    );
     expect(tooSoon.statusCode).toBe(409);
     expect(tooSoon.json().code).toBe('REPLAY_NOT_WATCHED');
 
     // Another admin's watch does not count for this one.
     const otherWatch = await watch(other.client, run.runId, run.run.result.gameTime);
     expect(otherWatch.statusCode, otherWatch.body).toBe(200);
-    const still = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+    const still = await admin.client.request('POST', runPath(consolePaths.approve, run.runId), {
       body: {},
     });
     expect(still.json().code).toBe('REPLAY_NOT_WATCHED');
@@ -91,7 +94,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
     const watched = await watch(admin.client, run.runId, run.run.result.gameTime);
     expect(watched.statusCode, watched.body).toBe(200);
-    const approved = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+    const approved = await admin.client.request('POST', runPath(consolePaths.approve, run.runId), {
       body: {},
     });
     expect(approved.statusCode, approved.body).toBe(200);
@@ -104,7 +107,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(steps).toEqual([{ step: 'approved', run_id: run.runId }]);
 
     // prize:approve's rule: once per week.
-    const again = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+    const again = await admin.client.request('POST', runPath(consolePaths.approve, run.runId), {
       body: {},
     });
     expect(again.statusCode).toBe(409);
@@ -132,7 +135,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect((await board()).map((e) => e.id)).toContain(run.entryId);
 
     const admin = await operator(t, 'admin', { passkey: true });
-    const res = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+    const res = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
       body: { reason: 'a script played this run' },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -146,12 +149,12 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(replay.statusCode, replay.body).toBe(200);
     expect(replay.json().disqualified).toBe('a script played this run');
 
-    const twice = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+    const twice = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
       body: { reason: 'a script played this run' },
     });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().code).toBe('RUN_DISQUALIFIED');
-    const unknown = await admin.client.request('POST', runPath(adminPaths.disqualify, 'nope'), {
+    const unknown = await admin.client.request('POST', runPath(consolePaths.disqualify, 'nope'), {
       body: { reason: 'a script played this run' },
     });
     expect(unknown.statusCode).toBe(404);
@@ -176,7 +179,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect((await board()).map((e) => e.id)).toContain(run.entryId);
     const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
     const admin = await operator(t, 'admin', { passkey: true });
-    const res = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+    const res = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
       body: { reason: 'played by a bot' },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -196,7 +199,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const watched = await watch(admin.client, run.runId, run.run.result.gameTime);
     expect(watched.statusCode, watched.body).toBe(200);
     const approve = (body: { confirmWallet?: string } = {}) =>
-      admin.client.request('POST', runPath(adminPaths.approve, run.runId), { body });
+      admin.client.request('POST', runPath(consolePaths.approve, run.runId), { body });
     return { alice, run, admin, approve };
   }
 
@@ -209,7 +212,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const { admin } = await watchedWeek();
     const before = await prizeSteps();
     for (let i = 0; i < 3; i += 1) {
-      expect((await admin.client.request('GET', adminPaths.prizeWeek)).statusCode).toBe(200);
+      expect((await admin.client.request('GET', consolePaths.prizeWeek)).statusCode).toBe(200);
     }
     expect(await prizeSteps()).toEqual(before);
   });
@@ -217,7 +220,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
   it('a run disqualified after its review cannot be approved', async () => {
     const { admin, run, approve } = await watchedWeek();
     const other = await operator(t, 'admin', { passkey: true });
-    const out = await other.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+    const out = await other.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
       body: { reason: 'a bot played this run' },
     });
     expect(out.statusCode, out.body).toBe(200);
@@ -257,11 +260,11 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const { alice, admin, approve } = await watchedWeek();
     const suspended = await admin.client.request(
       'POST',
-      adminPaths.suspend.replace(':username', alice.user.username),
+      consolePaths.suspend.replace(':username', alice.user.username),
       { body: { length: 'week', reason: 'vote brigading' } },
     );
     expect(suspended.statusCode, suspended.body).toBe(200);
-    const week = (await admin.client.request('GET', adminPaths.prizeWeek)).json<{
+    const week = (await admin.client.request('GET', consolePaths.prizeWeek)).json<{
       entries: { playerName: string; payable: boolean; why: string | null }[];
     }>();
     expect(week.entries.find((e) => e.playerName === alice.user.username)).toMatchObject({
@@ -276,15 +279,15 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
   it('an approval is withdrawn with a reason and the week goes back to review; disqualifying an approved run withdraws it', async () => {
     const { run, admin, approve } = await watchedWeek();
     expect((await approve()).statusCode).toBe(200);
-    const noReason = await admin.client.request('POST', adminPaths.withdraw, { body: {} });
+    const noReason = await admin.client.request('POST', consolePaths.withdraw, { body: {} });
     expect(noReason.statusCode).toBe(400);
-    const withdrawn = await admin.client.request('POST', adminPaths.withdraw, {
+    const withdrawn = await admin.client.request('POST', consolePaths.withdraw, {
       body: { reason: 'wrong week read' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
-    let week = (await admin.client.request('GET', adminPaths.prizeWeek)).json();
+    let week = (await admin.client.request('GET', consolePaths.prizeWeek)).json();
     expect(week.approved).toBeNull();
-    const again = await admin.client.request('POST', adminPaths.withdraw, {
+    const again = await admin.client.request('POST', consolePaths.withdraw, {
       body: { reason: 'twice' },
     });
     expect(again.json().code).toBe('PRIZE_NOT_APPROVED');
@@ -294,12 +297,12 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
     // Approved again, then disqualified: the approval goes in the same step.
     expect((await approve()).statusCode).toBe(200);
-    const out = await admin.client.request('POST', runPath(adminPaths.disqualify, run.runId), {
+    const out = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
       body: { reason: 'a bot played this run' },
     });
     expect(out.statusCode, out.body).toBe(200);
     expect(out.json()).toEqual({ withdrewApproval: true });
-    week = (await admin.client.request('GET', adminPaths.prizeWeek)).json();
+    week = (await admin.client.request('GET', consolePaths.prizeWeek)).json();
     expect(week.approved).toBeNull();
     expect(week.entries.map((e: { runId: string }) => e.runId)).not.toContain(run.runId);
   });
@@ -320,7 +323,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
       .execute();
     expect((await passkeySignIn(admin.client, admin.authenticator)).statusCode).toBe(200);
     expect((await watch(admin.client, run.runId, run.run.result.gameTime)).statusCode).toBe(200);
-    const res = await admin.client.request('POST', runPath(adminPaths.approve, run.runId), {
+    const res = await admin.client.request('POST', runPath(consolePaths.approve, run.runId), {
       body: {},
     });
     expect(res.statusCode, res.body).toBe(403);
@@ -330,12 +333,12 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
   it('refuses a moderator (ADMIN_ONLY)', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
     for (const [method, path, body] of [
-      ['GET', adminPaths.prizeWeek, undefined],
-      ['POST', runPath(adminPaths.replayOpened, 'r'), undefined],
-      ['POST', runPath(adminPaths.replayWatched, 'r'), undefined],
-      ['POST', adminPaths.withdraw, { reason: 'a second look' }],
-      ['POST', runPath(adminPaths.approve, 'r'), {}],
-      ['POST', runPath(adminPaths.disqualify, 'r'), { reason: 'a script played this' }],
+      ['GET', consolePaths.prizeWeek, undefined],
+      ['POST', runPath(consolePaths.replayOpened, 'r'), undefined],
+      ['POST', runPath(consolePaths.replayWatched, 'r'), undefined],
+      ['POST', consolePaths.withdraw, { reason: 'a second look' }],
+      ['POST', runPath(consolePaths.approve, 'r'), {}],
+      ['POST', runPath(consolePaths.disqualify, 'r'), { reason: 'a script played this' }],
     ] as const) {
       const res = await mod.client.request(method, path, body ? { body } : {});
       expect(res.statusCode, path).toBe(403);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Role } from '#shared/api/admin.ts';
+import type { Role } from '#shared/api/console/common.ts';
 import type { Database } from '../db/database.ts';
 import { endSessionsOf } from '../security/sessions.ts';
 import { recordDecision, type Operator } from '../db/operator-log.ts';

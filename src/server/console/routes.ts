@@ -1,31 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 import {
   appealDecisionEndpoint,
+  memeDecisionEndpoint,
+  reportsEndpoint,
+} from '#shared/api/console/queue.ts';
+import {
   authenticationEndpoint,
   authenticationOptionsEndpoint,
   listPasskeysEndpoint,
-  logEndpoint,
-  endSessionsEndpoint,
-  liftEndpoint,
-  memberEndpoint,
-  membersEndpoint,
-  memeDecisionEndpoint,
-  suspendEndpoint,
   operatorMeEndpoint,
-  overviewEndpoint,
-  approveRunEndpoint,
-  disqualifyRunEndpoint,
-  logDayStart,
-  prizeWeekEndpoint,
-  replayOpenedEndpoint,
-  replayWatchedEndpoint,
-  withdrawApprovalEndpoint,
   registrationEndpoint,
   registrationOptionsEndpoint,
   removePasskeyEndpoint,
   renamePasskeyEndpoint,
-  reportsEndpoint,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/passkeys.ts';
+import { logDayStart, logEndpoint } from '#shared/api/console/log.ts';
+import {
+  endSessionsEndpoint,
+  liftEndpoint,
+  memberEndpoint,
+  membersEndpoint,
+  suspendEndpoint,
+} from '#shared/api/console/members.ts';
+import { overviewEndpoint } from '#shared/api/console/overview.ts';
+import {
+  approveRunEndpoint,
+  disqualifyRunEndpoint,
+  prizeWeekEndpoint,
+  replayOpenedEndpoint,
+  replayWatchedEndpoint,
+  withdrawApprovalEndpoint,
+} from '#shared/api/console/prize-week.ts';
 import { endpointRoute } from '../http/endpoint-route.ts';
 import { notFound } from '../http-error.ts';
 import { decide } from '../memes/moderation.ts';

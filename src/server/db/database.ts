@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Role } from '#shared/api/admin.ts';
+import type { Role } from '#shared/api/console/common.ts';
 import type { SolanaCluster } from '#shared/solana-cluster.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { operator, type Operator } from '#test-support/operators.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
@@ -52,7 +52,7 @@ describe.each(databaseKinds)('the operator log filters and pages on %s', (kind) 
     const search = new URLSearchParams(
       Object.entries(query).map(([k, v]) => [k, String(v)]),
     ).toString();
-    const res = await mod.client.request('GET', `${adminPaths.log}?${search}`);
+    const res = await mod.client.request('GET', `${consolePaths.log}?${search}`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ entries: Array<{ id: number }>; kinds: string[]; next: number | null }>();
   }
@@ -160,11 +160,14 @@ describe.each(databaseKinds)('the operator log filters and pages on %s', (kind) 
       'before=abc',
       `kind=${'k'.repeat(65)}`,
     ]) {
-      const res = await mod.client.request('GET', `${adminPaths.log}?${query}`);
+      const res = await mod.client.request('GET', `${consolePaths.log}?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().message, query).toEqual(expect.any(String));
     }
-    const same = await mod.client.request('GET', `${adminPaths.log}?from=2026-03-01&to=2026-03-01`);
+    const same = await mod.client.request(
+      'GET',
+      `${consolePaths.log}?from=2026-03-01&to=2026-03-01`,
+    );
     expect(same.statusCode).toBe(200);
   });
 });

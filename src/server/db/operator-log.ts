@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { LogEntry } from '#shared/api/admin.ts';
+import type { LogEntry } from '#shared/api/console/log.ts';
 import type { Database } from '../db/database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;

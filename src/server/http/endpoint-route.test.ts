@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prizeWeekEndpoint } from '#shared/api/admin.ts';
+import { prizeWeekEndpoint } from '#shared/api/console/prize-week.ts';
 import { walletEndpoint } from '#shared/api/wallet.ts';
 import type { Endpoint } from '#shared/api/endpoint.ts';
 import { createTestApp, suiteApp } from '#test-support/test-app.ts';
@@ -10,7 +10,7 @@ import { endpointRoute } from './endpoint-route.ts';
 
 /** Every endpoint object, read from the folder: a new module's are checked the day it appears. */
 const endpoints = Object.values(
-  import.meta.glob(['../../shared/api/*.ts', '!../../shared/api/*.test.ts'], { eager: true }),
+  import.meta.glob(['../../shared/api/**/*.ts', '!../../shared/api/**/*.test.ts'], { eager: true }),
 )
   .flatMap((module) => Object.values(module as Record<string, unknown>))
   .filter(

@@ -48,7 +48,9 @@ const notSwept = [`GET ${liveEventsEndpoint.path}`];
 
 const contract: RouteContract[] = [
   ...Object.values(
-    import.meta.glob(['../../shared/api/*.ts', '!../../shared/api/*.test.ts'], { eager: true }),
+    import.meta.glob(['../../shared/api/**/*.ts', '!../../shared/api/**/*.test.ts'], {
+      eager: true,
+    }),
   )
     .flatMap((module) => Object.values(module as Record<string, unknown>))
     .filter(isEndpoint)
@@ -275,34 +277,34 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
   // The audit sent these to the console as an admin: PostgreSQL answered 500 for each.
   it('refuses operator inputs the database cannot hold with 400, on every console route', async () => {
     const { operator } = await import('#test-support/operators.ts');
-    const { adminPaths } = await import('#shared/api/admin.ts');
+    const { consolePaths } = await import('#shared/api/console/common.ts');
     const admin = await operator(t, 'admin', { passkey: true, ip: '203.0.113.201' });
     const before = await tableCounts(t);
     const requests: Array<[string, string, unknown]> = [
       [
         'POST',
-        adminPaths.memeDecision.replace(':id', '2147483648'),
+        consolePaths.memeDecision.replace(':id', '2147483648'),
         { decision: 'hide', reason: 'too big an id' },
       ],
       [
         'POST',
-        adminPaths.appealDecision.replace(':id', '2147483648'),
+        consolePaths.appealDecision.replace(':id', '2147483648'),
         { decision: 'lift', reason: 'too big an id' },
       ],
-      ['DELETE', adminPaths.passkey.replace(':id', '2147483648'), undefined],
-      ['GET', `${adminPaths.log}?before=2147483648`, undefined],
+      ['DELETE', consolePaths.passkey.replace(':id', '2147483648'), undefined],
+      ['GET', `${consolePaths.log}?before=2147483648`, undefined],
       [
         'POST',
-        adminPaths.suspend.replace(':username', memberName),
+        consolePaths.suspend.replace(':username', memberName),
         { length: 'day', reason: 'a\u0000b' },
       ],
       [
         'POST',
-        adminPaths.disqualify.replace(':runId', 'a\u0000b'),
+        consolePaths.disqualify.replace(':runId', 'a\u0000b'),
         { reason: 'a bot played this' },
       ],
-      ['POST', adminPaths.replayOpened.replace(':runId', 'a%00b'), undefined],
-      ['GET', `${adminPaths.members}?q=a%00b`, undefined],
+      ['POST', consolePaths.replayOpened.replace(':runId', 'a%00b'), undefined],
+      ['GET', `${consolePaths.members}?q=a%00b`, undefined],
     ];
     for (const [method, path, body] of requests) {
       const res = await admin.client.request(method as 'POST', path, body ? { body } : {});

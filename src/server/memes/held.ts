@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { MEMBER_AGE_MS } from '#shared/standing.ts';
-import type { QueueEntry } from '#shared/api/admin.ts';
+import type { QueueEntry } from '#shared/api/console/queue.ts';
 import type { AppDeps, SessionUser } from '../deps.ts';
 import type { Database } from '../db/database.ts';
 import { enqueueAlert } from '../alerts/outbox.ts';

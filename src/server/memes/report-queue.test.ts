@@ -1,6 +1,6 @@
 import { runAdminIn } from '#test-support/admin-cli.ts';
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { EventStreamReader } from '#test-support/event-stream.ts';
@@ -30,7 +30,7 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
   }
 
   const decideOn = (client: TestClient, id: number, decision: string, reason = 'looked at it') =>
-    client.request('POST', pathTo(adminPaths.memeDecision, { id }), {
+    client.request('POST', pathTo(consolePaths.memeDecision, { id }), {
       body: { decision, reason },
     });
 
@@ -39,7 +39,7 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
     const one = await reportedMeme('Queue one', ['spam']);
     t.clock.advance(1000);
     const two = await reportedMeme('Queue two', ['spam', 'hateful', 'spam']);
-    const most = (await mod.client.request('GET', `${adminPaths.reports}?sort=most`)).json();
+    const most = (await mod.client.request('GET', `${consolePaths.reports}?sort=most`)).json();
     const ids = most.entries.map((e: { meme: { id: number } }) => e.meme.id);
     expect(ids.indexOf(two.meme.id)).toBeLessThan(ids.indexOf(one.meme.id));
     const entry = most.entries.find((e: { meme: { id: number } }) => e.meme.id === two.meme.id);
@@ -61,10 +61,10 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
       pathTo(memePaths.report, { id: one.meme.id }),
       { body: { reason: 'other' } },
     );
-    const newest = (await mod.client.request('GET', `${adminPaths.reports}?sort=newest`)).json();
+    const newest = (await mod.client.request('GET', `${consolePaths.reports}?sort=newest`)).json();
     expect(newest.entries[0].meme.id).toBe(one.meme.id);
     expect(
-      (await mod.client.request('GET', `${adminPaths.reports}?sort=sideways`)).statusCode,
+      (await mod.client.request('GET', `${consolePaths.reports}?sort=sideways`)).statusCode,
     ).toBe(400);
   });
 
@@ -77,7 +77,7 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
 
     const noReason = await mod.client.request(
       'POST',
-      pathTo(adminPaths.memeDecision, { id: meme.id }),
+      pathTo(consolePaths.memeDecision, { id: meme.id }),
       {
         body: { decision: 'hide', reason: '' },
       },
@@ -91,13 +91,13 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
     });
     expect((await page()).statusCode).toBe(404);
     const resolved = (
-      await mod.client.request('GET', `${adminPaths.reports}?status=resolved`)
+      await mod.client.request('GET', `${consolePaths.reports}?status=resolved`)
     ).json();
     expect(resolved.entries[0]).toMatchObject({
       meme: { id: meme.id, hidden: true },
       decision: { kind: 'hide', operator: mod.user.username, reason: 'spam link in the image' },
     });
-    const open = (await mod.client.request('GET', adminPaths.reports)).json();
+    const open = (await mod.client.request('GET', consolePaths.reports)).json();
     expect(open.entries.some((e: { meme: { id: number } }) => e.meme.id === meme.id)).toBe(false);
 
     expect(
@@ -148,7 +148,7 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
     // Hidden memes take no reports: the delete settles none, the hide settled three.
     expect((await decideOn(mod.client, meme.id, 'delete', 'stolen picture')).statusCode).toBe(200);
     const resolved = (
-      await mod.client.request('GET', `${adminPaths.reports}?status=resolved`)
+      await mod.client.request('GET', `${consolePaths.reports}?status=resolved`)
     ).json();
     const hide = resolved.entries.find(
       (e: { meme: { id: number }; decision: { kind: string } }) =>
@@ -203,7 +203,7 @@ describe.each(databaseKinds)('the report queue on %s', (kind) => {
       operatorId: null,
     });
     const mod = await operator(t, 'moderator', { passkey: true });
-    const log = (await mod.client.request('GET', `${adminPaths.log}?kind=hide`)).json();
+    const log = (await mod.client.request('GET', `${consolePaths.log}?kind=hide`)).json();
     expect(log.entries.some((e: { targetId: string }) => e.targetId === String(meme.id))).toBe(
       true,
     );

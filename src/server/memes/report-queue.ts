@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MEME_DECISIONS } from '#shared/api/admin.ts';
-import { type QueueEntry } from '#shared/api/admin.ts';
+import type { MEME_DECISIONS, QueueEntry } from '#shared/api/console/queue.ts';
 import type { Database } from '../db/database.ts';
 import { objectPathForKey } from './object-paths.ts';
 

@@ -1,5 +1,5 @@
 import { base58 } from '@scure/base';
-import { reasonSchema } from '#shared/api/admin.ts';
+import { reasonSchema } from '#shared/api/console/common.ts';
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { base58 } from '@scure/base';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminPaths, type LogEntry } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
+import type { LogEntry } from '#shared/api/console/log.ts';
 import { LIVE_EVENTS_PATH } from '#shared/api/live.ts';
 import { chainPaths, type BurnsResponse, type PaymentStatus } from '#shared/api/chain.ts';
 import type { GiveawayWinner } from '#shared/api/game.ts';
@@ -419,7 +420,7 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
   });
   /** The operator log's lines of `kind` about `target` (a week, a burn's signature), newest first. */
   async function logged(kind: string, target: string): Promise<LogEntry[]> {
-    const res = await operator.request('GET', `${adminPaths.log}?kind=${kind}&limit=100`);
+    const res = await operator.request('GET', `${consolePaths.log}?kind=${kind}&limit=100`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ entries: LogEntry[] }>().entries.filter((e) => e.targetId === target);
   }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { reasonSchema } from '#shared/api/admin.ts';
+import { reasonSchema } from '#shared/api/console/common.ts';
 import type { RaidThresholds } from '#shared/raid.ts';
 import {
   parseOptions,

@@ -2,7 +2,7 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { describe, expect, it } from 'vitest';
 import { authPaths, memePaths, pathTo } from '#shared/api/paths.ts';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { raidPaths } from '#shared/api/raid.ts';
 import { DAY_MS, MINUTE_MS } from '#shared/time.ts';
 import { standingOf } from '#shared/standing.ts';
@@ -118,7 +118,7 @@ describe.each(databaseKinds)('raid day on %s', (kind) => {
     expect((await TestClient.inject(t.app).request('GET', earlyPage)).statusCode).toBe(404);
     expect((await newcomer.request('GET', earlyPage)).json().held).toBe(true);
     // The queue says raid mode held it, not the classifier.
-    const queue = await admin.client.request('GET', adminPaths.reports);
+    const queue = await admin.client.request('GET', consolePaths.reports);
     const held = queue.json().entries.find((e: { meme: { id: number } }) => e.meme.id === early.id);
     expect(held.meme).toMatchObject({ held: true, heldBy: 'raid' });
     expect(on.json()).toMatchObject({ active: true, automatic: false });

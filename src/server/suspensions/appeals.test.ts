@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAdminIn } from '#test-support/admin-cli.ts';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { appealPaths, authPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { postMeme } from '#test-support/gallery.ts';
 import { operator, PASSWORD, type Operator } from '#test-support/operators.ts';
@@ -22,9 +22,13 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     const name = uniqueName('app');
     const user = await client.register(name, PASSWORD);
     if (mod) {
-      const res = await mod.client.request('POST', adminPaths.suspend.replace(':username', name), {
-        body: { length: 'week', reason: 'vote brigading' },
-      });
+      const res = await mod.client.request(
+        'POST',
+        consolePaths.suspend.replace(':username', name),
+        {
+          body: { length: 'week', reason: 'vote brigading' },
+        },
+      );
       expect(res.statusCode, res.body).toBe(200);
     }
     return { client, user, name };
@@ -42,7 +46,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
       ).n,
     );
   const queueAppeals = async (mod: Operator) =>
-    (await mod.client.request('GET', adminPaths.reports)).json().appeals as Array<{
+    (await mod.client.request('GET', consolePaths.reports)).json().appeals as Array<{
       id: number;
       member: string;
       text: string;
@@ -50,7 +54,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
       suspension: { reason: string; endsAt: number | null; liftedAt: number | null };
     }>;
   const decide = (mod: Operator, id: number, decision: string, reason = 'read the appeal') =>
-    mod.client.request('POST', pathTo(adminPaths.appealDecision, { id }), {
+    mod.client.request('POST', pathTo(consolePaths.appealDecision, { id }), {
       body: { decision, reason },
     });
 

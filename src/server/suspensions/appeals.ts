@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AppealEntry } from '#shared/api/admin.ts';
+import type { AppealEntry } from '#shared/api/console/queue.ts';
 import type { AppealDecisionNotice } from '#shared/api/appeals.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';

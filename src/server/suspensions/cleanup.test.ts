@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
@@ -28,7 +28,7 @@ describe.each(databaseKinds)("a suspension's clean-up on %s", (kind) => {
       (await TestClient.inject(t.app).request('GET', pathTo(memePaths.one, { id }))).json();
     const path = (p: string) => p.replace(':username', user.username);
 
-    const suspended = await moderator.client.request('POST', path(adminPaths.suspend), {
+    const suspended = await moderator.client.request('POST', path(consolePaths.suspend), {
       body: { length: 'week', reason: 'flooding the gallery', cleanUp: true },
     });
     expect(suspended.json().cleanedUp).toEqual({ memes: 2, votes: 1, reports: 1 });
@@ -41,7 +41,7 @@ describe.each(databaseKinds)("a suspension's clean-up on %s", (kind) => {
       .execute();
     expect(open).toEqual([]);
 
-    const lifted = await moderator.client.request('POST', path(adminPaths.lift), {
+    const lifted = await moderator.client.request('POST', path(consolePaths.lift), {
       body: { reason: 'it was a friend of theirs', restore: true },
     });
     expect(lifted.json()).toEqual({ lifted: 1, restored: { memes: 2, votes: 1, reports: 1 } });

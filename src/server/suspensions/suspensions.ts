@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { SuspensionLength } from '#shared/api/admin.ts';
+import type { SuspensionLength } from '#shared/api/console/members.ts';
 import { gamePaths, memePaths, objectPaths, shopPaths, walletPaths } from '#shared/api/paths.ts';
 import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';

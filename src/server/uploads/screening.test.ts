@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
-import { adminPaths } from '#shared/api/admin.ts';
+import { consolePaths } from '#shared/api/console/common.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
@@ -49,7 +49,7 @@ describe.each(databaseKinds)('screening and the blocklist on %s', (kind) => {
     expect((await owner.request('GET', one)).json()).toMatchObject({ id: meme.id, held: true });
 
     const moderator = await operator(t, 'moderator', { passkey: true });
-    const queue = await moderator.client.request('GET', adminPaths.reports);
+    const queue = await moderator.client.request('GET', consolePaths.reports);
     const entry = queue.json().entries.find((e: { meme: { id: number } }) => e.meme.id === meme.id);
     expect(entry.meme).toMatchObject({ held: true, heldBy: 'classifier', hidden: true });
     expect(entry.meme.screenScore).toBeGreaterThanOrEqual(0);
@@ -62,7 +62,7 @@ describe.each(databaseKinds)('screening and the blocklist on %s', (kind) => {
 
     const dismissed = await moderator.client.request(
       'POST',
-      pathTo(adminPaths.memeDecision, { id: meme.id }),
+      pathTo(consolePaths.memeDecision, { id: meme.id }),
       { body: { decision: 'dismiss', reason: 'a drawing, nothing more' } },
     );
     expect(dismissed.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RAID_STATUS_PATH } from '../raid.ts';
 import { STANDING_LEVELS } from '../standing.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { reasonSchema } from './admin.ts';
+import { reasonSchema } from './console/common.ts';
 
 /**
  * Raid day (docs/decisions/027-raid-day.md): a member's standing, raid mode (the page's notice,

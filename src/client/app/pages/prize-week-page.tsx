@@ -7,7 +7,7 @@ import {
   replayOpenedEndpoint,
   replayWatchedEndpoint,
   withdrawApprovalEndpoint,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/prize-week.ts';
 import type { EndpointResponse } from '#shared/api/endpoint.ts';
 import {
   consoleCall,

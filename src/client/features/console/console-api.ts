@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { operatorMeEndpoint } from '#shared/api/admin.ts';
+import { operatorMeEndpoint } from '#shared/api/console/passkeys.ts';
 import type { Endpoint, EndpointInput, EndpointResponse } from '#shared/api/endpoint.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { ApiError } from '#client/lib/api-client.ts';

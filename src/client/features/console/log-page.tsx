@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { logEndpoint, logQuerySchema } from '#shared/api/admin.ts';
+import { logEndpoint, logQuerySchema } from '#shared/api/console/log.ts';
 import { formatTokenUnits } from '#shared/format-units.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';

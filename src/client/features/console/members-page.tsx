@@ -5,10 +5,10 @@ import {
   liftEndpoint,
   memberEndpoint,
   membersEndpoint,
-  SUSPENSION_LENGTHS,
   suspendEndpoint,
+  SUSPENSION_LENGTHS,
   type SuspensionLength,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/members.ts';
 import { memberPaths, pathTo } from '#shared/api/paths.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';

@@ -1,4 +1,4 @@
-import { OVERVIEW_SERIES, overviewEndpoint } from '#shared/api/admin.ts';
+import { OVERVIEW_SERIES, overviewEndpoint } from '#shared/api/console/overview.ts';
 import { errorText, useConsoleQuery } from './console-api.ts';
 
 const LABELS: Record<(typeof OVERVIEW_SERIES)[number], string> = {

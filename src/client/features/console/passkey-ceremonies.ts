@@ -2,10 +2,10 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import {
   authenticationEndpoint,
   authenticationOptionsEndpoint,
+  type Passkey,
   registrationEndpoint,
   registrationOptionsEndpoint,
-  type Passkey,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/passkeys.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { errorText } from './console-api.ts';
 

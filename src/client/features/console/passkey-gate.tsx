@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { PASSKEY_NAME_MAX } from '#shared/api/admin.ts';
+import { PASSKEY_NAME_MAX } from '#shared/api/console/passkeys.ts';
 import { openAuthDialog } from '#client/lib/auth-dialog-store.ts';
 import { useSession } from '#client/lib/session.ts';
 import { Button } from '#client/ui/button.tsx';

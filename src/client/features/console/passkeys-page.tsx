@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import {
   listPasskeysEndpoint,
+  type Passkey,
   PASSKEY_NAME_MAX,
   passkeyNameSchema,
   removePasskeyEndpoint,
   renamePasskeyEndpoint,
-  type Passkey,
-} from '#shared/api/admin.ts';
+} from '#shared/api/console/passkeys.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';

@@ -5,9 +5,9 @@ import {
   type AppealEntry,
   MEME_DECISIONS,
   memeDecisionEndpoint,
-  reportsEndpoint,
   type QueueEntry,
-} from '#shared/api/admin.ts';
+  reportsEndpoint,
+} from '#shared/api/console/queue.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
