@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { AccountState, getTokenEncoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { address, lamports, type Address } from '@solana/kit';
 import { SvmRpc } from '../../scripts/local-chain/svm-rpc.ts';
 
 /**
@@ -55,5 +57,38 @@ export class TestChain extends SvmRpc {
     }
     if (!res.destroyed) res.end('"}');
     return true;
+  }
+
+  /**
+   * Writes a token account straight into the runtime: `owner` holds `amount` of `mint` in the
+   * account at `at`, owned by `program` (the first token program unless given).
+   */
+  holdTokens(
+    mint: Address,
+    owner: string,
+    amount: bigint,
+    at: Address,
+    program: Address = TOKEN_PROGRAM_ADDRESS,
+  ): void {
+    const data = new Uint8Array(
+      getTokenEncoder().encode({
+        mint,
+        owner: address(owner),
+        amount,
+        delegate: null,
+        state: AccountState.Initialized,
+        isNative: null,
+        delegatedAmount: 0n,
+        closeAuthority: null,
+      }),
+    );
+    this.svm.setAccount({
+      address: at,
+      data,
+      executable: false,
+      lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+      programAddress: program,
+      space: BigInt(data.length),
+    });
   }
 }

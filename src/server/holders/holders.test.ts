@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
-import { address, lamports, type Address } from '@solana/kit';
+import { getMintEncoder } from '@solana-program/token';
+import { lamports, type Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '#shared/api/members.ts';
 import {
@@ -27,30 +27,6 @@ import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../chain/verify.ts';
 import { CHECKS_PER_MEMBER, HOLDER_RECHECK_MS, RECHECK_SPREAD_MS } from './service.ts';
 
 const UNIT = 1_000_000n; // the test mint's 6 decimals
-
-/** Writes a token account straight into the runtime: `owner` holds `amount` of `mint` there. */
-function hold(chain: TestChain, mint: Address, owner: string, amount: bigint, at: Address) {
-  const data = new Uint8Array(
-    getTokenEncoder().encode({
-      mint,
-      owner: address(owner),
-      amount,
-      delegate: null,
-      state: AccountState.Initialized,
-      isNative: null,
-      delegatedAmount: 0n,
-      closeAuthority: null,
-    }),
-  );
-  chain.svm.setAccount({
-    address: at,
-    data,
-    executable: false,
-    lamports: lamports(chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
-    programAddress: TOKEN_2022_PROGRAM_ADDRESS,
-    space: BigInt(data.length),
-  });
-}
 
 /**
  * Holder perks read from the chain (issue 45, docs/decisions/029-holders-at-home.md): the site's
@@ -139,7 +115,7 @@ describe.each(databaseKinds)('holder perks on %s', (kind) => {
     expect(await account(m.client)).toMatchObject({ wallet: m.wallet.address, holder: null });
 
     // Half a token: below the holder tier.
-    hold(chain, mint, m.wallet.address, UNIT / 2n, m.at);
+    chain.holdTokens(mint, m.wallet.address, UNIT / 2n, m.at, TOKEN_2022_PROGRAM_ADDRESS);
     asked.length = 0;
     const half = await checkNow(m.client);
     expect(half.statusCode, half.body).toBe(200);
@@ -165,7 +141,7 @@ describe.each(databaseKinds)('holder perks on %s', (kind) => {
     });
 
     // Two tokens: the six-hourly read finds them, not an earlier run of the timer.
-    hold(chain, mint, m.wallet.address, 2n * UNIT, m.at);
+    chain.holdTokens(mint, m.wallet.address, 2n * UNIT, m.at, TOKEN_2022_PROGRAM_ADDRESS);
     await t.app.maintenance.runAll();
     expect((await account(m.client)).holder?.badge).toBeNull();
     await scheduledRead();
@@ -207,14 +183,20 @@ describe.each(databaseKinds)('holder perks on %s', (kind) => {
     expect(bought.json().profile.coins).toBe(4_500);
 
     // A million and one: a whale, at the member's own check.
-    hold(chain, mint, m.wallet.address, 1_000_000n * UNIT + 1n, m.at);
+    chain.holdTokens(
+      mint,
+      m.wallet.address,
+      1_000_000n * UNIT + 1n,
+      m.at,
+      TOKEN_2022_PROGRAM_ADDRESS,
+    );
     expect((await checkNow(m.client)).json<Account>().holder).toMatchObject({
       badge: { tier: 'whale', label: 'Whale' },
       balance: '1,000,000.000001',
     });
 
     // Sold it all: the badge goes at the next read; what was bought stays, nothing new is sold.
-    hold(chain, mint, m.wallet.address, 0n, m.at);
+    chain.holdTokens(mint, m.wallet.address, 0n, m.at, TOKEN_2022_PROGRAM_ADDRESS);
     await scheduledRead();
     expect((await account(m.client)).holder).toMatchObject({ badge: null, balance: '0' });
     expect(await badgeOnPage(m.name)).toBeNull();
@@ -235,7 +217,7 @@ describe.each(databaseKinds)('holder perks on %s', (kind) => {
     expect([none.statusCode, none.json().code]).toEqual([409, 'NO_WALLET']);
 
     const m = await walletMember();
-    hold(chain, mint, m.wallet.address, 3n * UNIT, m.at);
+    chain.holdTokens(mint, m.wallet.address, 3n * UNIT, m.at, TOKEN_2022_PROGRAM_ADDRESS);
     expect((await checkNow(m.client)).json<Account>().holder?.badge?.tier).toBe('holder');
 
     for (let i = 1; i < CHECKS_PER_MEMBER.limit; i++) {

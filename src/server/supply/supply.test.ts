@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AccountState, getTokenEncoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { address, lamports, type Address } from '@solana/kit';
+import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supplyPaths } from '#shared/api/paths.ts';
 import {
@@ -20,30 +19,6 @@ import { createSupplyReader, SUPPLY_FRESH_MS, SUPPLY_STALE_LIMIT_MS } from './se
 import { defaultSite } from '#shared/site.ts';
 
 const UNIT = 1_000_000n; // 6 decimals
-
-/** `owner` holds `amount` of `mint` in the token account at `at` (written straight in). */
-function hold(chain: TestChain, mint: Address, owner: string, amount: bigint, at: Address) {
-  const data = new Uint8Array(
-    getTokenEncoder().encode({
-      mint,
-      owner: address(owner),
-      amount,
-      delegate: null,
-      state: AccountState.Initialized,
-      isNative: null,
-      delegatedAmount: 0n,
-      closeAuthority: null,
-    }),
-  );
-  chain.svm.setAccount({
-    address: at,
-    data,
-    executable: false,
-    lamports: lamports(chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
-    programAddress: TOKEN_PROGRAM_ADDRESS,
-    space: BigInt(data.length),
-  });
-}
 
 /**
  * The supply figures listing sites read (issue 45): plain text in whole tokens, against the
@@ -67,11 +42,11 @@ describe.each(databaseKinds)('supply for listing sites on %s', (kind) => {
     treasury = await freshAddress();
     const team = await freshAddress();
     treasuryAccount = await freshAddress();
-    hold(chain, token.mint, treasury, 150_000_000n * UNIT, treasuryAccount);
-    hold(chain, token.mint, treasury, 50_000_000n * UNIT, await freshAddress());
-    hold(chain, token.mint, team, 50_000_000n * UNIT, await freshAddress());
+    chain.holdTokens(token.mint, treasury, 150_000_000n * UNIT, treasuryAccount);
+    chain.holdTokens(token.mint, treasury, 50_000_000n * UNIT, await freshAddress());
+    chain.holdTokens(token.mint, team, 50_000_000n * UNIT, await freshAddress());
     // Another mint in the treasury counts for nothing.
-    hold(chain, await freshAddress(), treasury, 999n * UNIT, await freshAddress());
+    chain.holdTokens(await freshAddress(), treasury, 999n * UNIT, await freshAddress());
     const siteFile = path.join(tmpdir(), `supply-site-${process.pid}-${kind}.json`);
     writeFileSync(
       siteFile,
@@ -98,7 +73,7 @@ describe.each(databaseKinds)('supply for listing sites on %s', (kind) => {
     expect(circulating.body).toBe('750000000');
 
     // The treasury moves 100 million out: the figure kept for its minute, then the chain's.
-    hold(chain, token.mint, treasury, 50_000_000n * UNIT, treasuryAccount);
+    chain.holdTokens(token.mint, treasury, 50_000_000n * UNIT, treasuryAccount);
     t.clock.advance(SUPPLY_FRESH_MS / 2);
     const kept = await visitor().request('GET', supplyPaths.circulating);
     expect(kept.body).toBe('750000000');
