@@ -12,7 +12,7 @@ import {
   insertSignInNonce,
   recordWalletChange,
   saveWallet,
-  spendSignInNonce,
+  spendNonce,
   walletOwner,
   type WalletSignInNonceRow,
 } from '../wallet/repository.ts';
@@ -138,7 +138,8 @@ export async function signInWithWallet(
       'WALLET_UNKNOWN',
     );
   }
-  if (!(await spendSignInNonce(deps.db, proof.nonce, deps.clock.now()))) throw nonceUsed();
+  if (!(await spendNonce(deps.db, 'wallet_sign_in_nonces', proof.nonce, deps.clock.now())))
+    throw nonceUsed();
   return { id: member.id, username: member.username };
 }
 
@@ -171,7 +172,7 @@ export async function registerWithWallet(
   try {
     user = await deps.db.transaction().execute(async (trx) => {
       // Spent with the account: a taken name rolls it back, and the member may pick another.
-      if (!(await spendSignInNonce(trx, proof.nonce, now))) throw nonceUsed();
+      if (!(await spendNonce(trx, 'wallet_sign_in_nonces', proof.nonce, now))) throw nonceUsed();
       const opened = await insertUser(trx, {
         username: body.username,
         passwordHash: NO_PASSWORD,

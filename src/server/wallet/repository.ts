@@ -40,10 +40,18 @@ export async function findNonce(
     .executeTakeFirst();
 }
 
-/** The guard that lets one link per nonce through, however many arrive at once. */
-export async function spendNonce(db: Db, nonce: string, now: number): Promise<boolean> {
+/**
+ * The guard that lets one use of a nonce through, however many arrive at once: one link
+ * (`wallet_nonces`) or one sign-in (`wallet_sign_in_nonces`) per message.
+ */
+export async function spendNonce(
+  db: Db,
+  table: 'wallet_nonces' | 'wallet_sign_in_nonces',
+  nonce: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
-    .updateTable('wallet_nonces')
+    .updateTable(table)
     .set({ used_at: now })
     .where('nonce', '=', nonce)
     .where('used_at', 'is', null)
@@ -122,18 +130,6 @@ export async function findSignInNonce(
     .selectAll()
     .where('nonce', '=', nonce)
     .executeTakeFirst();
-}
-
-/** The guard that lets one sign-in per nonce through, however many arrive at once. */
-export async function spendSignInNonce(db: Db, nonce: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('wallet_sign_in_nonces')
-    .set({ used_at: now })
-    .where('nonce', '=', nonce)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Forgets sign-in messages that expired before `before` (the maintenance timer). */

@@ -172,7 +172,7 @@ export async function linkWallet(
           'PRIZE_PAYMENT_PENDING',
         );
       }
-      if (!(await spendNonce(trx, nonce, now))) {
+      if (!(await spendNonce(trx, 'wallet_nonces', nonce, now))) {
         throw new HttpError(
           409,
           'This sign-in message was already used; please try again',
