@@ -44,7 +44,6 @@ function minutes(seconds: number): string {
 function RunCard({ entry, week }: { entry: Entry; week: Week }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
   const done = (title: string) => {
     toast({ title, description: entry.playerName });
     return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
@@ -76,7 +75,8 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
     },
   });
   const disqualify = useMutation({
-    mutationFn: () => consoleCall(disqualifyRunEndpoint, { params, body: { reason } }),
+    mutationFn: (reason: string) =>
+      consoleCall(disqualifyRunEndpoint, { params, body: { reason } }),
     onSuccess: (result) =>
       done(result.withdrewApproval ? 'Disqualified; its approval is withdrawn' : 'Disqualified'),
     onError: failed,
@@ -163,39 +163,54 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
           The week was paid to this run: it cannot be disqualified.
         </p>
       ) : (
-        <form
-          className="mt-3 flex flex-wrap items-center gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            disqualify.mutate();
-          }}
-        >
-          <input
-            aria-label="Public reason"
-            placeholder="Public reason to disqualify"
-            className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          <Button
-            type="submit"
-            variant="outline"
-            disabled={reason.trim().length < 3 || disqualify.isPending}
-          >
-            Disqualify
-          </Button>
-        </form>
+        <ReasonForm
+          label="Public reason"
+          placeholder="Public reason to disqualify"
+          action="Disqualify"
+          pending={disqualify.isPending}
+          onSubmit={(reason) => disqualify.mutate(reason)}
+        />
       )}
     </li>
+  );
+}
+
+/** A reason the log keeps (3 characters at least, as the server asks) and the button that sends it. */
+function ReasonForm(props: {
+  label: string;
+  placeholder: string;
+  action: string;
+  pending: boolean;
+  onSubmit: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <form
+      className="mt-3 flex flex-wrap items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit(reason);
+      }}
+    >
+      <input
+        aria-label={props.label}
+        placeholder={props.placeholder}
+        className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <Button type="submit" variant="outline" disabled={reason.trim().length < 3 || props.pending}>
+        {props.action}
+      </Button>
+    </form>
   );
 }
 
 /** Withdraws the week's approval with a reason (refused once paid or while a payment may land). */
 function WithdrawForm() {
   const queryClient = useQueryClient();
-  const [reason, setReason] = useState('');
   const withdraw = useMutation({
-    mutationFn: () => consoleCall(withdrawApprovalEndpoint, { body: { reason } }),
+    mutationFn: (reason: string) => consoleCall(withdrawApprovalEndpoint, { body: { reason } }),
     onSuccess: () => {
       toast({ title: 'Approval withdrawn', description: 'The week is back in review.' });
       return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
@@ -204,28 +219,13 @@ function WithdrawForm() {
       toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
   });
   return (
-    <form
-      className="mt-3 flex flex-wrap items-center gap-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        withdraw.mutate();
-      }}
-    >
-      <input
-        aria-label="Reason to withdraw"
-        placeholder="Reason to withdraw the approval"
-        className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-800 px-2 py-1 text-sm"
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-      />
-      <Button
-        type="submit"
-        variant="outline"
-        disabled={reason.trim().length < 3 || withdraw.isPending}
-      >
-        Withdraw approval
-      </Button>
-    </form>
+    <ReasonForm
+      label="Reason to withdraw"
+      placeholder="Reason to withdraw the approval"
+      action="Withdraw approval"
+      pending={withdraw.isPending}
+      onSubmit={(reason) => withdraw.mutate(reason)}
+    />
   );
 }
 
