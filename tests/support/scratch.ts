@@ -65,6 +65,25 @@ export function scratchDir(prefix = 'grind-node-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * A built client's shell for suites that render pages: `dist/index.html` with the site-meta marks
+ * the server fills, in a scratch folder (`dir`, for the suite's other files); `remove` when done.
+ */
+export function scratchClientDist(prefix: string): {
+  dir: string;
+  distDir: string;
+  remove(): void;
+} {
+  const dir = scratchDir(prefix);
+  const distDir = path.join(dir, 'dist');
+  fs.mkdirSync(distDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(distDir, 'index.html'),
+    '<!doctype html><html><head><meta charset="UTF-8" /><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
+  );
+  return { dir, distDir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** A secret as production would set it: the same on every node of one site. */
 export function newSessionSecret(): string {
   return randomBytes(48).toString('base64url');

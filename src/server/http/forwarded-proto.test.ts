@@ -1,22 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seedMemes } from '#test-support/gallery.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { scratchClientDist } from '#test-support/scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-proto-'));
-const distDir = path.join(dir, 'dist');
-beforeAll(() => {
-  fs.mkdirSync(distDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(distDir, 'index.html'),
-    '<!doctype html><html><head><meta charset="UTF-8" /><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
-  );
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const { distDir, remove } = scratchClientDist('grind-proto-');
+afterAll(remove);
 
 const ogUrl = (html: string) => /<meta property="og:url" content="([^"]*)"/.exec(html)?.[1];
 

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { MemberPage } from '#shared/api/members.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import { accountPaths, memberPaths, memePaths, pathTo } from '#shared/api/paths.ts';
@@ -14,17 +11,10 @@ import { TestClient } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { TestWallet, fakeTransactionSignature } from '#test-support/test-wallet.ts';
 import { appendPrizeEvent } from '../prize/repository.ts';
+import { scratchClientDist } from '#test-support/scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-members-'));
-const distDir = path.join(dir, 'dist');
-beforeAll(() => {
-  fs.mkdirSync(distDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(distDir, 'index.html'),
-    '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
-  );
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const { distDir, remove } = scratchClientDist('grind-members-');
+afterAll(remove);
 
 const THUMB = `/objects/memes/${'a'.repeat(64)}.jpg`;
 

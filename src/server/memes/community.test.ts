@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Meme } from '#shared/api/memes.ts';
 import { hotRank } from '#shared/meme-ranking.ts';
 import { createTestApp, uniqueName, type TestApp } from '#test-support/test-app.ts';
@@ -22,17 +19,10 @@ import { SNAPSHOT_TTL_MS } from './service.ts';
 import { READ_CACHE_TTL_MS } from '../http/read-cache.ts';
 import { NEW_ACCOUNT_MEMES, NEW_ACCOUNT_PERIOD_MS } from './upload-slots.ts';
 import { memePaths, pathTo } from '#shared/api/paths.ts';
+import { scratchClientDist } from '#test-support/scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-memes-'));
-const distDir = path.join(dir, 'dist');
-beforeAll(() => {
-  fs.mkdirSync(distDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(distDir, 'index.html'),
-    '<!doctype html><html><head><meta charset="UTF-8" /><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
-  );
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const { distDir, remove } = scratchClientDist('grind-memes-');
+afterAll(remove);
 
 describe.each(databaseKinds)('gallery community features on %s', (kind) => {
   let t: TestApp;

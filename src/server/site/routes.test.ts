@@ -1,32 +1,27 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteApp } from '#test-support/test-app.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
 import { sitePaths } from '#shared/api/paths.ts';
+import { scratchClientDist } from '#test-support/scratch.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grind-site-'));
-const distDir = path.join(dir, 'dist');
+const { dir, distDir, remove } = scratchClientDist('grind-site-');
 const siteFile = path.join(dir, 'site.json');
 const ADDRESS = 'So11111111111111111111111111111111111111112';
 
 beforeAll(() => {
   fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true });
   fs.writeFileSync(
-    path.join(distDir, 'index.html'),
-    '<!doctype html><html><head><!-- site-meta --><title>x</title><!-- /site-meta --></head><body><div id="root"></div></body></html>',
-  );
-  fs.writeFileSync(
     path.join(distDir, 'assets', 'app-1234.js'),
     'console.log("grind");\n'.repeat(500),
   );
   fs.writeFileSync(siteFile, JSON.stringify({ brand: 'Night <Shift>', contractAddress: ADDRESS }));
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(remove);
 
 describe.each(databaseKinds)('site on %s', (kind) => {
   const t = suiteApp(kind, {
