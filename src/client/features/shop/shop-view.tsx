@@ -100,6 +100,15 @@ function MemberShop() {
     selecting: select.isPending ? (select.variables ?? null) : null,
     holder: holderBadge !== null,
   };
+  const card = (character: (typeof characters)[number]) => (
+    <CharacterCard
+      key={character.key}
+      character={character}
+      state={cardState(character, snapshot)}
+      onPurchase={() => purchase.mutate(character.key)}
+      onSelect={() => select.mutate(character.key)}
+    />
+  );
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-10 sm:py-14">
@@ -149,30 +158,14 @@ function MemberShop() {
           className="mt-8 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4"
           data-testid="catalogue"
         >
-          {characters.map((character) => (
-            <CharacterCard
-              key={character.key}
-              character={character}
-              state={cardState(character, snapshot)}
-              onPurchase={() => purchase.mutate(character.key)}
-              onSelect={() => select.mutate(character.key)}
-            />
-          ))}
+          {characters.map(card)}
         </ul>
       )}
 
       <HoldersRow
         username={profile.data?.username}
         badgeLabel={holderBadge?.label ?? null}
-        cards={holderCharacters.map((character) => (
-          <CharacterCard
-            key={character.key}
-            character={character}
-            state={cardState(character, snapshot)}
-            onPurchase={() => purchase.mutate(character.key)}
-            onSelect={() => select.mutate(character.key)}
-          />
-        ))}
+        cards={holderCharacters.map(card)}
       />
     </div>
   );
