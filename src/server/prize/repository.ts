@@ -42,14 +42,7 @@ export async function weekEvents(db: Db, weekId: string): Promise<PrizeEventRow[
 /** Strikes out an approval (append-only); a second withdrawal of it fails on the unique key. */
 export async function appendWithdrawal(
   db: Db,
-  row: {
-    week_id: string;
-    approval_id: number;
-    reason: string;
-    operator_id: number | null;
-    operator_name: string;
-    created_at: number;
-  },
+  row: Insertable<Database['prize_withdrawals']>,
 ): Promise<void> {
   await db.insertInto('prize_withdrawals').values(row).execute();
 }
