@@ -20,8 +20,8 @@ import { createDatabase } from '#server/db/create-database.ts';
 import type { Database } from '#server/db/database.ts';
 import { UNAVAILABLE_MESSAGE } from '#server/http/unavailable.ts';
 import { voteTransition } from '#server/memes/vote-rules.ts';
+import { establishMembers } from '#test-support/coins.ts';
 import { findInvariantViolations } from '#test-support/invariants.ts';
-import { creditCoins } from '#server/shop/ledger.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createS3Store } from '#server/storage/s3.ts';
@@ -45,7 +45,6 @@ import {
   type RequestOptions,
 } from '#test-support/test-client.ts';
 import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
-import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { authPaths, gamePaths, memePaths, shopPaths, pathTo } from '#shared/api/paths.ts';
 import { sleep } from '#test-support/sleep.ts';
 
@@ -60,7 +59,6 @@ const PUBLIC_ORIGIN = 'http://grind.example';
 const MEMBERS = 4;
 const VISITORS = 6;
 const paid = characters.filter((c) => c.price > 0);
-const ALL_PRICES = paid.reduce((sum, c) => sum + c.price, 0);
 
 const pgBin = postgresBinDir();
 const redisBin = redisServerPath();
@@ -467,24 +465,11 @@ describe.concurrent('faults under load', () => {
             return { client, id: reg!.body.user.id };
           }),
         );
-        for (const m of members) {
-          await creditCoins(setup.db, {
-            userId: m.id,
-            amount: ALL_PRICES,
-            reason: 'grant',
-            now: Date.now(),
-          });
-        }
         // The load is made by established members: past a new account's first-day upload slots.
-        await setup.db
-          .updateTable('users')
-          .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
-          .where(
-            'id',
-            'in',
-            members.map((m) => m.id),
-          )
-          .execute();
+        await establishMembers(
+          setup.db,
+          members.map((m) => m.id),
+        );
         const memeIds: number[] = [];
         const memes: { id: number; imageUrl: string }[] = [];
         for (let i = 0; i < 3; i++) {

@@ -23,11 +23,10 @@ import { startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
 import { startScratchSite } from '#test-support/scratch-site.ts';
 import { TestClient, type Reply } from '#test-support/test-client.ts';
-import { creditCoins } from '#server/shop/ledger.ts';
-import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { distinctPng, visitorVoterOf } from '#test-support/gallery.ts';
 import type { ObjectStore } from '#server/storage/object-store.ts';
 import { createObjectStore } from '#server/storage/create-object-store.ts';
+import { establishMembers } from '#test-support/coins.ts';
 import { sleep } from '#test-support/sleep.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -41,7 +40,6 @@ const MEMBERS = 10;
 const RUNS_PER_MEMBER = 8;
 const VISITORS = 30;
 const paid = characters.filter((c) => c.price > 0);
-const ALL_PRICES = paid.reduce((sum, c) => sum + c.price, 0);
 
 const think = (min: number, max: number) => sleep(min + Math.random() * (max - min));
 const tag = randomBytes(3).toString('hex');
@@ -117,19 +115,11 @@ describe.each(kinds)('a SIGKILL mid-load on %s', (kind) => {
         return { client, id, runs: [] as ReportedRun[] };
       }),
     );
-    for (const m of members) {
-      await creditCoins(db, { userId: m.id, amount: ALL_PRICES, reason: 'grant', now: Date.now() });
-    }
     // The load is made by established members: past a new account's first-day upload slots.
-    await db
-      .updateTable('users')
-      .set({ created_at: Date.now() - 2 * NEW_ACCOUNT_PERIOD_MS })
-      .where(
-        'id',
-        'in',
-        members.map((m) => m.id),
-      )
-      .execute();
+    await establishMembers(
+      db,
+      members.map((m) => m.id),
+    );
     const uploader = members[0]!;
     const memeIds: number[] = [];
     for (let i = 0; i < 4; i++) {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/database.ts';
+import { NEW_ACCOUNT_PERIOD_MS } from '#server/memes/upload-slots.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
+import { characters } from '#shared/characters.ts';
 import { uniqueName, type TestApp } from './test-app.ts';
 import { TestClient } from './test-client.ts';
 
@@ -28,4 +30,26 @@ export async function memberWithCoins(t: TestApp, coins = 0, prefix = 'member') 
     });
   }
   return { client, user };
+}
+
+/** Every character on sale, bought together. */
+const ALL_PRICES = characters.reduce((sum, c) => sum + c.price, 0);
+
+/**
+ * The members a load is made of: each granted enough coins to buy every character, and
+ * registered long enough ago to be past a new account's first-day upload slots.
+ */
+export async function establishMembers(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+  now = Date.now(),
+): Promise<void> {
+  for (const userId of userIds) {
+    await creditCoins(db, { userId, amount: ALL_PRICES, reason: 'grant', now });
+  }
+  await db
+    .updateTable('users')
+    .set({ created_at: now - 2 * NEW_ACCOUNT_PERIOD_MS })
+    .where('id', 'in', userIds)
+    .execute();
 }
