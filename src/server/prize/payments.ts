@@ -34,6 +34,7 @@ import {
   appendPrizeEvent,
   paidCluster,
   paymentSteps,
+  runOf,
   weekEvents,
   type PrizeEventRow,
 } from './repository.ts';
@@ -473,10 +474,7 @@ async function recordPaid(
       await appendPrizeEvent(trx, {
         week_id: weekId,
         step: 'paid',
-        run_id: approval.run_id,
-        user_id: approval.user_id,
-        player_name: approval.player_name,
-        score: approval.score,
+        ...runOf(approval),
         wallet_address: paid.recipient,
         prize: approval.prize,
         tx_signature: paid.signature,
@@ -625,10 +623,7 @@ async function expire(ctx: PaymentContext, pending: PrizeEventRow, reason: strin
     await appendPrizeEvent(trx, {
       week_id: pending.week_id,
       step: 'expired',
-      run_id: pending.run_id,
-      user_id: pending.user_id,
-      player_name: pending.player_name,
-      score: pending.score,
+      ...runOf(pending),
       wallet_address: pending.wallet_address,
       prize: pending.prize,
       reference: pending.reference,
@@ -713,10 +708,7 @@ async function prepare(
       await appendPrizeEvent(trx, {
         week_id: weekId,
         step: 'pending',
-        run_id: approval.run_id,
-        user_id: approval.user_id,
-        player_name: approval.player_name,
-        score: approval.score,
+        ...runOf(approval),
         wallet_address: approval.wallet_address,
         prize,
         reference,

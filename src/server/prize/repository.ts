@@ -7,6 +7,16 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
 export type NewPrizeEvent = Insertable<PrizeEventsTable>;
 
+/** The run a step of the prize record is about, as the row it follows names it. */
+export function runOf(row: Pick<NewPrizeEvent, 'run_id' | 'user_id' | 'player_name' | 'score'>) {
+  return {
+    run_id: row.run_id,
+    user_id: row.user_id,
+    player_name: row.player_name,
+    score: row.score,
+  };
+}
+
 /** The only write the prize record takes: a new row (migration 010's triggers refuse others). */
 export async function appendPrizeEvent(db: Db, event: NewPrizeEvent): Promise<number> {
   const row = await db

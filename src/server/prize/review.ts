@@ -21,6 +21,7 @@ import { findWallets, lockWallet } from '../wallet/repository.ts';
 import {
   appendPrizeEvent,
   appendWithdrawal,
+  runOf,
   weekEvents,
   type PrizeEventRow,
 } from './repository.ts';
@@ -168,10 +169,7 @@ function appendReviewed(
   return appendPrizeEvent(db, {
     week_id: week.id,
     step: 'reviewed',
-    run_id: row.run_id,
-    user_id: row.user_id,
-    player_name: row.player_name,
-    score: row.score,
+    ...runOf(row),
     wallet_address: wallet,
     created_at: now,
   });
@@ -348,10 +346,7 @@ export async function approveRun(
     await appendPrizeEvent(trx, {
       week_id: week.id,
       step: 'approved',
-      run_id: entry.run_id,
-      user_id: entry.user_id,
-      player_name: entry.player_name,
-      score: entry.score,
+      ...runOf(entry),
       wallet_address: wallet.address,
       prize: site.weeklyChallenge.prize,
       created_at: now,
