@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
@@ -24,28 +24,6 @@ async function admin(...args: string[]): Promise<string> {
   const run = await runAdminCli({ DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' }, ...args);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
-}
-
-/**
- * A device with a platform authenticator (Chromium's virtual one, over CDP); `remove` takes it
- * away with its passkeys, as a lost laptop, so the next one is another device.
- */
-async function deviceWithPasskeys(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }),
-  };
 }
 
 /**
@@ -205,7 +183,7 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   await signUpViaApi(page, name, PASSWORD);
   await admin('users:role', name, 'moderator');
   await signInViaApi(page, name, PASSWORD);
-  const laptop = await deviceWithPasskeys(page);
+  const laptop = await addVirtualAuthenticator(page);
   await page.goto('/admin/passkeys');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
@@ -214,7 +192,7 @@ test('a moderator suspends a member from the Members page; their vote gets the r
   const passkeys = page.getByTestId('passkey');
   await expect(passkeys).toHaveCount(1);
   await laptop.remove();
-  await deviceWithPasskeys(page);
+  await addVirtualAuthenticator(page);
   await page.getByLabel('Name', { exact: true }).fill('Backup key');
   await page.getByLabel('Your password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add the passkey' }).click();

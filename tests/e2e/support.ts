@@ -158,11 +158,14 @@ export async function postedMeme(page: Page, title: string): Promise<Meme> {
   return ((await res.json()) as { meme: Meme }).meme;
 }
 
-/** Chromium's virtual authenticator (CDP WebAuthn) on the page: real passkeys, no mocks. */
-export async function addVirtualAuthenticator(page: Page): Promise<void> {
+/**
+ * Chromium's virtual authenticator (CDP WebAuthn) on the page: real passkeys, no mocks. `remove`
+ * takes it away with its passkeys, as a lost laptop, so the next one is another device.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<{ remove(): Promise<void> }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
       transport: 'internal',
@@ -172,6 +175,11 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
       automaticPresenceSimulation: true,
     },
   });
+  return {
+    remove: async () => {
+      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+    },
+  };
 }
 
 /**
