@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import { appealPaths, memePaths } from '#shared/api/paths.ts';
 import { HttpError } from '../http-error.ts';
 import { memberStanding } from '../memes/standing.ts';
@@ -26,20 +26,23 @@ const VISITOR_VOTE_REFUSAL =
   'The site is in raid mode: visitor votes are paused. Log in to vote, or try again later.';
 
 /**
- * The session scope's raid check on writes (docs/decisions/027-raid-day.md), beside the suspension's: while
- * raid mode is on, a new account's gallery writes and appeals, and a visitor's vote, are refused
- * (403 RAID_MODE) before their body is read. The switch is read through the node's read cache
- * (fresh within 2 s on every node); standing only while raid mode is on.
+ * The session scope's raid check for a write route above, or none for another route (app.ts puts
+ * it on the route at registration; docs/decisions/027-raid-day.md): while raid mode is on, a new
+ * account's gallery writes and appeals, and a visitor's vote, are refused (403 RAID_MODE) before
+ * their body is read. The switch is read through the node's read cache (fresh within 2 s on
+ * every node); standing only while raid mode is on.
  */
-export async function refuseDuringRaid(request: FastifyRequest): Promise<void> {
-  const url = request.routeOptions.url ?? '';
-  if (!NEW_ACCOUNT_WRITES.has(url)) return;
-  const { deps, raid } = request.server;
-  if (!(await raid.get()).active) return;
-  if (!request.user) {
-    if (url === memePaths.vote) throw new HttpError(403, VISITOR_VOTE_REFUSAL, 'RAID_MODE');
-    return;
-  }
-  const { allowance } = await memberStanding(deps.db, request.user.id, deps.clock.now());
-  if (!allowance.actsDuringRaid) throw new HttpError(403, NEW_ACCOUNT_REFUSAL, 'RAID_MODE');
+export function raidCheckFor(url: string): onRequestHookHandler | undefined {
+  if (!NEW_ACCOUNT_WRITES.has(url)) return undefined;
+  const refusesVisitors = url === memePaths.vote;
+  return async (request) => {
+    const { deps, raid } = request.server;
+    if (!(await raid.get()).active) return;
+    if (!request.user) {
+      if (refusesVisitors) throw new HttpError(403, VISITOR_VOTE_REFUSAL, 'RAID_MODE');
+      return;
+    }
+    const { allowance } = await memberStanding(deps.db, request.user.id, deps.clock.now());
+    if (!allowance.actsDuringRaid) throw new HttpError(403, NEW_ACCOUNT_REFUSAL, 'RAID_MODE');
+  };
 }

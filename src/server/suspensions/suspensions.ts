@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SuspensionLength } from '#shared/api/console/members.ts';
 import { gamePaths, memePaths, objectPaths, shopPaths, walletPaths } from '#shared/api/paths.ts';
@@ -212,14 +212,17 @@ const REFUSED = new Set<string>([
 ]);
 
 /**
- * The session scope's check on a member's writes (app.ts puts it on each write route): a suspended member gets 403 `SUSPENDED` with
- * the reason and the end time on the writes above; reading, and every other write (signing out,
- * an appeal), still works. Read from the database on each such write, so a suspension holds on
- * every node at once.
+ * The session scope's check for a write route above, or none for another route (app.ts puts it
+ * on the route at registration): a suspended member gets 403 `SUSPENDED` with the reason and the
+ * end time; reading, and every other write (signing out, an appeal), still works. Read from the
+ * database on each such write, so a suspension holds on every node at once.
  */
-export async function refuseSuspended(request: FastifyRequest): Promise<void> {
+export function suspensionCheckFor(url: string): onRequestHookHandler | undefined {
+  return REFUSED.has(url) ? refuseSuspended : undefined;
+}
+
+async function refuseSuspended(request: FastifyRequest): Promise<void> {
   if (!request.user) return;
-  if (!REFUSED.has(request.routeOptions.url ?? '')) return;
   const { db, clock } = request.server.deps;
   const suspension = await activeSuspension(db, request.user.id, clock.now());
   if (!suspension) return;
