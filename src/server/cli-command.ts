@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import { reasonSchema } from '#shared/api/console/common.ts';
 import type { SiteConfig } from '#shared/site.ts';
 import { isoWeek, utc, type IsoWeek } from '#shared/time.ts';
 import type { ObjectStore } from './storage/object-store.ts';
@@ -81,6 +82,13 @@ export function usernameArg(raw: string): string {
     throw new UsageError(`"${raw}" is not a username (1-32 letters, digits, _ or -)`);
   }
   return raw;
+}
+
+/** A decision's reason, checked as the console checks it (reasonSchema), or a usage error. */
+export function reasonArg(raw: string | undefined): string {
+  const parsed = reasonSchema.safeParse(raw ?? '');
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
+  return parsed.data;
 }
 
 /** A `--name VALUE` option the command cannot do without: its value, or a usage error. */

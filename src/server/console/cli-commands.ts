@@ -1,10 +1,11 @@
 import { APPEAL_VERDICTS } from '#shared/api/console/queue.ts';
-import { reasonSchema, type Role, ROLES } from '#shared/api/console/common.ts';
+import { type Role, ROLES } from '#shared/api/console/common.ts';
 import {
   limitOption,
   parseOptions,
   positionals,
   requiredOption,
+  reasonArg,
   UsageError,
   usernameArg,
   utc,
@@ -100,15 +101,14 @@ export const consoleCliCommands: Record<string, CliCommand> = {
       if (!isVerdict(verdict!)) {
         throw new UsageError(`"${verdict}" is not a decision: use ${APPEAL_VERDICTS.join(' or ')}`);
       }
-      const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
-      if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+      const reason = reasonArg(requiredOption(values, 'reason'));
       try {
         const appeal = await decideAppeal(
           ctx.db,
           cliOperator(),
           Number(rawId),
           verdict,
-          reason.data,
+          reason,
           ctx.clock.now(),
         );
         ctx.print(

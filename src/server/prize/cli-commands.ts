@@ -1,5 +1,4 @@
 import { base58 } from '@scure/base';
-import { reasonSchema } from '#shared/api/console/common.ts';
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
@@ -7,6 +6,7 @@ import {
   limitOption,
   parseOptions,
   requiredOption,
+  reasonArg,
   UsageError,
   utc,
   weekOption,
@@ -181,16 +181,9 @@ const prizeWithdrawCommand: CliCommand = {
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week', 'reason']);
     const week = requiredWeek(values);
-    const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
-    if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+    const reason = reasonArg(requiredOption(values, 'reason'));
     try {
-      const approval = await withdrawApproval(
-        ctx.db,
-        cliOperator(),
-        week,
-        reason.data,
-        ctx.clock.now(),
-      );
+      const approval = await withdrawApproval(ctx.db, cliOperator(), week, reason, ctx.clock.now());
       ctx.print(
         `Withdrew the approval of ${approval.player_name} (run ${approval.run_id}) for ${week.id}; the week is back in review.`,
       );
@@ -208,14 +201,13 @@ const prizeDisqualifyCommand: CliCommand = {
   async run(ctx, args) {
     const { values } = parseOptions(args, ['run', 'reason']);
     const runId = requiredOption(values, 'run');
-    const reason = reasonSchema.safeParse(requiredOption(values, 'reason'));
-    if (!reason.success) throw new UsageError(reason.error.issues[0]!.message);
+    const reason = reasonArg(requiredOption(values, 'reason'));
     try {
       const { withdrew } = await disqualifyRun(
         ctx.db,
         cliOperator(),
         runId,
-        reason.data,
+        reason,
         ctx.clock.now(),
       );
       ctx.print(

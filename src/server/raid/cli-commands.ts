@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { reasonSchema } from '#shared/api/console/common.ts';
 import type { RaidThresholds } from '#shared/raid.ts';
 import {
   parseOptions,
   positionals,
+  reasonArg,
   requiredOption,
   UsageError,
   utc,
@@ -13,12 +13,6 @@ import { cliOperator } from '../db/operator-log.ts';
 import { exportBlocklist, importBlocklist } from '../memes/blocklist.ts';
 import { readRaid } from './repository.ts';
 import { hourlyActivity, setThresholds, switchRaid } from './service.ts';
-
-function reasonArg(raw: string | undefined): string {
-  const parsed = reasonSchema.safeParse(raw ?? '');
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
-  return parsed.data;
-}
 
 function count(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
