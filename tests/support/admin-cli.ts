@@ -13,19 +13,11 @@ export interface AdminCliResult {
   stderr: string;
 }
 
-/**
- * The admin CLI in a process of its own, as `npm run admin -- ...` runs it: the one way tests
- * run it. `env` names the server variables it gets (config.ts, e.g. DATA_DIR); like a node from
- * startNode it gets no others, so a developer's own DATABASE_URL never reaches it.
- */
-export function runAdminCli(
-  env: Record<string, string | undefined>,
-  ...args: string[]
-): Promise<AdminCliResult> {
-  return new Promise((resolve, reject) => {
+function execAdmin(env: Record<string, string | undefined>, args: string[]) {
+  return new Promise<AdminCliResult>((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/server/cli/main.ts', ...args],
+      ['scripts/admin.mjs', ...args],
       { cwd: REPO_ROOT, env: serverEnv(env) },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') reject(error);
@@ -33,6 +25,25 @@ export function runAdminCli(
       },
     );
   });
+}
+
+let bundleChecked: Promise<AdminCliResult> | undefined;
+
+/**
+ * The admin CLI in a process of its own, exactly as `npm run admin -- ...` runs it (its bundle,
+ * scripts/admin.mjs; decision 030): the one way tests run it. The first call in a test process
+ * runs `--help` first, which builds the bundle if a source is newer, so no command's stderr holds
+ * the build's notice. `env` names the server variables it gets (config.ts, e.g. DATA_DIR); like a
+ * node from startNode it gets no others, so a developer's own DATABASE_URL never reaches it.
+ */
+export async function runAdminCli(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<AdminCliResult> {
+  bundleChecked ??= execAdmin({}, ['--help']);
+  const built = await bundleChecked;
+  if (built.code !== 0) throw new Error(`the admin CLI's bundle did not build: ${built.stderr}`);
+  return execAdmin(env, args);
 }
 
 export interface InProcessAdminResult {
