@@ -1,11 +1,9 @@
 // The data a busy site has before the load starts, written straight into the tables in large
 // batches: memes, and a week of leaderboard entries for the standings query to rank.
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import { weekStartUtc } from '#shared/time.ts';
 import type { Database } from '#server/db/database.ts';
 import { playHonestly } from '#test-support/honest-run.ts';
+import { insertWeekEntries, memeRow } from '../seed-rows.ts';
 
 export const SEED_MEMES = 2_000;
 export const SEED_SCORES = 20_000;
@@ -30,85 +28,43 @@ async function seedMemes(db: Kysely<Database>, count: number): Promise<void> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const hex = (i: number) => i.toString(16).padStart(64, '0');
   for (let offset = 0; offset < count; offset += 500) {
     await db
       .insertInto('memes')
       .values(
         Array.from({ length: Math.min(500, count - offset) }, (_, j) => {
           const i = offset + j;
-          return {
+          return memeRow(i, {
             user_id: user.id,
             title: `Benchmark meme number ${i + 1} about the daily grind`,
-            category: MEME_CATEGORY_VALUES[i % MEME_CATEGORY_VALUES.length]!,
-            image_key: `memes/${hex(i + 1)}.jpg`,
-            thumbnail_key: `memes/${hex(i + 1)}-thumb.webp`,
-            thumbnail_width: 400,
-            thumbnail_height: 300,
             created_at: now - (count - i) * 60_000,
-          };
+          });
         }),
       )
       .execute();
   }
 }
 
-/** This week's entries, each with the verified run it came from. */
+/** This week's entries, each with the verified run it came from, by visitors. */
 async function seedScores(db: Kysely<Database>, count: number): Promise<void> {
   const now = Date.now();
   const plays = Array.from({ length: RUN_SEEDS }, (_, i) =>
     playHonestly('', ((i + 1) * 2654435761) >>> 0, 60),
   );
-  const week = weekStartUtc(now);
   for (let offset = 0; offset < count; offset += 500) {
     const batch = Array.from({ length: Math.min(500, count - offset) }, (_, j) => {
-      const i = offset + j;
-      return { id: randomBytes(16).toString('base64url'), i, play: plays[i % plays.length]! };
+      const index = offset + j;
+      const name = `seeded_player_${index % SEED_PLAYERS}`;
+      return {
+        index,
+        play: plays[index % plays.length]!,
+        userId: null,
+        playerKey: `n:${name}`,
+        playerName: name,
+        score: (index * 7919) % 5000,
+      };
     });
-    await db
-      .insertInto('game_runs')
-      .values(
-        batch.map(({ id, play }) => ({
-          id,
-          seed: play.seed,
-          user_id: null,
-          issued_at: now - 3_600_000,
-          verified_at: now - 3_500_000,
-          jump_count: play.inputs.length,
-          steps: play.result.steps,
-          score: play.result.score,
-          coins: play.result.coins,
-          obstacles_passed: 0,
-          score_submitted_at: now - 3_500_000,
-        })),
-      )
-      .execute();
-    // A verified run's jump log: one chunk from step 0 (migration 013).
-    const logs = batch
-      .filter(({ play }) => play.inputs.length > 0)
-      .map(({ id, play }) => ({ run_id: id, first_step: 0, jumps: play.inputs.join(',') }));
-    if (logs.length > 0) await db.insertInto('run_jumps').values(logs).execute();
-    await db
-      .insertInto('game_scores')
-      .values(
-        batch.map(({ id, i }) => {
-          const score = (i * 7919) % 5000;
-          return {
-            run_id: id,
-            user_id: null,
-            player_key: `n:seeded_player_${i % SEED_PLAYERS}`,
-            player_name: `seeded_player_${i % SEED_PLAYERS}`,
-            score,
-            level: 1 + Math.floor(score / 100),
-            tasks_completed: score,
-            power_ups_collected: 0,
-            game_time: 60,
-            week_start: week,
-            created_at: Math.max(week, now - 3_500_000) + i,
-          };
-        }),
-      )
-      .execute();
+    await insertWeekEntries(db, now, batch);
   }
 }
 
