@@ -14,15 +14,12 @@ import {
   saveWallet,
   spendNonce,
   walletOwner,
-  type WalletSignInNonceRow,
 } from '../wallet/repository.ts';
 import {
-  challengeFields,
-  checkIssued,
   checkSignedMessage,
-  expectIssuedText,
-  newNonce,
-  signatureText,
+  issueMessage,
+  nonceUsed,
+  proveIssued,
   type SiteIdentity,
 } from '../wallet/siws-checks.ts';
 import { countAccountOpening } from './service.ts';
@@ -62,17 +59,14 @@ export async function issueSignInChallenge(
     SIGN_IN_CHALLENGES_PER_NETWORK,
     TOO_MANY,
   );
-  const now = deps.clock.now();
-  const row: WalletSignInNonceRow = {
-    nonce: newNonce(),
-    domain: site.domain,
-    uri: site.uri,
-    issued_at: now,
-    expires_at: now + SIGN_IN_TTL_MS,
-    used_at: null,
-  };
+  const { row, challenge } = issueMessage(
+    site,
+    SIGN_IN_STATEMENT,
+    deps.clock.now(),
+    SIGN_IN_TTL_MS,
+  );
   await insertSignInNonce(deps.db, row);
-  return challengeFields(row, SIGN_IN_STATEMENT);
+  return challenge;
 }
 
 interface Proof {
@@ -109,13 +103,8 @@ async function proveMessage(
       'UNKNOWN_NONCE',
     );
   }
-  checkIssued(issued, deps.clock.now());
-  const message = expectIssuedText(issued, SIGN_IN_STATEMENT, body.address, bytes);
-  return { nonce, message, signature: signatureText(body) };
+  return { nonce, ...proveIssued(issued, SIGN_IN_STATEMENT, body, bytes, deps.clock.now()) };
 }
-
-const nonceUsed = () =>
-  new HttpError(409, 'This sign-in message was already used; please try again', 'NONCE_USED');
 
 /**
  * The member who proved the wallet. An unknown wallet is answered 404 `WALLET_UNKNOWN` and its

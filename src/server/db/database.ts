@@ -214,14 +214,22 @@ export interface GameScoresTable {
   created_at: number;
 }
 
-export interface WalletNoncesTable {
+/**
+ * A Sign In With Solana message the server issued (wallet/siws-checks.ts), as both nonce tables
+ * keep it: spent once, short-lived.
+ */
+export interface IssuedMessageColumns {
   nonce: string;
-  user_id: number;
   domain: string;
   uri: string;
   issued_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A wallet-link message issued to a member. */
+export interface WalletNoncesTable extends IssuedMessageColumns {
+  user_id: number;
 }
 
 export interface UserWalletsTable {
@@ -367,15 +375,8 @@ export interface Database {
   meme_activity: MemeActivityTable;
 }
 
-/** A sign-in message issued to a visitor (migration 024): spent once, short-lived. */
-export interface WalletSignInNoncesTable {
-  nonce: string;
-  domain: string;
-  uri: string;
-  issued_at: number;
-  expires_at: number;
-  used_at: number | null;
-}
+/** A sign-in message issued to a visitor (migration 024). */
+export type WalletSignInNoncesTable = IssuedMessageColumns;
 
 /** A member's last read of their proven wallet's balance of the site's token (migration 024). */
 export interface HolderBalancesTable {

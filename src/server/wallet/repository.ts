@@ -9,7 +9,7 @@ import type {
 import { isPostgres } from '../db/migration-helpers.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-export type WalletNonceRow = Selectable<WalletNoncesTable>;
+type WalletNonceRow = Selectable<WalletNoncesTable>;
 export type UserWalletRow = Selectable<UserWalletsTable>;
 
 /**
@@ -114,7 +114,7 @@ export async function findWallets(db: Db, userIds: readonly number[]): Promise<U
   return db.selectFrom('user_wallets').selectAll().where('user_id', 'in', userIds).execute();
 }
 
-export type WalletSignInNonceRow = Selectable<WalletSignInNoncesTable>;
+type WalletSignInNonceRow = Selectable<WalletSignInNoncesTable>;
 
 /** A sign-in message issued to a visitor (docs/decisions/029-holders-at-home.md). */
 export async function insertSignInNonce(db: Db, row: WalletSignInNonceRow): Promise<void> {

@@ -19,15 +19,12 @@ import {
   spendNonce,
   walletOwner,
   type UserWalletRow,
-  type WalletNonceRow,
 } from './repository.ts';
 import {
-  challengeFields,
-  checkIssued,
   checkSignedMessage,
-  expectIssuedText,
-  newNonce,
-  signatureText,
+  issueMessage,
+  nonceUsed,
+  proveIssued,
   type SiteIdentity,
 } from './siws-checks.ts';
 
@@ -77,18 +74,9 @@ export async function issueChallenge(
     CHALLENGES_PER_MEMBER,
     CHALLENGES_PER_NETWORK,
   ]);
-  const now = deps.clock.now();
-  const row: WalletNonceRow = {
-    nonce: newNonce(),
-    user_id: user.id,
-    domain: site.domain,
-    uri: site.uri,
-    issued_at: now,
-    expires_at: now + CHALLENGE_TTL_MS,
-    used_at: null,
-  };
-  await replaceNonce(deps.db, row);
-  return challengeFields(row, LINK_STATEMENT);
+  const { row, challenge } = issueMessage(site, LINK_STATEMENT, deps.clock.now(), CHALLENGE_TTL_MS);
+  await replaceNonce(deps.db, { ...row, user_id: user.id });
+  return challenge;
 }
 
 /** The member's password again, counted per member and per network before the hash. */
@@ -147,16 +135,11 @@ export async function linkWallet(
       'UNKNOWN_NONCE',
     );
   }
-  checkIssued(issued, now);
-  // Byte for byte: the stored text then encodes back to exactly what was signed, so the proof
-  // kept in user_wallets and wallet_changes verifies again.
-  const message = expectIssuedText(issued, LINK_STATEMENT, body.address, bytes);
-
+  // The proof kept in user_wallets and wallet_changes, which verifies again.
   const wallet: UserWalletRow = {
     user_id: user.id,
     address: body.address,
-    message,
-    signature: signatureText(body),
+    ...proveIssued(issued, LINK_STATEMENT, body, bytes, now),
     linked_at: now,
   };
   const taken = () =>
@@ -172,13 +155,7 @@ export async function linkWallet(
           'PRIZE_PAYMENT_PENDING',
         );
       }
-      if (!(await spendNonce(trx, 'wallet_nonces', nonce, now))) {
-        throw new HttpError(
-          409,
-          'This sign-in message was already used; please try again',
-          'NONCE_USED',
-        );
-      }
+      if (!(await spendNonce(trx, 'wallet_nonces', nonce, now))) throw nonceUsed();
       const owner = await walletOwner(trx, body.address);
       if (owner !== undefined && owner !== user.id) throw taken();
       await saveWallet(trx, wallet);

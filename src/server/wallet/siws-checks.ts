@@ -6,6 +6,7 @@ import type { SignedWalletMessage, WalletChallenge } from '#shared/api/wallet.ts
 import { parseSignInMessage, signInMessageText } from '#shared/siws.ts';
 import { MINUTE_MS } from '#shared/time.ts';
 import type { ErrorCode } from '#shared/api/error-codes.ts';
+import type { IssuedMessageColumns } from '../db/database.ts';
 import { HttpError } from '../http-error.ts';
 
 /**
@@ -42,23 +43,30 @@ export function siteIdentity(request: FastifyRequest): SiteIdentity {
   return { domain: request.host, uri: `${request.protocol}://${request.host}` };
 }
 
-/** 128 random bits; base58 keeps it alphanumeric as SIWS asks. */
-export function newNonce(): string {
-  return base58.encode(randomBytes(16));
-}
-
-/** What the server keeps of a message it issued. */
-export interface IssuedMessage {
-  nonce: string;
-  domain: string;
-  uri: string;
-  issued_at: number;
-  expires_at: number;
-  used_at: number | null;
+/**
+ * A new message for this site saying `statement`, open for `ttlMs` from `now`: the row to keep
+ * (every field is the server's; the nonce is 128 random bits, base58 keeping it alphanumeric as
+ * SIWS asks) and the fields the wallet is asked to sign.
+ */
+export function issueMessage(
+  site: SiteIdentity,
+  statement: string,
+  now: number,
+  ttlMs: number,
+): { row: IssuedMessageColumns; challenge: WalletChallenge } {
+  const row: IssuedMessageColumns = {
+    nonce: base58.encode(randomBytes(16)),
+    domain: site.domain,
+    uri: site.uri,
+    issued_at: now,
+    expires_at: now + ttlMs,
+    used_at: null,
+  };
+  return { row, challenge: challengeFields(row, statement) };
 }
 
 /** The fields of an issued message, as the wallet is asked to sign them. */
-export function challengeFields(row: IssuedMessage, statement: string): WalletChallenge {
+function challengeFields(row: IssuedMessageColumns, statement: string): WalletChallenge {
   return {
     domain: row.domain,
     statement,
@@ -142,15 +150,30 @@ export function checkSignedMessage(
   return { bytes, nonce: parsed.nonce };
 }
 
+/** A message's second use: refused when its row says so, and when spending it finds it spent. */
+export const nonceUsed = () =>
+  new HttpError(409, 'This sign-in message was already used; please try again', 'NONCE_USED');
+
+/**
+ * The checks of a signed message against the row its nonce names (`checkSignedMessage` came
+ * first): the row allows a use now, and the signed bytes are exactly its text. Returns the proof
+ * to keep: that text and the signature.
+ */
+export function proveIssued(
+  issued: IssuedMessageColumns,
+  statement: string,
+  body: SignedWalletMessage,
+  bytes: Uint8Array,
+  now: number,
+): { message: string; signature: string } {
+  checkIssued(issued, now);
+  const message = expectIssuedText(issued, statement, body.address, bytes);
+  return { message, signature: signatureText(body) };
+}
+
 /** The nonce's row allows a use now: not spent, issued (within the skew), not expired. */
-export function checkIssued(issued: IssuedMessage, now: number): void {
-  if (issued.used_at !== null) {
-    throw new HttpError(
-      409,
-      'This sign-in message was already used; please try again',
-      'NONCE_USED',
-    );
-  }
+function checkIssued(issued: IssuedMessageColumns, now: number): void {
+  if (issued.used_at !== null) throw nonceUsed();
   if (issued.issued_at > now + CLOCK_SKEW_MS) {
     throw bad(
       'This sign-in message is dated in the future by more than this site allows; please try again',
@@ -163,11 +186,12 @@ export function checkIssued(issued: IssuedMessage, now: number): void {
 }
 
 /**
- * The signed bytes are exactly the text the server issues for `issued` and this address: the
- * stored text then encodes back to what was signed, so a kept proof verifies again. Returns it.
+ * The signed bytes are exactly the text the server issues for `issued` and this address, byte
+ * for byte: the stored text then encodes back to what was signed, so a kept proof verifies
+ * again. Returns it.
  */
-export function expectIssuedText(
-  issued: IssuedMessage,
+function expectIssuedText(
+  issued: IssuedMessageColumns,
   statement: string,
   address: string,
   bytes: Uint8Array,
@@ -182,6 +206,6 @@ export function expectIssuedText(
 }
 
 /** A signature as kept beside its message: base58, as Solana writes signatures. */
-export function signatureText(body: SignedWalletMessage): string {
+function signatureText(body: SignedWalletMessage): string {
   return base58.encode(decodeBase64(body.signature));
 }
