@@ -70,6 +70,27 @@ const refuse = (code: Refusal, reason: string): { ok: false; code: Refusal; reas
   reason,
 });
 
+/** Neither a payment nor a burn: the transaction failed on chain. */
+const failedOnChain = (tx: ChainTransaction) =>
+  refuse('TX_FAILED', `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`);
+
+/** A verdict is dated by its block: without the time, the same transaction is read again later. */
+const noBlockTime = (tx: ChainTransaction) =>
+  refuse('TX_NO_BLOCK_TIME', `the RPC gave no block time for ${tx.signature}; try again later`);
+
+/** Where a verified transaction stands on chain, what every verdict's value starts with. */
+interface OnChain {
+  signature: string;
+  slot: bigint;
+  blockTime: number;
+}
+
+const onChain = (tx: ChainTransaction, blockTime: number): OnChain => ({
+  signature: tx.signature,
+  slot: tx.slot,
+  blockTime,
+});
+
 export interface ExpectedPayment {
   recipient: string;
   lamports: bigint;
@@ -83,10 +104,7 @@ export interface ExpectedPayment {
   treasury: readonly string[];
 }
 
-export interface VerifiedPayment {
-  signature: string;
-  slot: bigint;
-  blockTime: number;
+export interface VerifiedPayment extends OnChain {
   payer: string;
   recipient: string;
   /** What the recipient's balance rose by. */
@@ -133,12 +151,7 @@ export function verifyPayment(
   tx: ChainTransaction,
   expected: ExpectedPayment,
 ): Verdict<VerifiedPayment> {
-  if (tx.err !== null) {
-    return refuse(
-      'TX_FAILED',
-      `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`,
-    );
-  }
+  if (tx.err !== null) return failedOnChain(tx);
   if (!memos(tx).includes(expected.memo)) {
     return refuse('TX_NO_MEMO', `transaction ${tx.signature} has no memo "${expected.memo}"`);
   }
@@ -178,18 +191,11 @@ export function verifyPayment(
         : `transaction ${tx.signature} does not carry the payment's reference key ${expected.reference}`,
     );
   }
-  if (tx.blockTime === null) {
-    return refuse(
-      'TX_NO_BLOCK_TIME',
-      `the RPC gave no block time for ${tx.signature}; try again later`,
-    );
-  }
+  if (tx.blockTime === null) return noBlockTime(tx);
   return {
     ok: true,
     value: {
-      signature: tx.signature,
-      slot: tx.slot,
-      blockTime: tx.blockTime,
+      ...onChain(tx, tx.blockTime),
       payer,
       recipient: expected.recipient,
       received,
@@ -198,10 +204,7 @@ export function verifyPayment(
   };
 }
 
-export interface VerifiedBurn {
-  signature: string;
-  slot: bigint;
-  blockTime: number;
+export interface VerifiedBurn extends OnChain {
   mint: string;
   tokenProgram: string;
   amount: bigint;
@@ -223,12 +226,7 @@ function readU64(data: Uint8Array, offset: number): bigint {
  * token balances the transaction reports.
  */
 export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<VerifiedBurn> {
-  if (tx.err !== null) {
-    return refuse(
-      'TX_FAILED',
-      `transaction ${tx.signature} failed on chain (${describeError(tx.err)})`,
-    );
-  }
+  if (tx.err !== null) return failedOnChain(tx);
   const burns = tx.instructions.flatMap((i) => {
     if (i.programId !== TOKEN_PROGRAM && i.programId !== TOKEN_2022_PROGRAM) return [];
     const kind = i.data[0];
@@ -250,12 +248,7 @@ export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<Verified
       `transaction ${tx.signature} burns another token (${burns[0]!.i.accounts[1]}), not the site's mint ${mint}`,
     );
   }
-  if (tx.blockTime === null) {
-    return refuse(
-      'TX_NO_BLOCK_TIME',
-      `the RPC gave no block time for ${tx.signature}; try again later`,
-    );
-  }
+  if (tx.blockTime === null) return noBlockTime(tx);
   const amount = ofMint.reduce((sum, b) => sum + b.amount, 0n);
   if (amount === 0n) {
     return refuse('TX_BURN_ZERO', `transaction ${tx.signature} burns 0 tokens`);
@@ -280,9 +273,7 @@ export function verifyBurn(tx: ChainTransaction, mint: string): Verdict<Verified
   return {
     ok: true,
     value: {
-      signature: tx.signature,
-      slot: tx.slot,
-      blockTime: tx.blockTime,
+      ...onChain(tx, tx.blockTime),
       mint,
       tokenProgram: first.i.programId,
       amount,
