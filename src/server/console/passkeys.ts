@@ -97,21 +97,23 @@ async function limitTries(request: FastifyRequest, kind: string, operator: Conso
   await enforceRateLimit(rateLimiter, `passkey:${kind}:user:${operator.id}`, rule, message);
 }
 
-async function storeChallenge(
-  deps: AppDeps,
-  sessionIdHash: string,
+/** A ceremony's options, handed out once their challenge is kept on the session. */
+async function handOut<Options extends { challenge: string }>(
+  request: FastifyRequest,
   ceremony: PasskeyCeremony,
-  challenge: string,
-) {
+  options: Options,
+): Promise<Options> {
+  const { deps } = request.server;
   await deps.db
     .updateTable('sessions')
     .set({
-      passkey_challenge: challenge,
+      passkey_challenge: options.challenge,
       passkey_challenge_kind: ceremony,
       passkey_challenge_expires_at: deps.clock.now() + CHALLENGE_MS,
     })
-    .where('id_hash', '=', sessionIdHash)
+    .where('id_hash', '=', request.sessionIdHash!)
     .execute();
+  return options;
 }
 
 const EXPIRED = 'The passkey request expired. Please try again.';
@@ -201,6 +203,24 @@ async function credentialsOf(deps: AppDeps, userId: number) {
     .execute();
 }
 
+/** A stored passkey as a ceremony's options name it to the browser. */
+const descriptorOf = (c: { credential_id: string; transports: string }) => ({
+  id: c.credential_id,
+  transports: transportsOf(c.transports),
+});
+
+/** The browser's answer, as @simplewebauthn checked it: a check that throws is a refusal. */
+async function checked<Verification>(
+  refusal: string,
+  verify: () => Promise<Verification>,
+): Promise<Verification> {
+  try {
+    return await verify();
+  } catch (error) {
+    throw new HttpError(400, `${refusal}: ${(error as Error).message}`, 'PASSKEY_INVALID');
+  }
+}
+
 /** Options to add a passkey, after the operator's password again. */
 export async function registrationOptions(
   request: FastifyRequest,
@@ -220,15 +240,11 @@ export async function registrationOptions(
     userName: operator.name,
     userID: new TextEncoder().encode(`member-${operator.id}`),
     attestationType: 'none',
-    excludeCredentials: existing.map((c) => ({
-      id: c.credential_id,
-      transports: transportsOf(c.transports),
-    })),
+    excludeCredentials: existing.map(descriptorOf),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     timeout: CHALLENGE_MS,
   });
-  await storeChallenge(deps, request.sessionIdHash!, 'registration', options.challenge);
-  return options;
+  return handOut(request, 'registration', options);
 }
 
 /**
@@ -245,22 +261,15 @@ export async function registerPasskey(
   const { deps } = request.server;
   await limitTries(request, 'passkey', operator);
   const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!, 'registration');
-  let verification;
-  try {
-    verification = await verifyRegistrationResponse({
+  const verification = await checked('The passkey was not accepted', () =>
+    verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
       expectedChallenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: true,
-    });
-  } catch (error) {
-    throw new HttpError(
-      400,
-      `The passkey was not accepted: ${(error as Error).message}`,
-      'PASSKEY_INVALID',
-    );
-  }
+    }),
+  );
   if (!verification.verified || !verification.registrationInfo) {
     throw new HttpError(400, 'The passkey was not accepted.', 'PASSKEY_INVALID');
   }
@@ -314,15 +323,11 @@ export async function authenticationOptions(request: FastifyRequest, operator: C
   if (credentials.length === 0) throw notFound('You have no passkey yet: add one first.');
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
-    allowCredentials: credentials.map((c) => ({
-      id: c.credential_id,
-      transports: transportsOf(c.transports),
-    })),
+    allowCredentials: credentials.map(descriptorOf),
     userVerification: 'required',
     timeout: CHALLENGE_MS,
   });
-  await storeChallenge(deps, request.sessionIdHash!, 'authentication', options.challenge);
-  return options;
+  return handOut(request, 'authentication', options);
 }
 
 /** Checks a passkey sign-in against the operator's own passkeys and marks the session. */
@@ -338,9 +343,8 @@ export async function authenticate(
   const id = typeof response.id === 'string' ? response.id : '';
   const credential = (await credentialsOf(deps, operator.id)).find((c) => c.credential_id === id);
   if (!credential) throw new HttpError(400, 'This passkey is not one of yours.', 'PASSKEY_INVALID');
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const verification = await checked('The passkey sign-in failed', () =>
+    verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge,
       expectedOrigin: rp.origin,
@@ -352,14 +356,8 @@ export async function authenticate(
         transports: transportsOf(credential.transports),
       },
       requireUserVerification: true,
-    });
-  } catch (error) {
-    throw new HttpError(
-      400,
-      `The passkey sign-in failed: ${(error as Error).message}`,
-      'PASSKEY_INVALID',
-    );
-  }
+    }),
+  );
   if (!verification.verified) {
     throw new HttpError(400, 'The passkey sign-in failed.', 'PASSKEY_INVALID');
   }
