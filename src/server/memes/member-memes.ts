@@ -2,22 +2,13 @@ import type { Kysely } from 'kysely';
 import type { MemeCategory } from '#shared/categories.ts';
 import type { Database } from '../db/database.ts';
 import { objectPathForKey } from './object-paths.ts';
+import { memeFields } from './repository.ts';
 
 /** A member's visible memes, newest first, with their votes: their page's gallery. */
 export async function memesOfMember(db: Kysely<Database>, userId: number, limit: number) {
   const rows = await db
     .selectFrom('memes')
-    .select([
-      'id',
-      'title',
-      'category',
-      'thumbnail_key',
-      'thumbnail_width',
-      'thumbnail_height',
-      'upvotes',
-      'downvotes',
-      'created_at',
-    ])
+    .select(memeFields)
     .where('user_id', '=', userId)
     .where('hidden', '=', 0)
     .orderBy('id', 'desc')

@@ -140,22 +140,7 @@ export async function decide(
   now: number,
   by: DecisionBy,
 ): Promise<DecisionResult | undefined> {
-  const result = await decideOnce(db, memeId, decision, now, by);
-  if (result) {
-    const change = decision === 'delete' ? 'deleted' : decision === 'hide' ? 'hidden' : 'unhidden';
-    recordLiveEvent(db, { type: 'meme', data: { id: memeId, change } });
-  }
-  return result;
-}
-
-async function decideOnce(
-  db: Kysely<Database>,
-  memeId: number,
-  decision: Decision,
-  now: number,
-  by: DecisionBy,
-): Promise<DecisionResult | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const meme = await trx
       .selectFrom('memes')
       .select(['title', 'image_key', 'thumbnail_key', 'phash', 'user_id'])
@@ -232,6 +217,12 @@ async function decideOnce(
     }
     return { decisionId, settledReports: n, orphanKeys };
   });
+  // Told to live pages once the decision is committed.
+  if (result) {
+    const change = decision === 'delete' ? 'deleted' : decision === 'hide' ? 'hidden' : 'unhidden';
+    recordLiveEvent(db, { type: 'meme', data: { id: memeId, change } });
+  }
+  return result;
 }
 
 async function setHidden(db: Db, memeId: number, hidden: boolean): Promise<void> {
