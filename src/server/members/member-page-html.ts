@@ -5,11 +5,7 @@ import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { brandAssets } from '#shared/site.ts';
 import { STANDING_LABELS } from '#shared/standing.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { escapeHtml } from '../site/index-html.ts';
-
-/** The shell's own identity tags, which the member's replace (as a meme's page does). */
-const SITE_TAGS =
-  /\s*<title>[\s\S]*?<\/title>|\s*<meta (?:name="description"|property="og:[^"]*"|name="twitter:[^"]*")[^>]*>/g;
+import { escapeHtml, renderShellPage, type MetaTag } from '../site/index-html.ts';
 
 const monthYear = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -83,7 +79,7 @@ export function renderMemberPage(
   const image = `${origin}${brandAssets.ogImage.src}`;
   const title = `${page.username} - ${site.brand}`;
   const description = memberSummary(page, site.brand);
-  const tags: Array<[attribute: 'name' | 'property', key: string, content: string]> = [
+  const tags: MetaTag[] = [
     ['name', 'description', description],
     ...(page.status === 'active'
       ? []
@@ -102,23 +98,18 @@ export function renderMemberPage(
     ['name', 'twitter:description', description],
     ['name', 'twitter:image', image],
   ];
-  const head = [
-    `<title>${escapeHtml(title)}</title>`,
-    `<link rel="canonical" href="${escapeHtml(url)}" />`,
-    ...tags.map(([a, key, content]) => `<meta ${a}="${key}" content="${escapeHtml(content)}" />`),
-  ].join('\n    ');
   const said =
     page.status === 'active'
       ? activeBody(page)
       : `<p>This account ${page.status === 'suspended' ? 'is suspended' : 'was deleted'}.</p>`;
-  const body = `<noscript><main style="max-width:48rem;margin:2rem auto;padding:0 1rem">
-      <h1>${escapeHtml(page.username)}</h1>
-      ${said}
-      <p><a href="/">${escapeHtml(site.brand)}</a></p>
-    </main></noscript>`;
-  // Function replacements, so `$&` and friends in a title are not read as patterns.
-  return shell
-    .replace(SITE_TAGS, '')
-    .replace(/<\/head>/, () => `  ${head}\n  </head>`)
-    .replace(/<\/body>/, () => `${body}\n  </body>`);
+  return renderShellPage(shell, {
+    title,
+    url,
+    tags,
+    body: [
+      `<h1>${escapeHtml(page.username)}</h1>`,
+      said,
+      `<p><a href="/">${escapeHtml(site.brand)}</a></p>`,
+    ],
+  });
 }

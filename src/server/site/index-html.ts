@@ -12,6 +12,12 @@ export function escapeHtml(value: string): string {
     .replace(/>/g, '&gt;');
 }
 
+/** A `<meta>` tag: by name or by property, and its content. */
+export type MetaTag = [attribute: 'name' | 'property', key: string, content: string];
+
+const metaTagHtml = ([attribute, key, content]: MetaTag) =>
+  `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
+
 /**
  * JSON that can sit inside <script>: `<` (so no `</script>` or `<!--` can end or bend it),
  * `>`, `&` and the two JavaScript line separators become \u escapes, which JSON.parse undoes.
@@ -40,7 +46,7 @@ export function renderIndexHtml(
   // Link previews need an absolute image address; without PUBLIC_ORIGIN the path is the best we know.
   const imageUrl = `${publicOrigin ?? ''}${brandAssets.ogImage.src}`;
   const imageAlt = `${site.mascot}, the ${site.brand} mascot, with the ${site.ticker} ticker`;
-  const meta: Array<[attribute: 'name' | 'property', key: string, content: string]> = [
+  const meta: MetaTag[] = [
     ['name', 'description', site.description],
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', site.brand],
@@ -61,10 +67,7 @@ export function renderIndexHtml(
   ];
   const block = [
     `<title>${escapeHtml(title)}</title>`,
-    ...meta.map(
-      ([attribute, key, content]) =>
-        `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`,
-    ),
+    ...meta.map(metaTagHtml),
     `<script id="site-config" type="application/json">${jsonForScript(site)}</script>`,
     // What the server rendered the pages with (shared/page-labels.ts): the browser's first
     // render must read the same.
@@ -72,4 +75,33 @@ export function renderIndexHtml(
   ].join('\n    ');
   // A function replacement, so `$&` and friends in the config are not read as patterns.
   return template.replace(META_BLOCK, () => block);
+}
+
+/** The shell's own identity tags, which a page of its own replaces (the site's stay for others). */
+const SITE_TAGS =
+  /\s*<title>[\s\S]*?<\/title>|\s*<meta (?:name="description"|property="og:[^"]*"|name="twitter:[^"]*")[^>]*>/g;
+
+/**
+ * The client's HTML shell as a page of its own (a meme's, a member's): its title, canonical
+ * address and meta tags in place of the shell's (so a shared link previews as the page, and a bot
+ * that runs no script sees them) and, for readers without scripts, `body`'s lines (HTML, their
+ * user text escaped by the caller). URLs are absolute.
+ */
+export function renderShellPage(
+  shell: string,
+  page: { title: string; url: string; tags: MetaTag[]; body: string[] },
+): string {
+  const head = [
+    `<title>${escapeHtml(page.title)}</title>`,
+    `<link rel="canonical" href="${escapeHtml(page.url)}" />`,
+    ...page.tags.map(metaTagHtml),
+  ].join('\n    ');
+  const body = `<noscript><main style="max-width:48rem;margin:2rem auto;padding:0 1rem">
+      ${page.body.join('\n      ')}
+    </main></noscript>`;
+  // Function replacements, so `$&` and friends in a title are not read as patterns.
+  return shell
+    .replace(SITE_TAGS, '')
+    .replace(/<\/head>/, () => `  ${head}\n  </head>`)
+    .replace(/<\/body>/, () => `${body}\n  </body>`);
 }
