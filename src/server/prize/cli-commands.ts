@@ -1,4 +1,3 @@
-import { base58 } from '@scure/base';
 import { PLAYER_NAME_MAX } from '#shared/api/game.ts';
 import { replayPageAddress } from '#shared/api/paths.ts';
 import { machineSigns, type RunStatistics } from '#shared/game/run-statistics.ts';
@@ -14,6 +13,7 @@ import {
   type CliContext,
   type IsoWeek,
 } from '../cli-command.ts';
+import { isSignature } from '../chain/verify.ts';
 import { cliOperator } from '../db/operator-log.ts';
 import { HttpError } from '../http-error.ts';
 import {
@@ -144,33 +144,29 @@ const prizeApproveCommand: CliCommand = {
     const { values } = parseOptions(args, ['week', 'run', 'confirm-wallet']);
     const week = requiredWeek(values);
     const runId = requiredOption(values, 'run');
-    try {
-      const approval = await approveRun(
-        ctx.db,
-        ctx.site,
-        cliOperator(),
-        week,
-        runId,
-        values['confirm-wallet'],
-        ctx.clock.now(),
-      );
-      if (approval.walletBefore !== null) {
-        ctx.print(
-          `Warning: the wallet changed since the review (${approval.walletBefore} then, ${approval.wallet} now); approved with --confirm-wallet.`,
-        );
-      }
-      if (approval.passedOver) {
-        ctx.print(
-          `Note: ${approval.passedOver.player_name} placed first with ${approval.passedOver.score}; this approval passes over them.`,
-        );
-      }
+    const approval = await approveRun(
+      ctx.db,
+      ctx.site,
+      cliOperator(),
+      week,
+      runId,
+      values['confirm-wallet'],
+      ctx.clock.now(),
+    );
+    if (approval.walletBefore !== null) {
       ctx.print(
-        `Approved run ${runId}: ${approval.entry.player_name}, score ${approval.entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${approval.wallet}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+        `Warning: the wallet changed since the review (${approval.walletBefore} then, ${approval.wallet} now); approved with --confirm-wallet.`,
       );
-      return 0;
-    } catch (error) {
-      return refusedBy(ctx, error);
     }
+    if (approval.passedOver) {
+      ctx.print(
+        `Note: ${approval.passedOver.player_name} placed first with ${approval.passedOver.score}; this approval passes over them.`,
+      );
+    }
+    ctx.print(
+      `Approved run ${runId}: ${approval.entry.player_name}, score ${approval.entry.score}, ${week.id}. Pay ${ctx.site.weeklyChallenge.prize} to ${approval.wallet}, then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+    );
+    return 0;
   },
 };
 
@@ -182,15 +178,11 @@ const prizeWithdrawCommand: CliCommand = {
     const { values } = parseOptions(args, ['week', 'reason']);
     const week = requiredWeek(values);
     const reason = reasonArg(requiredOption(values, 'reason'));
-    try {
-      const approval = await withdrawApproval(ctx.db, cliOperator(), week, reason, ctx.clock.now());
-      ctx.print(
-        `Withdrew the approval of ${approval.player_name} (run ${approval.run_id}) for ${week.id}; the week is back in review.`,
-      );
-      return 0;
-    } catch (error) {
-      return refusedBy(ctx, error);
-    }
+    const approval = await withdrawApproval(ctx.db, cliOperator(), week, reason, ctx.clock.now());
+    ctx.print(
+      `Withdrew the approval of ${approval.player_name} (run ${approval.run_id}) for ${week.id}; the week is back in review.`,
+    );
+    return 0;
   },
 };
 
@@ -202,42 +194,35 @@ const prizeDisqualifyCommand: CliCommand = {
     const { values } = parseOptions(args, ['run', 'reason']);
     const runId = requiredOption(values, 'run');
     const reason = reasonArg(requiredOption(values, 'reason'));
-    try {
-      const { withdrew } = await disqualifyRun(
-        ctx.db,
-        cliOperator(),
-        runId,
-        reason,
-        ctx.clock.now(),
-      );
-      ctx.print(
-        `Disqualified run ${runId}${withdrew ? '; its approval is withdrawn' : ''}. It leaves the weekly board.`,
-      );
-      return 0;
-    } catch (error) {
-      return refusedBy(ctx, error);
-    }
+    const { withdrew } = await disqualifyRun(ctx.db, cliOperator(), runId, reason, ctx.clock.now());
+    ctx.print(
+      `Disqualified run ${runId}${withdrew ? '; its approval is withdrawn' : ''}. It leaves the weekly board.`,
+    );
+    return 0;
   },
 };
-
-/** A Solana transaction signature: base58 of 64 bytes. */
-function isTransactionSignature(value: string): boolean {
-  try {
-    return base58.decode(value).length === 64;
-  } catch {
-    return false;
-  }
-}
 
 /** The payment service over the CLI's context (the same as the console's). */
 function cliPayments(ctx: CliContext): PaymentContext {
   return paymentContext(ctx.config, { db: ctx.db, site: ctx.site, clock: ctx.clock });
 }
 
-/** A service refusal as the CLI prints it; anything else is a bug and is thrown. */
-function refusedBy(ctx: CliContext, error: unknown): number {
-  if (error instanceof HttpError) return refuse(ctx, error.message.replace(/^Refused: /, ''));
-  throw error;
+/**
+ * The command with a service's refusal (an HttpError) printed as a line, exit code 1: nothing
+ * was recorded. Anything else (a usage error, a bug) is thrown.
+ */
+function refusalsPrinted(command: CliCommand): CliCommand {
+  return {
+    ...command,
+    async run(ctx, args) {
+      try {
+        return await command.run(ctx, args);
+      } catch (error) {
+        if (error instanceof HttpError) return refuse(ctx, error.message.replace(/^Refused: /, ''));
+        throw error;
+      }
+    },
+  };
 }
 
 const prizePrepareCommand: CliCommand = {
@@ -247,15 +232,11 @@ const prizePrepareCommand: CliCommand = {
   async run(ctx, args) {
     const { values } = parseOptions(args, ['week']);
     const week = requiredWeek(values);
-    try {
-      const p = await preparePayment(cliPayments(ctx), week.id);
-      ctx.print(
-        `Pay ${p.prize} (${p.lamports} lamports) to ${p.recipient} (${p.playerName}) in one transaction that carries the reference key ${p.reference} as a read-only account of the transfer and the memo "${p.memo}". Then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
-      );
-      return 0;
-    } catch (error) {
-      return refusedBy(ctx, error);
-    }
+    const p = await preparePayment(cliPayments(ctx), week.id);
+    ctx.print(
+      `Pay ${p.prize} (${p.lamports} lamports) to ${p.recipient} (${p.playerName}) in one transaction that carries the reference key ${p.reference} as a read-only account of the transfer and the memo "${p.memo}". Then: ${PROGRAM} prize:paid --week ${week.id} --tx <transaction signature>`,
+    );
+    return 0;
   },
 };
 
@@ -267,27 +248,23 @@ const prizePaidCommand: CliCommand = {
     const { values } = parseOptions(args, ['week', 'tx']);
     const week = requiredWeek(values);
     const tx = requiredOption(values, 'tx').trim();
-    if (!isTransactionSignature(tx)) {
+    if (!isSignature(tx)) {
       throw new UsageError('--tx must be a transaction signature (base58 of 64 bytes)');
     }
-    try {
-      const paid = await recordPaymentBySignature(cliPayments(ctx), week.id, tx);
-      ctx.print(
-        `Verified and recorded: ${paid.prize} paid to ${paid.playerName} (${paid.recipient}) for ${week.id}, transaction ${tx}, slot ${paid.slot}, ${paid.blockTime}. Recent Winners lists it.`,
-      );
-      return 0;
-    } catch (error) {
-      return refusedBy(ctx, error);
-    }
+    const paid = await recordPaymentBySignature(cliPayments(ctx), week.id, tx);
+    ctx.print(
+      `Verified and recorded: ${paid.prize} paid to ${paid.playerName} (${paid.recipient}) for ${week.id}, transaction ${tx}, slot ${paid.slot}, ${paid.blockTime}. Recent Winners lists it.`,
+    );
+    return 0;
   },
 };
 
 /** The weekly prize's operator commands, by name, for the CLI's registry. */
 export const prizeCliCommands: Record<string, CliCommand> = {
   'prize:review': prizeReviewCommand,
-  'prize:approve': prizeApproveCommand,
-  'prize:withdraw': prizeWithdrawCommand,
-  'prize:disqualify': prizeDisqualifyCommand,
-  'prize:prepare': prizePrepareCommand,
-  'prize:paid': prizePaidCommand,
+  'prize:approve': refusalsPrinted(prizeApproveCommand),
+  'prize:withdraw': refusalsPrinted(prizeWithdrawCommand),
+  'prize:disqualify': refusalsPrinted(prizeDisqualifyCommand),
+  'prize:prepare': refusalsPrinted(prizePrepareCommand),
+  'prize:paid': refusalsPrinted(prizePaidCommand),
 };

@@ -23,6 +23,29 @@ function count(raw: string | undefined, name: string, fallback: number): number 
   return n;
 }
 
+/** raid:on and raid:off: one switch with its reason, logged, and what it did in a line. */
+function switchCommand(
+  active: boolean,
+  summary: string,
+  said: (done: Awaited<ReturnType<typeof switchRaid>>) => string,
+): CliCommand {
+  return {
+    usage: `raid:${active ? 'on' : 'off'} <reason>`,
+    summary,
+    async run(ctx, args) {
+      const [raw] = positionals(args, ['reason']);
+      const done = await switchRaid(
+        ctx,
+        cliOperator(),
+        { active, reason: reasonArg(raw) },
+        ctx.clock.now(),
+      );
+      ctx.print(said(done));
+      return 0;
+    },
+  };
+}
+
 /**
  * Raid mode and the blocklist from the shell (docs/decisions/027-raid-day.md): the same functions
  * as the console's raid page, logged as `cli:<user>`.
@@ -47,41 +70,17 @@ export const raidCliCommands: Record<string, CliCommand> = {
       return 0;
     },
   },
-  'raid:on': {
-    usage: 'raid:on <reason>',
-    summary:
-      'Turns raid mode on: new accounts cannot post, vote or report, sign-ups need a proof of work, visitor votes pause. Logged.',
-    async run(ctx, args) {
-      const [raw] = positionals(args, ['reason']);
-      const done = await switchRaid(
-        ctx,
-        cliOperator(),
-        { active: true, reason: reasonArg(raw) },
-        ctx.clock.now(),
-      );
-      ctx.print(
-        done
-          ? `Raid mode is ON; ${done.held.length} meme(s) from new accounts in the last hour are held for review.`
-          : 'Raid mode was already on.',
-      );
-      return 0;
-    },
-  },
-  'raid:off': {
-    usage: 'raid:off <reason>',
-    summary: 'Ends raid mode. Logged.',
-    async run(ctx, args) {
-      const [raw] = positionals(args, ['reason']);
-      const done = await switchRaid(
-        ctx,
-        cliOperator(),
-        { active: false, reason: reasonArg(raw) },
-        ctx.clock.now(),
-      );
-      ctx.print(done ? 'Raid mode is off.' : 'Raid mode was already off.');
-      return 0;
-    },
-  },
+  'raid:on': switchCommand(
+    true,
+    'Turns raid mode on: new accounts cannot post, vote or report, sign-ups need a proof of work, visitor votes pause. Logged.',
+    (done) =>
+      done
+        ? `Raid mode is ON; ${done.held.length} meme(s) from new accounts in the last hour are held for review.`
+        : 'Raid mode was already on.',
+  ),
+  'raid:off': switchCommand(false, 'Ends raid mode. Logged.', (done) =>
+    done ? 'Raid mode is off.' : 'Raid mode was already off.',
+  ),
   'raid:thresholds': {
     usage:
       'raid:thresholds --reason <text> [--signups N] [--new-posts N] [--reports N] [--quiet-minutes N]',
