@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import {
   approveRunEndpoint,
@@ -11,10 +11,12 @@ import {
 import type { EndpointResponse } from '#shared/api/endpoint.ts';
 import {
   consoleCall,
-  consoleKeys,
   errorText,
+  toastRefusal,
+  useConsoleAction,
   useConsoleQuery,
 } from '#client/features/console/console-api.ts';
+import { reasonGiven } from '#client/features/console/reason-input.tsx';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -42,44 +44,37 @@ function minutes(seconds: number): string {
 
 /** One of the week's best runs: its figures, replay, statistics, and the admin's actions. */
 function RunCard({ entry, week }: { entry: Entry; week: Week }) {
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const done = (title: string) => {
-    toast({ title, description: entry.playerName });
-    return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
-  };
-  const failed = (error: unknown) =>
-    toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
+  const done = (title: string) => toast({ title, description: entry.playerName });
+  const failed = toastRefusal('Not done');
   const params = { runId: entry.runId };
   // A wallet changed since the review: the refusal names it, and the admin confirms it by name.
   const [newWallet, setNewWallet] = useState<string | null>(null);
+  // Only a mark on the server's clock: nothing on the page changes, so nothing is read again.
   const opened = useMutation({
     mutationFn: () => consoleCall(replayOpenedEndpoint, { params }),
     onError: failed,
   });
-  const watched = useMutation({
-    mutationFn: () => consoleCall(replayWatchedEndpoint, { params }),
-    onSuccess: () => done('Replay watched to its end'),
-    onError: failed,
+  const watched = useConsoleAction({
+    call: () => consoleCall(replayWatchedEndpoint, { params }),
+    onDone: () => done('Replay watched to its end'),
   });
-  const approve = useMutation({
-    mutationFn: (confirmWallet?: string) =>
+  const approve = useConsoleAction({
+    call: (confirmWallet?: string) =>
       consoleCall(approveRunEndpoint, { params, body: confirmWallet ? { confirmWallet } : {} }),
-    onSuccess: () => {
+    onDone: () => {
       setNewWallet(null);
-      return done('Approved');
+      done('Approved');
     },
-    onError: (error) => {
+    onRefused: (error) => {
       setNewWallet(/wallet is now (\S+),/.exec(errorText(error))?.[1] ?? null);
       failed(error);
     },
   });
-  const disqualify = useMutation({
-    mutationFn: (reason: string) =>
-      consoleCall(disqualifyRunEndpoint, { params, body: { reason } }),
-    onSuccess: (result) =>
+  const disqualify = useConsoleAction({
+    call: (reason: string) => consoleCall(disqualifyRunEndpoint, { params, body: { reason } }),
+    onDone: (result) =>
       done(result.withdrewApproval ? 'Disqualified; its approval is withdrawn' : 'Disqualified'),
-    onError: failed,
   });
   const canApprove = entry.watched && entry.payable && !week.open && week.approved === null;
   return (
@@ -167,21 +162,19 @@ function RunCard({ entry, week }: { entry: Entry; week: Week }) {
           label="Public reason"
           placeholder="Public reason to disqualify"
           action="Disqualify"
-          pending={disqualify.isPending}
-          onSubmit={(reason) => disqualify.mutate(reason)}
+          send={disqualify}
         />
       )}
     </li>
   );
 }
 
-/** A reason the log keeps (3 characters at least, as the server asks) and the button that sends it. */
+/** A reason the log keeps (as long as the server asks) and the button that sends it with `send`. */
 function ReasonForm(props: {
   label: string;
   placeholder: string;
   action: string;
-  pending: boolean;
-  onSubmit: (reason: string) => void;
+  send: { isPending: boolean; mutate: (reason: string) => void };
 }) {
   const [reason, setReason] = useState('');
   return (
@@ -189,7 +182,7 @@ function ReasonForm(props: {
       className="mt-3 flex flex-wrap items-center gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        props.onSubmit(reason);
+        props.send.mutate(reason);
       }}
     >
       <input
@@ -199,7 +192,11 @@ function ReasonForm(props: {
         value={reason}
         onChange={(event) => setReason(event.target.value)}
       />
-      <Button type="submit" variant="outline" disabled={reason.trim().length < 3 || props.pending}>
+      <Button
+        type="submit"
+        variant="outline"
+        disabled={!reasonGiven(reason) || props.send.isPending}
+      >
         {props.action}
       </Button>
     </form>
@@ -208,23 +205,17 @@ function ReasonForm(props: {
 
 /** Withdraws the week's approval with a reason (refused once paid or while a payment may land). */
 function WithdrawForm() {
-  const queryClient = useQueryClient();
-  const withdraw = useMutation({
-    mutationFn: (reason: string) => consoleCall(withdrawApprovalEndpoint, { body: { reason } }),
-    onSuccess: () => {
-      toast({ title: 'Approval withdrawn', description: 'The week is back in review.' });
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
-    },
-    onError: (error) =>
-      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
+  const withdraw = useConsoleAction({
+    call: (reason: string) => consoleCall(withdrawApprovalEndpoint, { body: { reason } }),
+    onDone: () =>
+      toast({ title: 'Approval withdrawn', description: 'The week is back in review.' }),
   });
   return (
     <ReasonForm
       label="Reason to withdraw"
       placeholder="Reason to withdraw the approval"
       action="Withdraw approval"
-      pending={withdraw.isPending}
-      onSubmit={(reason) => withdraw.mutate(reason)}
+      send={withdraw}
     />
   );
 }

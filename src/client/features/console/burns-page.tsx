@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { burnsEndpoint, recordBurnEndpoint } from '#shared/api/chain.ts';
 import { formatTokenUnits } from '#shared/format-units.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
-import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, errorText, useConsoleAction, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
 
 /**
@@ -15,21 +14,19 @@ import { when } from './format.ts';
  */
 export function BurnsPage() {
   const burns = useConsoleQuery(['burns'], burnsEndpoint);
-  const queryClient = useQueryClient();
   const [signature, setSignature] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
-  const record = useMutation({
-    mutationFn: () => consoleCall(recordBurnEndpoint, { body: { signature } }),
-    onSuccess: (burn) => {
+  const record = useConsoleAction({
+    call: () => consoleCall(recordBurnEndpoint, { body: { signature } }),
+    onDone: (burn) => {
       setSignature('');
       setRefusal(null);
       toast({
         title: 'Burn recorded',
         description: `${formatTokenUnits(burn.amount, burn.decimals)} tokens, verified at finalized`,
       });
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
     },
-    onError: (error) => setRefusal(errorText(error)),
+    onRefused: (error) => setRefusal(errorText(error)),
   });
   return (
     <section className="space-y-4">

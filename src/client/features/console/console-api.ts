@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { operatorMeEndpoint } from '#shared/api/console/passkeys.ts';
 import type { Endpoint, EndpointInput, EndpointResponse } from '#shared/api/endpoint.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { recheckSession, useSession } from '#client/lib/session.ts';
+import { toast } from '#client/lib/toast-store.ts';
 import { waitForStepUp } from './step-up.ts';
 
 /** The refusal's code (`PASSKEY_REQUIRED`, `NOT_OPERATOR`...), when the server gave one. */
@@ -78,5 +79,37 @@ export function useConsoleQuery<E extends Endpoint>(
     refetchOnWindowFocus: true,
     staleTime: 5_000,
     enabled,
+  });
+}
+
+/** A refused console call told in a toast: `title`, then the server's words. */
+export function toastRefusal(title: string) {
+  return (error: unknown) =>
+    toast({ title, description: errorText(error), variant: 'destructive' });
+}
+
+/**
+ * A console write. Once done, `onDone` runs (the toast, clearing the form) and every console read
+ * is fetched again, as one decision moves the queue, the log and the member's page together; the
+ * write stays pending until they are back. A refusal is a toast titled "Not done", unless
+ * `onRefused` says otherwise.
+ */
+export function useConsoleAction<TResult, TInput = void>({
+  call,
+  onDone,
+  onRefused = toastRefusal('Not done'),
+}: {
+  call: (input: TInput) => Promise<TResult>;
+  onDone?: (result: TResult, input: TInput) => void;
+  onRefused?: (error: unknown) => void;
+}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (result, input) => {
+      onDone?.(result, input);
+      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
+    },
+    onError: onRefused,
   });
 }

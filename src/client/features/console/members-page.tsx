@@ -1,5 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   endSessionsEndpoint,
   liftEndpoint,
@@ -15,8 +14,9 @@ import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { StandingBadge } from '#client/ui/standing-badge.tsx';
 import { StandingExplainer } from '#client/ui/standing-explainer.tsx';
-import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, errorText, useConsoleAction, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
+import { ReasonInput, reasonGiven } from './reason-input.tsx';
 
 const LENGTH_LABELS: Record<SuspensionLength, string> = {
   day: 'a day',
@@ -25,67 +25,72 @@ const LENGTH_LABELS: Record<SuspensionLength, string> = {
   forever: 'for good',
 };
 
+function Checkbox({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex items-center gap-1 text-sm">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {children}
+    </label>
+  );
+}
+
 function MemberActions({ username, suspended }: { username: string; suspended: boolean }) {
   const [reason, setReason] = useState('');
   const [length, setLength] = useState<SuspensionLength>('day');
   // One decision may also clean up after a spammer, and a lift undo it (docs/decisions/027).
   const [cleanUp, setCleanUp] = useState(true);
   const [restore, setRestore] = useState(true);
-  const queryClient = useQueryClient();
   const done = (title: string) => {
     toast({ title, description: username });
     setReason('');
-    return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
   };
-  const failed = (error: unknown) =>
-    toast({ title: 'Not done', description: errorText(error), variant: 'destructive' });
   const params = { username };
-  const suspend = useMutation({
-    mutationFn: () => consoleCall(suspendEndpoint, { params, body: { length, reason, cleanUp } }),
-    onSuccess: (r) =>
+  const suspend = useConsoleAction({
+    call: () => consoleCall(suspendEndpoint, { params, body: { length, reason, cleanUp } }),
+    onDone: (r) =>
       done(
         r.cleanedUp
           ? `Suspended; hid ${r.cleanedUp.memes} meme(s), removed ${r.cleanedUp.votes} vote(s) and ${r.cleanedUp.reports} report(s)`
           : 'Suspended',
       ),
-    onError: failed,
   });
-  const lift = useMutation({
-    mutationFn: () => consoleCall(liftEndpoint, { params, body: { reason, restore } }),
-    onSuccess: (r) =>
+  const lift = useConsoleAction({
+    call: () => consoleCall(liftEndpoint, { params, body: { reason, restore } }),
+    onDone: (r) =>
       done(
         r.restored
           ? `Suspension lifted; restored ${r.restored.memes} meme(s), ${r.restored.votes} vote(s), ${r.restored.reports} report(s)`
           : 'Suspension lifted',
       ),
-    onError: failed,
   });
-  const end = useMutation({
-    mutationFn: () => consoleCall(endSessionsEndpoint, { params, body: { reason } }),
-    onSuccess: (r) => done(`Ended ${r.ended} session(s)`),
-    onError: failed,
+  const end = useConsoleAction({
+    call: () => consoleCall(endSessionsEndpoint, { params, body: { reason } }),
+    onDone: (r) => done(`Ended ${r.ended} session(s)`),
   });
   const busy = suspend.isPending || lift.isPending || end.isPending;
-  const noReason = reason.trim().length < 3;
+  const noReason = !reasonGiven(reason);
   return (
     <div className="space-y-2 rounded-lg border border-slate-800 p-3">
-      <Input
-        aria-label="Reason"
+      <ReasonInput
+        label="Reason"
         placeholder="Reason (kept in the log, shown to the member)"
         value={reason}
-        onChange={(e) => setReason(e.target.value)}
+        onChange={setReason}
       />
       <div className="flex flex-wrap items-center gap-2">
         {suspended ? (
           <>
-            <label className="flex items-center gap-1 text-sm">
-              <input
-                type="checkbox"
-                checked={restore}
-                onChange={(e) => setRestore(e.target.checked)}
-              />
+            <Checkbox checked={restore} onChange={setRestore}>
               Restore what the clean-up took
-            </label>
+            </Checkbox>
             <Button size="sm" disabled={busy || noReason} onClick={() => lift.mutate()}>
               Lift suspension
             </Button>
@@ -104,14 +109,9 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
                 </option>
               ))}
             </select>
-            <label className="flex items-center gap-1 text-sm">
-              <input
-                type="checkbox"
-                checked={cleanUp}
-                onChange={(e) => setCleanUp(e.target.checked)}
-              />
+            <Checkbox checked={cleanUp} onChange={setCleanUp}>
               Also hide their memes and remove their votes and reports
-            </label>
+            </Checkbox>
             <Button size="sm" disabled={busy || noReason} onClick={() => suspend.mutate()}>
               Suspend
             </Button>
@@ -126,6 +126,16 @@ function MemberActions({ username, suspended }: { username: string; suspended: b
           End sessions
         </Button>
       </div>
+    </div>
+  );
+}
+
+/** One of a member's histories: a heading and its lines. */
+function History({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div>
+      <h3 className="mb-1 font-semibold">{title}</h3>
+      <ul className="space-y-1">{children}</ul>
     </div>
   );
 }
@@ -164,37 +174,28 @@ function MemberView({ username }: { username: string }) {
       </div>
       <MemberActions username={member.username} suspended={active !== undefined} />
       <div className="grid gap-4 md:grid-cols-2">
-        <div>
-          <h3 className="mb-1 font-semibold">Memes ({memes.length})</h3>
-          <ul className="space-y-1">
-            {memes.map((m) => (
-              <li key={m.id} className="break-words">
-                #{m.id} {m.title} · ▲{m.upvotes} ▼{m.downvotes} {m.hidden ? '· hidden' : ''}
-              </li>
-            ))}
-          </ul>
-        </div>
-        <div>
-          <h3 className="mb-1 font-semibold">Recent runs</h3>
-          <ul className="space-y-1">
-            {runs.map((r) => (
-              <li key={r.at}>
-                {r.score} points · {r.coins ?? 0} coins · {when(r.at)}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </div>
-      <div>
-        <h3 className="mb-1 font-semibold">Past decisions</h3>
-        <ul className="space-y-1">
-          {decisions.map((d) => (
-            <li key={d.id}>
-              {when(d.createdAt)} · {d.kind} by {d.operatorName}: “{d.reason}”
+        <History title={`Memes (${memes.length})`}>
+          {memes.map((m) => (
+            <li key={m.id} className="break-words">
+              #{m.id} {m.title} · ▲{m.upvotes} ▼{m.downvotes} {m.hidden ? '· hidden' : ''}
             </li>
           ))}
-        </ul>
+        </History>
+        <History title="Recent runs">
+          {runs.map((r) => (
+            <li key={r.at}>
+              {r.score} points · {r.coins ?? 0} coins · {when(r.at)}
+            </li>
+          ))}
+        </History>
       </div>
+      <History title="Past decisions">
+        {decisions.map((d) => (
+          <li key={d.id}>
+            {when(d.createdAt)} · {d.kind} by {d.operatorName}: “{d.reason}”
+          </li>
+        ))}
+      </History>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import {
   listPasskeysEndpoint,
@@ -11,7 +11,14 @@ import {
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
-import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import {
+  consoleCall,
+  consoleKeys,
+  errorText,
+  toastRefusal,
+  useConsoleAction,
+  useConsoleQuery,
+} from './console-api.ts';
 import { when } from './format.ts';
 import { addPasskey, ceremonyProblem } from './passkey-ceremonies.ts';
 
@@ -19,28 +26,18 @@ const nameOf = (p: Passkey) => p.name ?? `Passkey #${p.id}`;
 
 /** One passkey: its name (renamed in place), when it was added and used, and Remove, asked first. */
 function PasskeyRow({ passkey, only }: { passkey: Passkey; only: boolean }) {
-  const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: consoleKeys.all });
-  const rename = useMutation({
-    mutationFn: (name: string) =>
+  const rename = useConsoleAction({
+    call: (name: string) =>
       consoleCall(renamePasskeyEndpoint, { params: { id: passkey.id }, body: { name } }),
-    onSuccess: () => {
-      setRenaming(null);
-      return refresh();
-    },
-    onError: (error) =>
-      toast({ title: 'Not renamed', description: errorText(error), variant: 'destructive' }),
+    onDone: () => setRenaming(null),
+    onRefused: toastRefusal('Not renamed'),
   });
-  const remove = useMutation({
-    mutationFn: () => consoleCall(removePasskeyEndpoint, { params: { id: passkey.id } }),
-    onSuccess: () => {
-      toast({ title: 'Passkey removed', description: nameOf(passkey) });
-      return refresh();
-    },
-    onError: (error) =>
-      toast({ title: 'Not removed', description: errorText(error), variant: 'destructive' }),
+  const remove = useConsoleAction({
+    call: () => consoleCall(removePasskeyEndpoint, { params: { id: passkey.id } }),
+    onDone: () => toast({ title: 'Passkey removed', description: nameOf(passkey) }),
+    onRefused: toastRefusal('Not removed'),
   });
   const checked = renaming === null ? null : passkeyNameSchema.safeParse(renaming);
   return (

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   appealDecisionEndpoint,
@@ -10,13 +9,13 @@ import {
 } from '#shared/api/console/queue.ts';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/api/memes.ts';
 import { toast } from '#client/lib/toast-store.ts';
-import { Button } from '#client/ui/button.tsx';
-import { Input } from '#client/ui/input.tsx';
+import { Button, type ButtonVariant } from '#client/ui/button.tsx';
 import { cn } from '#client/ui/cn.ts';
 import { StandingBadge } from '#client/ui/standing-badge.tsx';
 import type { Standing } from '#shared/standing.ts';
-import { consoleCall, consoleKeys, errorText, useConsoleQuery } from './console-api.ts';
+import { consoleCall, errorText, useConsoleAction, useConsoleQuery } from './console-api.ts';
 import { when } from './format.ts';
+import { ReasonInput, reasonGiven } from './reason-input.tsx';
 
 type Decision = (typeof MEME_DECISIONS)[number];
 const LABELS: Record<Decision, string> = {
@@ -25,6 +24,58 @@ const LABELS: Record<Decision, string> = {
   delete: 'Delete',
   dismiss: 'Dismiss reports',
 };
+
+/**
+ * A reason and a button for each decision: the decision goes with the reason, and a toast says it
+ * was done to `subject`.
+ */
+function DecisionButtons<D extends string>({
+  decisions,
+  labels,
+  variantOf,
+  reasonLabel,
+  placeholder,
+  subject,
+  send,
+}: {
+  decisions: readonly D[];
+  labels: Record<D, string>;
+  variantOf: (decision: D) => ButtonVariant;
+  reasonLabel: string;
+  placeholder?: string;
+  subject: string;
+  send: (decision: D, reason: string) => Promise<unknown>;
+}) {
+  const [reason, setReason] = useState('');
+  const decide = useConsoleAction({
+    call: (decision: D) => send(decision, reason),
+    onDone: (_result, decision) =>
+      toast({ title: `${labels[decision]}: done`, description: subject }),
+  });
+  return (
+    <>
+      <ReasonInput
+        label={reasonLabel}
+        placeholder={placeholder}
+        value={reason}
+        onChange={setReason}
+      />
+      <div className="flex flex-wrap gap-2">
+        {decisions.map((decision) => (
+          <Button
+            key={decision}
+            size="sm"
+            variant={variantOf(decision)}
+            disabled={decide.isPending || !reasonGiven(reason)}
+            onClick={() => decide.mutate(decision)}
+          >
+            {labels[decision]}
+          </Button>
+        ))}
+      </div>
+    </>
+  );
+}
 
 function QueueCard({
   entry,
@@ -35,21 +86,6 @@ function QueueCard({
   resolved: boolean;
   standing: Standing | undefined;
 }) {
-  const [reason, setReason] = useState('');
-  const queryClient = useQueryClient();
-  const decide = useMutation({
-    mutationFn: (decision: Decision) =>
-      consoleCall(memeDecisionEndpoint, {
-        params: { id: entry.meme.id },
-        body: { decision, reason },
-      }),
-    onSuccess: (_result, decision) => {
-      toast({ title: `${LABELS[decision]}: done`, description: entry.meme.title });
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
-    },
-    onError: (error) =>
-      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
-  });
   const { meme } = entry;
   const reasons = Object.entries(entry.reasons)
     .sort((a, b) => b[1] - a[1])
@@ -105,27 +141,21 @@ function QueueCard({
         )}
         {!meme.deleted && (
           <div className="space-y-2 pt-1">
-            <Input
-              aria-label={`Reason for meme ${meme.id}`}
-              placeholder="Reason (kept in the log)"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            <div className="flex flex-wrap gap-2">
-              {MEME_DECISIONS.filter((d) =>
+            <DecisionButtons
+              decisions={MEME_DECISIONS.filter((d) =>
                 meme.hidden ? d !== 'hide' : d !== 'unhide' && !(resolved && d === 'dismiss'),
-              ).map((decision) => (
-                <Button
-                  key={decision}
-                  size="sm"
-                  variant={decision === 'delete' ? 'outline' : 'secondary'}
-                  disabled={decide.isPending || reason.trim().length < 3}
-                  onClick={() => decide.mutate(decision)}
-                >
-                  {LABELS[decision]}
-                </Button>
-              ))}
-            </div>
+              )}
+              labels={LABELS}
+              variantOf={(decision) => (decision === 'delete' ? 'outline' : 'secondary')}
+              reasonLabel={`Reason for meme ${meme.id}`}
+              subject={meme.title}
+              send={(decision, reason) =>
+                consoleCall(memeDecisionEndpoint, {
+                  params: { id: meme.id },
+                  body: { decision, reason },
+                })
+              }
+            />
           </div>
         )}
       </div>
@@ -137,21 +167,6 @@ const VERDICT_LABELS = { uphold: 'Uphold', lift: 'Lift suspension' } as const;
 
 /** A suspended member's appeal: their text, the suspension, and uphold or lift with a reason. */
 function AppealCard({ appeal, standing }: { appeal: AppealEntry; standing: Standing | undefined }) {
-  const [reason, setReason] = useState('');
-  const queryClient = useQueryClient();
-  const decide = useMutation({
-    mutationFn: (decision: keyof typeof VERDICT_LABELS) =>
-      consoleCall(appealDecisionEndpoint, {
-        params: { id: appeal.id },
-        body: { decision, reason },
-      }),
-    onSuccess: (_result, decision) => {
-      toast({ title: `${VERDICT_LABELS[decision]}: done`, description: appeal.member });
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
-    },
-    onError: (error) =>
-      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
-  });
   const { suspension } = appeal;
   const ends = suspension.endsAt === null ? 'for good' : `until ${when(suspension.endsAt)}`;
   return (
@@ -172,25 +187,20 @@ function AppealCard({ appeal, standing }: { appeal: AppealEntry; standing: Stand
       <blockquote className="border-l-2 border-slate-600 pl-3 break-words whitespace-pre-line text-slate-200">
         {appeal.text}
       </blockquote>
-      <Input
-        aria-label={`Reason for the appeal of ${appeal.member}`}
+      <DecisionButtons
+        decisions={['uphold', 'lift'] as const}
+        labels={VERDICT_LABELS}
+        variantOf={(verdict) => (verdict === 'lift' ? 'secondary' : 'outline')}
+        reasonLabel={`Reason for the appeal of ${appeal.member}`}
         placeholder="Reason (logged, told to the member)"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
+        subject={appeal.member}
+        send={(decision, reason) =>
+          consoleCall(appealDecisionEndpoint, {
+            params: { id: appeal.id },
+            body: { decision, reason },
+          })
+        }
       />
-      <div className="flex flex-wrap gap-2">
-        {(['uphold', 'lift'] as const).map((verdict) => (
-          <Button
-            key={verdict}
-            size="sm"
-            variant={verdict === 'lift' ? 'secondary' : 'outline'}
-            disabled={decide.isPending || reason.trim().length < 3}
-            onClick={() => decide.mutate(verdict)}
-          >
-            {VERDICT_LABELS[verdict]}
-          </Button>
-        ))}
-      </div>
     </li>
   );
 }

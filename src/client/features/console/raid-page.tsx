@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   blocklistExportEndpoint,
@@ -12,8 +11,15 @@ import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
-import { consoleKeys, errorText, useConsoleQuery, useOperator } from './console-api.ts';
+import {
+  errorText,
+  toastRefusal,
+  useConsoleAction,
+  useConsoleQuery,
+  useOperator,
+} from './console-api.ts';
 import { when } from './format.ts';
+import { ReasonInput, reasonGiven } from './reason-input.tsx';
 
 type Thresholds = RaidAdmin['thresholds'];
 const FIELDS: { key: keyof Thresholds; label: string }[] = [
@@ -26,16 +32,13 @@ const FIELDS: { key: keyof Thresholds; label: string }[] = [
 function ThresholdsForm({ current }: { current: Thresholds }) {
   const [values, setValues] = useState<Thresholds>(current);
   const [reason, setReason] = useState('');
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: () => callEndpoint(raidThresholdsEndpoint, { body: { ...values, reason } }),
-    onSuccess: () => {
+  const save = useConsoleAction({
+    call: () => callEndpoint(raidThresholdsEndpoint, { body: { ...values, reason } }),
+    onDone: () => {
       toast({ title: 'Thresholds saved' });
       setReason('');
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
     },
-    onError: (error) =>
-      toast({ title: 'Not saved', description: errorText(error), variant: 'destructive' }),
+    onRefused: toastRefusal('Not saved'),
   });
   return (
     <form
@@ -58,13 +61,8 @@ function ThresholdsForm({ current }: { current: Thresholds }) {
           </label>
         ))}
       </div>
-      <Input
-        aria-label="Reason for the thresholds"
-        placeholder="Reason (kept in the log)"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-      />
-      <Button size="sm" type="submit" disabled={save.isPending || reason.trim().length < 3}>
+      <ReasonInput label="Reason for the thresholds" value={reason} onChange={setReason} />
+      <Button size="sm" type="submit" disabled={save.isPending || !reasonGiven(reason)}>
         Save thresholds
       </Button>
     </form>
@@ -76,16 +74,13 @@ function Blocklist() {
   const [text, setText] = useState('');
   const [reason, setReason] = useState('');
   const exported = useConsoleQuery(['blocklist'], blocklistExportEndpoint);
-  const queryClient = useQueryClient();
-  const add = useMutation({
-    mutationFn: () => callEndpoint(blocklistImportEndpoint, { body: { source, text, reason } }),
-    onSuccess: (r) => {
+  const add = useConsoleAction({
+    call: () => callEndpoint(blocklistImportEndpoint, { body: { source, text, reason } }),
+    onDone: (r) => {
       toast({ title: `Added ${r.added} picture(s)`, description: `${r.known} known already` });
       setText('');
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
     },
-    onError: (error) =>
-      toast({ title: 'Not imported', description: errorText(error), variant: 'destructive' }),
+    onRefused: toastRefusal('Not imported'),
   });
   const download = exported.data
     ? `data:text/plain;charset=utf-8,${encodeURIComponent(exported.data.text)}`
@@ -115,15 +110,10 @@ function Blocklist() {
         value={text}
         onChange={(e) => setText(e.target.value)}
       />
-      <Input
-        aria-label="Reason for the import"
-        placeholder="Reason (kept in the log)"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-      />
+      <ReasonInput label="Reason for the import" value={reason} onChange={setReason} />
       <Button
         size="sm"
-        disabled={add.isPending || !source || !text.trim() || reason.trim().length < 3}
+        disabled={add.isPending || !source || !text.trim() || !reasonGiven(reason)}
         onClick={() => add.mutate()}
       >
         Import
@@ -137,16 +127,12 @@ export function RaidPage() {
   const raid = useConsoleQuery(['raid'], raidAdminEndpoint);
   const isAdmin = useOperator().data?.role === 'admin';
   const [reason, setReason] = useState('');
-  const queryClient = useQueryClient();
-  const flip = useMutation({
-    mutationFn: (active: boolean) => callEndpoint(raidSwitchEndpoint, { body: { active, reason } }),
-    onSuccess: (r) => {
+  const flip = useConsoleAction({
+    call: (active: boolean) => callEndpoint(raidSwitchEndpoint, { body: { active, reason } }),
+    onDone: (r) => {
       toast({ title: r.active ? 'Raid mode is on' : 'Raid mode is off' });
       setReason('');
-      return queryClient.invalidateQueries({ queryKey: consoleKeys.all });
     },
-    onError: (error) =>
-      toast({ title: 'Not done', description: errorText(error), variant: 'destructive' }),
   });
   if (raid.isError) return <p role="alert">{errorText(raid.error)}</p>;
   if (!raid.data) return <p className="text-slate-400">Loading…</p>;
@@ -166,15 +152,10 @@ export function RaidPage() {
       </p>
       {isAdmin && (
         <div className="space-y-2 rounded-xl border border-slate-800 p-3">
-          <Input
-            aria-label="Reason for raid mode"
-            placeholder="Reason (kept in the log)"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <ReasonInput label="Reason for raid mode" value={reason} onChange={setReason} />
           <Button
             size="sm"
-            disabled={flip.isPending || reason.trim().length < 3}
+            disabled={flip.isPending || !reasonGiven(reason)}
             onClick={() => flip.mutate(!active)}
           >
             {active ? 'Turn raid mode off' : 'Turn raid mode on'}
