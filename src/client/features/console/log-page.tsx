@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { logEndpoint, logQuerySchema } from '#shared/api/console/log.ts';
 import { formatTokenUnits } from '#shared/format-units.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -51,6 +51,16 @@ function MoneyLine({ money }: { money: MoneyDetails }) {
   );
 }
 
+/** A labelled filter; a `wide` one takes a whole row until the filters fit on one line. */
+function Filter({ label, wide, children }: { label: string; wide?: true; children: ReactNode }) {
+  return (
+    <label className={wide ? 'col-span-2 text-sm lg:col-span-1' : 'text-sm'}>
+      <span className="mb-1 block text-slate-400">{label}</span>
+      {children}
+    </label>
+  );
+}
+
 /**
  * Every operator decision, console and CLI, newest first; filtered by part of an operator's
  * name, kind and a range of UTC days, a page at a time (the server's `next` cursor).
@@ -83,16 +93,14 @@ export function LogPage() {
     <section>
       <h1 className="mb-3 text-xl font-bold">Operator log</h1>
       <div className="mb-4 grid grid-cols-2 gap-2 lg:grid-cols-4">
-        <label className="col-span-2 text-sm lg:col-span-1">
-          <span className="mb-1 block text-slate-400">Operator</span>
+        <Filter label="Operator" wide>
           <Input
             value={operator}
             onChange={filter(setOperator)}
             placeholder="part of a name, any case"
           />
-        </label>
-        <label className="col-span-2 text-sm lg:col-span-1">
-          <span className="mb-1 block text-slate-400">Kind</span>
+        </Filter>
+        <Filter label="Kind" wide>
           <select
             value={kind}
             onChange={filter(setKind)}
@@ -105,15 +113,13 @@ export function LogPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block text-slate-400">From (UTC day)</span>
+        </Filter>
+        <Filter label="From (UTC day)">
           <Input type="date" value={from} max={to || undefined} onChange={filter(setFrom)} />
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block text-slate-400">To (UTC day)</span>
+        </Filter>
+        <Filter label="To (UTC day)">
           <Input type="date" value={to} min={from || undefined} onChange={filter(setTo)} />
-        </label>
+        </Filter>
       </div>
       {problem && (
         <p role="alert" className="mb-3 text-red-300">
