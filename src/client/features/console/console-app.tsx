@@ -1,5 +1,6 @@
-import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
 import { ClusterBadge } from '#client/ui/cluster-badge.tsx';
 import { cn } from '#client/ui/cn.ts';
@@ -18,17 +19,19 @@ interface Section {
   label: string;
   /** Admins only: a moderator has no tab for it, and its address says so (AdminOnly). */
   admin?: true;
+  /** What its address shows; none for Prize week, which ConsoleApp is given. */
+  page?: ComponentType;
 }
 
 const SECTIONS: Section[] = [
-  { path: '/overview', label: 'Overview' },
-  { path: '/queue', label: 'Queue' },
-  { path: '/members', label: 'Members' },
-  { path: '/raid', label: 'Raid' },
-  { path: '/log', label: 'Log' },
-  { path: '/passkeys', label: 'Passkeys' },
+  { path: '/overview', label: 'Overview', page: OverviewPage },
+  { path: '/queue', label: 'Queue', page: QueuePage },
+  { path: '/members', label: 'Members', page: MembersPage },
+  { path: '/raid', label: 'Raid', page: RaidPage },
+  { path: '/log', label: 'Log', page: LogPage },
+  { path: '/passkeys', label: 'Passkeys', page: PasskeysPage },
   { path: '/prize-week', label: 'Prize week', admin: true },
-  { path: '/burns', label: 'Burns', admin: true },
+  { path: '/burns', label: 'Burns', admin: true, page: BurnsPage },
 ];
 
 /** The console's tabs, wrapped onto a second line on a phone rather than scrolled out of sight. */
@@ -82,13 +85,7 @@ function AdminOnly({ title, children }: { title: string; children: ReactNode }) 
  * Prize week page, composed in src/client/app (it uses the replay viewer, another feature).
  */
 function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
-  useEffect(() => {
-    const title = document.title;
-    document.title = 'Operator console';
-    return () => {
-      document.title = title;
-    };
-  }, []);
+  useDocumentTitle('Operator console');
   return (
     <div className="min-h-[60vh]">
       <div className="mx-auto max-w-6xl px-3 pt-2 empty:hidden">
@@ -98,22 +95,19 @@ function ConsoleApp({ prizeWeek }: { prizeWeek?: ComponentType }) {
         <ConsoleNav />
         <div className="mx-auto max-w-6xl px-3 py-4">
           <Switch>
-            <Route path="/overview" component={OverviewPage} />
-            <Route path="/queue" component={QueuePage} />
-            <Route path="/members" component={MembersPage} />
-            <Route path="/raid" component={RaidPage} />
-            <Route path="/log" component={LogPage} />
-            <Route path="/passkeys" component={PasskeysPage} />
-            {prizeWeek && (
-              <Route path="/prize-week">
-                <AdminOnly title="Prize week">{createElement(prizeWeek)}</AdminOnly>
-              </Route>
+            {SECTIONS.map(({ path, label, admin, page: Page = prizeWeek }) =>
+              Page ? (
+                <Route key={path} path={path}>
+                  {admin ? (
+                    <AdminOnly title={label}>
+                      <Page />
+                    </AdminOnly>
+                  ) : (
+                    <Page />
+                  )}
+                </Route>
+              ) : null,
             )}
-            <Route path="/burns">
-              <AdminOnly title="Burns">
-                <BurnsPage />
-              </AdminOnly>
-            </Route>
             <Route>
               <QueuePage />
             </Route>

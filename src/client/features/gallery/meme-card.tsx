@@ -5,6 +5,7 @@ import { memberPaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
 import { cn } from '#client/ui/cn.ts';
 import { HolderBadge } from '#client/ui/holder-badge.tsx';
+import { MemeThumbnail } from '#client/ui/meme-thumbnail.tsx';
 import { ReportButton } from './report-button.tsx';
 
 type MemeActionProps = {
@@ -93,12 +94,8 @@ export function MemeCard(props: MemeActionProps) {
         className="relative block aspect-[4/3] bg-slate-950"
         aria-label={`Open "${meme.title}"`}
       >
-        <img
-          src={meme.thumbnailUrl}
-          width={meme.thumbnailWidth}
-          height={meme.thumbnailHeight}
-          alt={meme.title}
-          loading="lazy"
+        <MemeThumbnail
+          meme={meme}
           decoding="async"
           className="absolute inset-0 h-full w-full object-contain"
         />

@@ -9,9 +9,12 @@ import { STANDING_LABELS } from '#shared/standing.ts';
 import { ApiError } from '#client/lib/api-client.ts';
 import { drawCharacterPreview } from '#client/lib/character-art.ts';
 import { withQueryClient } from '#client/lib/query-client.tsx';
+import { useDocumentTitle } from '#client/lib/document-title.ts';
 import { useSession } from '#client/lib/session.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { HolderBadge } from '#client/ui/holder-badge.tsx';
+import { MemeThumbnail } from '#client/ui/meme-thumbnail.tsx';
+import { WhenLoaded } from '#client/ui/when-loaded.tsx';
 import { AccountPanel } from './account-panel.tsx';
 import { useMemberPage } from './members-api.ts';
 
@@ -35,11 +38,30 @@ function CharacterPortrait({ characterKey }: { characterKey: CharacterKey }) {
 const monthYear = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+/** One of the member's records: a list of `items`, or `empty` when there is none yet. */
+function Section<T>({
+  title,
+  items,
+  empty,
+  list: List = 'ul',
+  className,
+  children,
+}: {
+  title: string;
+  items: readonly T[];
+  empty: string;
+  list?: 'ul' | 'ol';
+  className: string;
+  children: (item: T) => ReactNode;
+}) {
   return (
     <section className="mt-8">
       <h2 className="mb-3 text-lg font-bold text-slate-100">{title}</h2>
-      {children}
+      {items.length === 0 ? (
+        <p className="text-sm text-slate-400">{empty}</p>
+      ) : (
+        <List className={className}>{items.map((item) => children(item))}</List>
+      )}
     </section>
   );
 }
@@ -67,79 +89,73 @@ function Active({ page }: { page: ActiveMemberPage }) {
         </div>
       </header>
       {own ? <AccountPanel /> : null}
-      <Section title="Memes">
-        {page.memes.length === 0 ? (
-          <p className="text-sm text-slate-400">No memes yet.</p>
-        ) : (
-          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-            {page.memes.map((meme) => (
-              <li key={meme.id}>
-                <Link
-                  href={pathTo(memePaths.page, { id: meme.id })}
-                  className="block overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
-                >
-                  <img
-                    src={meme.thumbnailUrl}
-                    width={meme.thumbnailWidth}
-                    height={meme.thumbnailHeight}
-                    alt={meme.title}
-                    loading="lazy"
-                    className="aspect-[4/3] w-full bg-slate-950 object-contain"
-                  />
-                  <span className="block truncate px-3 pt-2 text-sm font-semibold text-slate-100">
-                    {meme.title}
-                  </span>
-                  <span className="block px-3 pb-2 text-xs text-slate-400">
-                    {meme.upvotes} up · {meme.downvotes} down
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
+      <Section
+        title="Memes"
+        items={page.memes}
+        empty="No memes yet."
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3"
+      >
+        {(meme) => (
+          <li key={meme.id}>
+            <Link
+              href={pathTo(memePaths.page, { id: meme.id })}
+              className="block overflow-hidden rounded-xl border border-slate-800 bg-slate-900"
+            >
+              <MemeThumbnail
+                meme={meme}
+                className="aspect-[4/3] w-full bg-slate-950 object-contain"
+              />
+              <span className="block truncate px-3 pt-2 text-sm font-semibold text-slate-100">
+                {meme.title}
+              </span>
+              <span className="block px-3 pb-2 text-xs text-slate-400">
+                {meme.upvotes} up · {meme.downvotes} down
+              </span>
+            </Link>
+          </li>
         )}
       </Section>
-      <Section title="Best runs">
-        {page.bestRuns.length === 0 ? (
-          <p className="text-sm text-slate-400">No ranked runs yet.</p>
-        ) : (
-          <ol className="grid gap-2">
-            {page.bestRuns.map((run) => (
-              <li
-                key={run.entryId}
-                className="flex items-center gap-3 rounded-lg bg-slate-800/60 px-3 py-2 text-sm"
-              >
-                <span className="font-bold text-grind-300 tabular-nums">{run.score}</span>
-                <span className="flex-1 text-slate-300">
-                  Level {run.level} · {run.week}
-                </span>
-                <a href={run.replay} className="font-semibold text-grind-300 hover:underline">
-                  Watch the replay
-                </a>
-              </li>
-            ))}
-          </ol>
+      <Section
+        title="Best runs"
+        items={page.bestRuns}
+        empty="No ranked runs yet."
+        list="ol"
+        className="grid gap-2"
+      >
+        {(run) => (
+          <li
+            key={run.entryId}
+            className="flex items-center gap-3 rounded-lg bg-slate-800/60 px-3 py-2 text-sm"
+          >
+            <span className="font-bold text-grind-300 tabular-nums">{run.score}</span>
+            <span className="flex-1 text-slate-300">
+              Level {run.level} · {run.week}
+            </span>
+            <a href={run.replay} className="font-semibold text-grind-300 hover:underline">
+              Watch the replay
+            </a>
+          </li>
         )}
       </Section>
-      <Section title="Weekly prizes won">
-        {page.prizeWeeks.length === 0 ? (
-          <p className="text-sm text-slate-400">No weekly prize yet.</p>
-        ) : (
-          <ul className="grid gap-2">
-            {page.prizeWeeks.map((prize) => (
-              <li key={prize.week} className="rounded-lg bg-slate-800/60 px-3 py-2 text-sm">
-                {prize.week}: {prize.prize}, paid{' '}
-                {new Date(prize.paidAt).toLocaleDateString(undefined, { dateStyle: 'medium' })} ·{' '}
-                <a
-                  href={prize.txUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="text-grind-300 hover:underline"
-                >
-                  the payment on chain
-                </a>
-              </li>
-            ))}
-          </ul>
+      <Section
+        title="Weekly prizes won"
+        items={page.prizeWeeks}
+        empty="No weekly prize yet."
+        className="grid gap-2"
+      >
+        {(prize) => (
+          <li key={prize.week} className="rounded-lg bg-slate-800/60 px-3 py-2 text-sm">
+            {prize.week}: {prize.prize}, paid{' '}
+            {new Date(prize.paidAt).toLocaleDateString(undefined, { dateStyle: 'medium' })} ·{' '}
+            <a
+              href={prize.txUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="text-grind-300 hover:underline"
+            >
+              the payment on chain
+            </a>
+          </li>
         )}
       </Section>
       <p className="mt-10 text-xs text-slate-400">{NEVER_A_TRANSACTION}</p>
@@ -152,38 +168,30 @@ function MemberProfile({ username, notFound }: { username: string; notFound: Rea
   const site = useSite();
   const page = useMemberPage(username);
   const name = page.data?.username;
-  useEffect(() => {
-    if (!name) return;
-    const before = document.title;
-    document.title = `${name} - ${site.brand}`;
-    return () => {
-      document.title = before;
-    };
-  }, [name, site.brand]);
+  useDocumentTitle(name ? `${name} - ${site.brand}` : undefined);
 
   if (page.error instanceof ApiError && page.error.status === 404) return notFound;
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:py-12" data-testid="member-page">
-      {page.data?.status === 'active' ? (
-        <Active page={page.data} />
-      ) : page.data ? (
-        <>
-          <h1 className="text-3xl font-extrabold text-slate-100">{page.data.username}</h1>
-          <p className="mt-3 text-slate-300">
-            This account {page.data.status === 'suspended' ? 'is suspended' : 'was deleted'}.
-          </p>
-        </>
-      ) : page.isError ? (
-        <p className="text-center text-slate-300" role="alert">
-          This page could not be loaded.
-        </p>
-      ) : (
-        <div
-          className="h-24 animate-pulse rounded-2xl bg-slate-800"
-          role="status"
-          aria-label="Loading"
-        />
-      )}
+      <WhenLoaded
+        read={page}
+        failed="This page could not be loaded."
+        placeholderClassName="h-24"
+        placeholderLabel="Loading"
+      >
+        {(data) =>
+          data.status === 'active' ? (
+            <Active page={data} />
+          ) : (
+            <>
+              <h1 className="text-3xl font-extrabold text-slate-100">{data.username}</h1>
+              <p className="mt-3 text-slate-300">
+                This account {data.status === 'suspended' ? 'is suspended' : 'was deleted'}.
+              </p>
+            </>
+          )
+        }
+      </WhenLoaded>
     </div>
   );
 }
