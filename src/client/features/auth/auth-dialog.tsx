@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useForm, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import {
   loginBodySchema,
@@ -17,7 +17,7 @@ import { useLogin, useRegister } from './auth-mutations.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
-import { FieldError } from '#client/ui/field-error.tsx';
+import { Field } from '#client/ui/field.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { withQueryClient } from '#client/lib/query-client.tsx';
@@ -27,38 +27,6 @@ const WalletSignIn = lazy(() => import('./wallet-sign-in.tsx'));
 
 const emptyLogin: LoginBody = { username: '', password: '' };
 const emptyRegister: RegisterForm = { username: '', password: '', confirmPassword: '' };
-
-/** A labelled control with its error under it; `children` renders the control with its ids. */
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error: string | undefined;
-  children: (control: {
-    id: string;
-    'aria-invalid': true | undefined;
-    'aria-describedby': string | undefined;
-  }) => ReactNode;
-}) {
-  const errorId = `${id}-error`;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {children({
-        id,
-        'aria-invalid': error ? true : undefined,
-        'aria-describedby': error ? errorId : undefined,
-      })}
-      <FieldError id={errorId} message={error} />
-    </div>
-  );
-}
 
 /** The two fields both forms start with. */
 function UsernameAndPassword({

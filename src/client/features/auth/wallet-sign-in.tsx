@@ -10,14 +10,17 @@ import {
 import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { ApiError, errorMessage } from '#client/lib/api-client.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
+import { checkField } from '#client/lib/check-field.ts';
 import { signUpProof } from '#client/lib/raid-proof.ts';
 import { recheckSession, setSessionUser } from '#client/lib/session.ts';
 import { useStandardWallets } from '#client/lib/standard-wallets.ts';
 import { toast } from '#client/lib/toast-store.ts';
+import { useWalletRequest } from '#client/lib/wallet-request.ts';
 import { canSignMessages, isSolanaWallet, signChallenge } from '#client/lib/wallet-signing.ts';
 import { Button } from '#client/ui/button.tsx';
-import { FieldError } from '#client/ui/field-error.tsx';
+import { Field } from '#client/ui/field.tsx';
 import { Input } from '#client/ui/input.tsx';
+import { NoWalletFound, WalletButton } from '#client/ui/wallet-button.tsx';
 
 function signedIn(user: User) {
   setSessionUser(user);
@@ -31,52 +34,37 @@ function signedIn(user: User) {
  */
 export default function WalletSignIn({ onDone }: { onDone: () => void }) {
   const wallets = useStandardWallets(isSolanaWallet);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, setBusy, ask } = useWalletRequest('Login failed');
   // A signature no member's wallet matched: it opens an account once a name is chosen.
   const [unknown, setUnknown] = useState<SignedWalletMessage | null>(null);
   const [username, setUsername] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
 
   async function signIn(wallet: Wallet) {
-    setBusy(wallet.name);
+    const signed = await signChallenge(wallet, await callEndpoint(walletSignInChallengeEndpoint));
     try {
-      const signed = await signChallenge(wallet, await callEndpoint(walletSignInChallengeEndpoint));
-      try {
-        const { user } = await callEndpoint(walletLoginEndpoint, { body: signed });
-        signedIn(user);
-        toast({
-          title: 'Welcome back!',
-          description: `Hello ${user.username}, you're now logged in.`,
-        });
-        onDone();
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === 'WALLET_UNKNOWN')) throw error;
-        setUnknown(signed);
-      }
-    } catch (error) {
+      const { user } = await callEndpoint(walletLoginEndpoint, { body: signed });
+      signedIn(user);
       toast({
-        title: 'Login failed',
-        description: errorMessage(error) ?? 'The wallet did not sign the message.',
-        variant: 'destructive',
+        title: 'Welcome back!',
+        description: `Hello ${user.username}, you're now logged in.`,
       });
-    } finally {
-      setBusy(null);
+      onDone();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'WALLET_UNKNOWN')) throw error;
+      setUnknown(signed);
     }
   }
 
   async function openAccount(event: FormEvent) {
     event.preventDefault();
-    const name = usernameSchema.safeParse(username);
-    if (!name.success) {
-      setNameError(name.error.issues[0]?.message);
-      return;
-    }
-    setNameError(undefined);
+    const name = checkField(usernameSchema, username, setNameError);
+    if (name === undefined) return;
     setBusy('register');
     try {
       const altcha = await signUpProof();
       const { user } = await callEndpoint(walletRegisterEndpoint, {
-        body: { ...unknown!, username: name.data, ...(altcha && { altcha }) },
+        body: { ...unknown!, username: name, ...(altcha && { altcha }) },
       });
       signedIn(user);
       toast({
@@ -108,20 +96,16 @@ export default function WalletSignIn({ onDone }: { onDone: () => void }) {
           No account has proven this wallet yet. Choose a username to create one with it; you can
           add a password later.
         </p>
-        <div>
-          <label htmlFor="wallet-username" className="mb-1 block text-sm font-medium">
-            Choose a username
-          </label>
-          <Input
-            id="wallet-username"
-            autoComplete="username"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'wallet-username-error' : undefined}
-          />
-          <FieldError id="wallet-username-error" message={nameError} />
-        </div>
+        <Field id="wallet-username" label="Choose a username" error={nameError}>
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete="username"
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          )}
+        </Field>
         <Button type="submit" size="lg" disabled={busy !== null}>
           {busy ? 'Joining...' : 'Join with this wallet'}
         </Button>
@@ -132,23 +116,18 @@ export default function WalletSignIn({ onDone }: { onDone: () => void }) {
   return (
     <div className="grid gap-2" data-testid="wallet-sign-in">
       {wallets.length === 0 ? (
-        <p className="text-sm text-slate-300">
-          No Solana wallet found in this browser. Install a wallet such as Phantom, Solflare or
-          Backpack, then try again.
-        </p>
+        <NoWalletFound />
       ) : (
         wallets.map((wallet) =>
           canSignMessages(wallet) ? (
-            <Button
+            <WalletButton
               key={wallet.name}
-              variant="secondary"
-              className="w-full justify-start gap-3"
+              wallet={wallet}
+              action="Sign in with"
+              busy={busy}
               disabled={busy !== null}
-              onClick={() => void signIn(wallet)}
-            >
-              <img src={wallet.icon} alt="" className="h-6 w-6 rounded" />
-              {busy === wallet.name ? `Waiting for ${wallet.name}…` : `Sign in with ${wallet.name}`}
-            </Button>
+              onClick={() => void ask(wallet, () => signIn(wallet))}
+            />
           ) : (
             <p key={wallet.name} className="text-sm text-slate-300">
               {wallet.name} cannot sign messages, so it cannot sign you in here. Use another wallet

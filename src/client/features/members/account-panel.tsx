@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { newPasswordSchema } from '#shared/api/auth.ts';
 import { shortAddress } from '#shared/siws.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
+import { checkField } from '#client/lib/check-field.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
@@ -102,13 +103,9 @@ function AddPassword() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = newPasswordSchema.safeParse(password);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    add.mutate(parsed.data, {
+    const checked = checkField(newPasswordSchema, password, setError);
+    if (checked === undefined) return;
+    add.mutate(checked, {
       onSuccess: () => {
         setPassword('');
         toast({ title: 'Password added', description: 'You can sign in with it too now.' });

@@ -7,14 +7,14 @@ import {
   type LinkWalletBody,
 } from '#shared/api/wallet.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { errorMessage } from '#client/lib/api-client.ts';
 import { callEndpoint } from '#client/lib/api-call.ts';
 import { useStandardWallets } from '#client/lib/standard-wallets.ts';
+import { useWalletRequest } from '#client/lib/wallet-request.ts';
 import { canSignMessages, signChallenge } from '#client/lib/wallet-signing.ts';
 import { toast } from '#client/lib/toast-store.ts';
-import { Button } from '#client/ui/button.tsx';
 import { Dialog } from '#client/ui/dialog.tsx';
 import { Input } from '#client/ui/input.tsx';
+import { NoWalletFound, WalletButton } from '#client/ui/wallet-button.tsx';
 import { walletQueryKey } from './wallet-api.ts';
 
 /** Links (or changes) the member's prize wallet with any Wallet Standard wallet. */
@@ -29,32 +29,21 @@ export default function WalletLinkDialog({
 }) {
   const wallets = useStandardWallets(canSignMessages);
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, ask } = useWalletRequest('Wallet not linked');
   // Asked again here: a session alone must not be able to move the prize to another wallet.
   const [password, setPassword] = useState('');
 
   async function link(wallet: Wallet) {
-    setBusy(wallet.name);
-    try {
-      const challenge = await callEndpoint(walletChallengeEndpoint);
-      const body: LinkWalletBody = { ...(await signChallenge(wallet, challenge)), password };
-      const linked = await callEndpoint(linkWalletEndpoint, { body });
-      setPassword('');
-      queryClient.setQueryData(walletQueryKey, linked);
-      toast({
-        title: 'Wallet linked',
-        description: `The weekly prize will be paid to ${shortAddress(linked.wallet!.address)}.`,
-      });
-      onOpenChange(false);
-    } catch (error) {
-      toast({
-        title: 'Wallet not linked',
-        description: errorMessage(error) ?? 'The wallet did not sign the message.',
-        variant: 'destructive',
-      });
-    } finally {
-      setBusy(null);
-    }
+    const challenge = await callEndpoint(walletChallengeEndpoint);
+    const body: LinkWalletBody = { ...(await signChallenge(wallet, challenge)), password };
+    const linked = await callEndpoint(linkWalletEndpoint, { body });
+    setPassword('');
+    queryClient.setQueryData(walletQueryKey, linked);
+    toast({
+      title: 'Wallet linked',
+      description: `The weekly prize will be paid to ${shortAddress(linked.wallet!.address)}.`,
+    });
+    onOpenChange(false);
   }
 
   return (
@@ -81,23 +70,18 @@ export default function WalletLinkDialog({
         />
       </label>
       {wallets.length === 0 ? (
-        <p className="text-sm text-slate-300" data-testid="no-wallets">
-          No Solana wallet found in this browser. Install a wallet such as Phantom, Solflare or
-          Backpack, then try again.
-        </p>
+        <NoWalletFound testId="no-wallets" />
       ) : (
         <ul className="space-y-2">
           {wallets.map((wallet) => (
             <li key={wallet.name}>
-              <Button
-                variant="secondary"
-                className="w-full justify-start gap-3"
+              <WalletButton
+                wallet={wallet}
+                action="Sign with"
+                busy={busy}
                 disabled={busy !== null || password === ''}
-                onClick={() => void link(wallet)}
-              >
-                <img src={wallet.icon} alt="" className="h-6 w-6 rounded" />
-                {busy === wallet.name ? `Waiting for ${wallet.name}…` : `Sign with ${wallet.name}`}
-              </Button>
+                onClick={() => void ask(wallet, () => link(wallet))}
+              />
             </li>
           ))}
         </ul>
