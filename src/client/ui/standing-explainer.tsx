@@ -1,14 +1,28 @@
+import type { ReactNode } from 'react';
 import {
   allowanceOf,
   STANDING_HOW,
   STANDING_LABELS,
   STANDING_LEVELS,
   WALLET_EXTRA_UPLOADS,
+  type Allowance,
   type Standing,
 } from '#shared/standing.ts';
 import { cn } from './cn.ts';
 
 const APPEAL_WORDS = { first: 'heard first', 'in turn': 'heard in turn', last: 'heard last' };
+
+/** The table's columns after the standing's own: a heading, and what a level's allowance says. */
+const COLUMNS: { heading: string; cell: (a: Allowance) => ReactNode }[] = [
+  { heading: 'Memes a day', cell: (a) => a.uploadsPerDay },
+  { heading: 'Reports hide memes', cell: (a) => (a.reportsCount ? 'yes' : 'queued only') },
+  { heading: 'Links in titles', cell: (a) => (a.linksInTitles ? 'yes' : 'no') },
+  { heading: 'Appeals', cell: (a) => APPEAL_WORDS[a.appeals] },
+  { heading: 'In raid mode', cell: (a) => (a.actsDuringRaid ? 'as usual' : 'read only') },
+];
+
+/** Every cell but the last keeps a gap to its right. */
+const cellClass = (column: number) => (column < COLUMNS.length ? 'py-1 pr-2' : 'py-1');
 
 /**
  * The one place the site explains standing (docs/decisions/027-raid-day.md): how each level is
@@ -21,24 +35,14 @@ export function StandingExplainer({ current }: { current?: Standing }) {
         <caption className="sr-only">What each standing may do</caption>
         <thead>
           <tr className="border-b border-slate-700 text-slate-400">
-            <th scope="col" className="py-1 pr-2">
+            <th scope="col" className={cellClass(0)}>
               Standing
             </th>
-            <th scope="col" className="py-1 pr-2">
-              Memes a day
-            </th>
-            <th scope="col" className="py-1 pr-2">
-              Reports hide memes
-            </th>
-            <th scope="col" className="py-1 pr-2">
-              Links in titles
-            </th>
-            <th scope="col" className="py-1 pr-2">
-              Appeals
-            </th>
-            <th scope="col" className="py-1">
-              In raid mode
-            </th>
+            {COLUMNS.map(({ heading }, i) => (
+              <th key={heading} scope="col" className={cellClass(i + 1)}>
+                {heading}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -56,11 +60,11 @@ export function StandingExplainer({ current }: { current?: Standing }) {
                   {STANDING_LABELS[level]}
                   <p className="font-normal text-slate-400">{STANDING_HOW[level]}</p>
                 </th>
-                <td className="py-1 pr-2">{a.uploadsPerDay}</td>
-                <td className="py-1 pr-2">{a.reportsCount ? 'yes' : 'queued only'}</td>
-                <td className="py-1 pr-2">{a.linksInTitles ? 'yes' : 'no'}</td>
-                <td className="py-1 pr-2">{APPEAL_WORDS[a.appeals]}</td>
-                <td className="py-1">{a.actsDuringRaid ? 'as usual' : 'read only'}</td>
+                {COLUMNS.map(({ heading, cell }, i) => (
+                  <td key={heading} className={cellClass(i + 1)}>
+                    {cell(a)}
+                  </td>
+                ))}
               </tr>
             );
           })}
