@@ -259,17 +259,14 @@ const catalogue: { readonly [K in CharacterKey]: CatalogueEntry } = {
   },
 };
 
+const entriesOf = (keys: readonly CharacterKey[]): readonly Character[] =>
+  keys.map((key) => ({ key, ...catalogue[key] }));
+
 /** Every character of the catalogue (the specification's eleven), in shop order. */
-export const characters: readonly Character[] = characterKeys.map((key) => ({
-  key,
-  ...catalogue[key],
-}));
+export const characters = entriesOf(characterKeys);
 
 /** The shop's "Holders" row, in order. */
-export const holderCharacters: readonly Character[] = holderCharacterKeys.map((key) => ({
-  key,
-  ...catalogue[key],
-}));
+export const holderCharacters = entriesOf(holderCharacterKeys);
 
 const byKey = new Map<string, Character>(
   [...characters, ...holderCharacters].map((c) => [c.key, c]),
