@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { runStatements } from '#server/db/roles.ts';
 
 export interface ScratchPostgres {
   /** The app role's connection (DATABASE_URL): granted, not owning (src/server/db/roles.ts). */
@@ -7,16 +7,6 @@ export interface ScratchPostgres {
   /** The migration role's (DATABASE_MIGRATION_URL): the server `adminUrl` names, on this database. */
   migrationUrl: string;
   drop(): Promise<void>;
-}
-
-async function asAdmin(adminUrl: string, statements: string[]): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    for (const statement of statements) await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
 }
 
 /**
@@ -33,7 +23,7 @@ export async function createScratchPostgres(
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const role = `${name}_app`;
   const password = randomBytes(12).toString('hex');
-  await asAdmin(adminUrl, [
+  await runStatements(adminUrl, [
     template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
     `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`,
   ]);
@@ -47,7 +37,7 @@ export async function createScratchPostgres(
     migrationUrl: migrationUrl.toString(),
     async drop() {
       // The role's grants live in the database alone, so it can go once the database has.
-      await asAdmin(adminUrl, [
+      await runStatements(adminUrl, [
         `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
         `DROP ROLE IF EXISTS ${role}`,
       ]);

@@ -134,20 +134,21 @@ export function twoRoleUrls(
  * own message (nothing is dropped or changed).
  */
 export async function applyTwoRoles(superuserUrl: string, roles: TwoRoles): Promise<void> {
-  const { default: pg } = await import('pg');
   const statements = twoRoleSql(roles);
   const inDatabase = new URL(superuserUrl);
   inDatabase.pathname = `/${roles.database}`;
-  for (const [url, list] of [
-    [superuserUrl, statements.server],
-    [inDatabase.toString(), statements.database],
-  ] as const) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      for (const statement of list) await client.query(statement);
-    } finally {
-      await client.end();
-    }
+  await runStatements(superuserUrl, statements.server);
+  await runStatements(inDatabase.toString(), statements.database);
+}
+
+/** Runs `statements` in order on one connection to the PostgreSQL server `url` names. */
+export async function runStatements(url: string, statements: readonly string[]): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
   }
 }
