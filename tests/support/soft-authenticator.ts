@@ -44,6 +44,22 @@ interface Credential {
   counter: number;
 }
 
+/** The credential as navigator.credentials answers, with the ceremony's `response`, as JSON. */
+function publicKeyCredential(
+  credential: Credential,
+  response: Record<string, unknown>,
+): Record<string, unknown> {
+  const id = b64url(credential.id);
+  return {
+    id,
+    rawId: id,
+    type: 'public-key',
+    response,
+    clientExtensionResults: {},
+    authenticatorAttachment: 'platform',
+  };
+}
+
 export class SoftAuthenticator {
   private readonly credentials: Credential[] = [];
 
@@ -92,21 +108,13 @@ export class SoftAuthenticator {
         ['authData', this.authData(rp.id, 0, credential)],
       ]),
     );
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(
-          this.clientData('webauthn.create', options.challenge as string, origin),
-        ),
-        attestationObject: b64url(attestationObject),
-        transports: ['internal'],
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-    };
+    return publicKeyCredential(credential, {
+      clientDataJSON: b64url(
+        this.clientData('webauthn.create', options.challenge as string, origin),
+      ),
+      attestationObject: b64url(attestationObject),
+      transports: ['internal'],
+    });
   }
 
   /** What navigator.credentials.get() would give for the server's authentication options. */
@@ -124,18 +132,10 @@ export class SoftAuthenticator {
       Buffer.concat([authData, sha256(clientData)]),
       credential.privateKey,
     );
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(clientData),
-        authenticatorData: b64url(authData),
-        signature: b64url(signature),
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-    };
+    return publicKeyCredential(credential, {
+      clientDataJSON: b64url(clientData),
+      authenticatorData: b64url(authData),
+      signature: b64url(signature),
+    });
   }
 }
