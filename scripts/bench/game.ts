@@ -14,7 +14,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import type { AddCoinsBody, ProgressBody, SubmitScoreBody } from '#shared/api/game.ts';
 import { authPaths, gamePaths, pathTo, shopPaths } from '#shared/api/paths.ts';
@@ -26,6 +25,7 @@ import { simulate } from '#shared/game/simulate.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { startNode } from '#test-support/node-process.ts';
 import { createTestApp } from '#test-support/test-app.ts';
+import { bundledInitScript } from '#test-support/init-script.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts';
 import type { DriverResult } from './game-driver.ts';
@@ -98,18 +98,6 @@ async function startServer(): Promise<{
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** game-driver.ts as one init script: `page.addInitScript({ content })`. */
-function driverScript(): string {
-  const bundle = buildSync({
-    entryPoints: [path.join(import.meta.dirname, 'game-driver.ts')],
-    bundle: true,
-    format: 'iife',
-    target: 'es2022',
-    write: false,
-  });
-  return bundle.outputFiles[0]!.text;
 }
 
 const runIdChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -222,7 +210,9 @@ async function benchBrowser(): Promise<Spread> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.addInitScript({ content: driverScript() });
+    await page.addInitScript({
+      content: bundledInitScript(path.join(import.meta.dirname, 'game-driver.ts')),
+    });
     // Cross-origin isolation refines performance.now() from 100 us to 5 us steps in Chromium;
     // the page is same-origin only, so the two headers change nothing else.
     await page.route(`${server.url}/`, async (route) => {

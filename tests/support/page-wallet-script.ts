@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { getTransactionDecoder, type Address } from '@solana/kit';
-import { buildSync } from 'esbuild';
 import { sendThroughRpc } from './chain-transactions.ts';
+import { bundledInitScript } from './init-script.ts';
 import type { TestWallet } from './test-wallet.ts';
 
 /** What else a page wallet offers (page-wallet.ts). */
@@ -22,13 +22,6 @@ function pageWalletScript(
   sends: boolean,
   options: PageWalletOptions,
 ): string {
-  const bundle = buildSync({
-    entryPoints: [path.join(import.meta.dirname, 'page-wallet.ts')],
-    bundle: true,
-    format: 'iife',
-    target: 'es2022',
-    write: false,
-  });
   const config = {
     name,
     address: wallet.address,
@@ -38,7 +31,8 @@ function pageWalletScript(
     others: options.others ?? [],
     signIn: options.signIn ?? true,
   };
-  return `window.__testWalletConfig = ${JSON.stringify(config)};\n${bundle.outputFiles[0]!.text}`;
+  const script = bundledInitScript(path.join(import.meta.dirname, 'page-wallet.ts'));
+  return `window.__testWalletConfig = ${JSON.stringify(config)};\n${script}`;
 }
 
 /** Signs the transaction's message with the wallet's key and sends it to a JSON-RPC server. */
