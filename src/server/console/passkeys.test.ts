@@ -20,6 +20,18 @@ async function laptopOf(t: { app: Parameters<typeof TestClient.inject>[0] }, use
 const meStatus = async (client: TestClient) =>
   (await client.request('GET', consolePaths.me)).statusCode;
 
+/** The options to add a passkey, asked with the password as the console page asks. */
+const registrationOptions = async (client: TestClient) =>
+  (
+    await client.request('POST', consolePaths.registrationOptions, {
+      body: { password: PASSWORD },
+    })
+  ).json();
+
+/** Answers the registration ceremony with an authenticator's `response`. */
+const registration = (client: TestClient, response: unknown) =>
+  client.request('POST', consolePaths.registration, { body: { response } });
+
 describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
   const t = suiteApp(kind, { publicOrigin: ORIGIN });
 
@@ -36,9 +48,7 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     const options = signInOptions.json();
     const thiefsKey = new SoftAuthenticator(ORIGIN);
     const made = thiefsKey.register({ ...options, rp: { id: options.rpId } });
-    const added = await thief.request('POST', consolePaths.registration, {
-      body: { response: made },
-    });
+    const added = await registration(thief, made);
     expect(added.statusCode).toBe(400);
     expect(added.json().code).toBe('PASSKEY_INVALID');
     expect((await thief.request('GET', consolePaths.passkeys)).json().code).toBe(
@@ -54,11 +64,7 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     const mod = await operator(t, 'moderator', { passkey: true });
     const signIn = (await mod.client.request('POST', consolePaths.authenticationOptions)).json();
     // Options made to add a passkey (after the password) do not sign the session in.
-    const reg = (
-      await mod.client.request('POST', consolePaths.registrationOptions, {
-        body: { password: PASSWORD },
-      })
-    ).json();
+    const reg = await registrationOptions(mod.client);
     const crossed = mod.authenticator.authenticate({
       rpId: reg.rp.id,
       challenge: reg.challenge,
@@ -71,33 +77,18 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     expect(wrongCeremony.json().code).toBe('PASSKEY_INVALID');
 
     // Once: the registration answered, the same answer again is refused.
-    const fresh = (
-      await mod.client.request('POST', consolePaths.registrationOptions, {
-        body: { password: PASSWORD },
-      })
-    ).json();
-    const answer = mod.authenticator.register(fresh);
-    const first = await mod.client.request('POST', consolePaths.registration, {
-      body: { response: answer },
-    });
+    const answer = mod.authenticator.register(await registrationOptions(mod.client));
+    const first = await registration(mod.client, answer);
     expect(first.statusCode).toBe(201);
-    const again = await mod.client.request('POST', consolePaths.registration, {
-      body: { response: answer },
-    });
+    const again = await registration(mod.client, answer);
     expect(again.statusCode).toBe(400);
     expect(again.json().code).toBe('PASSKEY_INVALID');
 
     // Five minutes: the browser is told the same.
-    const late = (
-      await mod.client.request('POST', consolePaths.registrationOptions, {
-        body: { password: PASSWORD },
-      })
-    ).json();
+    const late = await registrationOptions(mod.client);
     expect(late.timeout).toBe(5 * 60 * 1000);
     t.clock.advance(5 * 60 * 1000 + 1);
-    const expired = await mod.client.request('POST', consolePaths.registration, {
-      body: { response: mod.authenticator.register(late) },
-    });
+    const expired = await registration(mod.client, mod.authenticator.register(late));
     expect(expired.statusCode).toBe(400);
     expect(expired.json().code).toBe('PASSKEY_INVALID');
   });
@@ -131,11 +122,11 @@ describe.each(databaseKinds)('passkey ceremonies on %s', (kind) => {
     const [first] = (await mod.client.request('GET', consolePaths.passkeys)).json().passkeys;
     expect(first.name).toBeNull();
     const backupKey = new SoftAuthenticator(ORIGIN);
-    const options = await mod.client.request('POST', consolePaths.registrationOptions, {
-      body: { password: PASSWORD },
-    });
     const added = await mod.client.request('POST', consolePaths.registration, {
-      body: { response: backupKey.register(options.json()), name: '  YubiKey 5C  ' },
+      body: {
+        response: backupKey.register(await registrationOptions(mod.client)),
+        name: '  YubiKey 5C  ',
+      },
     });
     expect(added.statusCode).toBe(201);
     expect(added.json().passkey).toMatchObject({ name: 'YubiKey 5C' });

@@ -51,6 +51,15 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
       entries: { targetId: string; operatorName: string; reason: string }[];
     }>().entries;
 
+  const disqualify = (client: TestClient, runId: string, reason: string) =>
+    client.request('POST', runPath(consolePaths.disqualify, runId), { body: { reason } });
+
+  /** The ids of the entries on this week's public board, as `visitor` reads it. */
+  const boardIds = async (visitor: TestClient) =>
+    (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`))
+      .json<LeaderboardEntry[]>()
+      .map((e) => e.id);
+
   it('refuses an approval without a recorded watch by that operator, accepts it after; both logged', async () => {
     const alice = await member('Alice');
     const run = await seedEntry(alice.user.id, alice.user.username, 600);
@@ -128,19 +137,13 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const bob = await member('Bob');
     const run = await seedEntry(bob.user.id, bob.user.username, 500);
     const visitor = TestClient.inject(t.app);
-    const board = async () =>
-      (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
-        LeaderboardEntry[]
-      >();
-    expect((await board()).map((e) => e.id)).toContain(run.entryId);
+    expect(await boardIds(visitor)).toContain(run.entryId);
 
     const admin = await operator(t, 'admin', { passkey: true });
-    const res = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
-      body: { reason: 'a script played this run' },
-    });
+    const res = await disqualify(admin.client, run.runId, 'a script played this run');
     expect(res.statusCode, res.body).toBe(200);
     t.clock.advance(READ_CACHE_LONGEST_MS + 1);
-    expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
+    expect(await boardIds(visitor)).not.toContain(run.entryId);
     // The player sees why, on their run's replay.
     const replay = await visitor.request(
       'GET',
@@ -149,14 +152,10 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     expect(replay.statusCode, replay.body).toBe(200);
     expect(replay.json().disqualified).toBe('a script played this run');
 
-    const twice = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
-      body: { reason: 'a script played this run' },
-    });
+    const twice = await disqualify(admin.client, run.runId, 'a script played this run');
     expect(twice.statusCode).toBe(409);
     expect(twice.json().code).toBe('RUN_DISQUALIFIED');
-    const unknown = await admin.client.request('POST', runPath(consolePaths.disqualify, 'nope'), {
-      body: { reason: 'a script played this run' },
-    });
+    const unknown = await disqualify(admin.client, 'nope', 'a script played this run');
     expect(unknown.statusCode).toBe(404);
 
     const logged = await log(admin.client, 'run-disqualify');
@@ -169,25 +168,19 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
     const carol = await member('Carol');
     const run = await seedEntry(carol.user.id, carol.user.username, 400);
     const visitor = TestClient.inject(t.app);
-    const board = async () =>
-      (await visitor.request('GET', `${gamePaths.leaderboard}?limit=50`)).json<
-        LeaderboardEntry[]
-      >();
     // Stored around the game's routes: a board cached before it is let go, then read once, so
     // the node holds a board with the run in its cache.
     t.clock.advance(READ_CACHE_LONGEST_MS + 1);
-    expect((await board()).map((e) => e.id)).toContain(run.entryId);
+    expect(await boardIds(visitor)).toContain(run.entryId);
     const reader = await EventStreamReader.open(`${await t.listen()}${LIVE_EVENTS_PATH}`);
     const admin = await operator(t, 'admin', { passkey: true });
-    const res = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
-      body: { reason: 'played by a bot' },
-    });
+    const res = await disqualify(admin.client, run.runId, 'played by a bot');
     expect(res.statusCode, res.body).toBe(200);
     const event = await reader.next((e) => e.type === 'leaderboard');
     reader.close();
     expect(event.data).toEqual({ week: new Date(weekStartUtc(t.clock.now())).toISOString() });
     // The page's refetch, at the same moment on the clock: not the cached board.
-    expect((await board()).map((e) => e.id)).not.toContain(run.entryId);
+    expect(await boardIds(visitor)).not.toContain(run.entryId);
   });
 
   /** A paid-up week of Alice's, ready to approve: her run, watched by a fresh admin. */
@@ -220,9 +213,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
   it('a run disqualified after its review cannot be approved', async () => {
     const { admin, run, approve } = await watchedWeek();
     const other = await operator(t, 'admin', { passkey: true });
-    const out = await other.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
-      body: { reason: 'a bot played this run' },
-    });
+    const out = await disqualify(other.client, run.runId, 'a bot played this run');
     expect(out.statusCode, out.body).toBe(200);
     const res = await approve();
     expect(res.statusCode).toBe(409);
@@ -297,9 +288,7 @@ describe.each(databaseKinds)('the console Prize week on %s', (kind) => {
 
     // Approved again, then disqualified: the approval goes in the same step.
     expect((await approve()).statusCode).toBe(200);
-    const out = await admin.client.request('POST', runPath(consolePaths.disqualify, run.runId), {
-      body: { reason: 'a bot played this run' },
-    });
+    const out = await disqualify(admin.client, run.runId, 'a bot played this run');
     expect(out.statusCode, out.body).toBe(200);
     expect(out.json()).toEqual({ withdrewApproval: true });
     week = (await admin.client.request('GET', consolePaths.prizeWeek)).json();

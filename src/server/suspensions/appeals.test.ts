@@ -57,6 +57,9 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     mod.client.request('POST', pathTo(consolePaths.appealDecision, { id }), {
       body: { decision, reason },
     });
+  /** The operator log's entries on `member`, newest first. */
+  const decisionsOn = (member: { user: { id: number } }, limit: number) =>
+    listDecisions(t.app.deps.db, { targetType: 'member', targetId: String(member.user.id), limit });
 
   it('a suspended member appeals once; a second appeal is 409, a member not suspended 409, a visitor 401', async () => {
     const mod = await operator(t, 'moderator', { passkey: true });
@@ -161,11 +164,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(twice.json().code).toBe('APPEAL_DECIDED');
     expect((await decide(mod, 999_999, 'uphold')).statusCode).toBe(404);
 
-    const log = await listDecisions(t.app.deps.db, {
-      targetType: 'member',
-      targetId: String(suspended.user.id),
-      limit: 10,
-    });
+    const log = await decisionsOn(suspended, 10);
     expect(log.map((e) => e.kind)).toEqual(['appeal-lift', 'suspend']);
     expect(log[0]).toMatchObject({
       operatorId: mod.user.id,
@@ -191,11 +190,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(report.json().code).toBe('SUSPENDED');
     // Decided, the suspension cannot be appealed again.
     expect((await appeal(suspended.client)).json().code).toBe('APPEAL_EXISTS');
-    const [entry] = await listDecisions(t.app.deps.db, {
-      targetType: 'member',
-      targetId: String(suspended.user.id),
-      limit: 1,
-    });
+    const [entry] = await decisionsOn(suspended, 1);
     expect(entry).toMatchObject({
       kind: 'appeal-uphold',
       reason: 'the votes came from one script',
@@ -282,11 +277,7 @@ describe.each(databaseKinds)('appeals on %s', (kind) => {
     expect(again.code).toBe(1);
     expect(again.text).toContain('already been decided');
     expect((await queueAppeals(mod)).some((a) => a.id === id)).toBe(false);
-    const [entry] = await listDecisions(t.app.deps.db, {
-      targetType: 'member',
-      targetId: String(suspended.user.id),
-      limit: 1,
-    });
+    const [entry] = await decisionsOn(suspended, 1);
     expect(entry).toMatchObject({
       kind: 'appeal-lift',
       reason: 'heard on Discord',
