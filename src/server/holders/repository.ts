@@ -14,16 +14,8 @@ export async function saveHolderBalance(db: Db, row: HolderBalanceRow): Promise<
   await db
     .insertInto('holder_balances')
     .values(row)
-    .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet({
-        address: row.address,
-        amount: row.amount,
-        decimals: row.decimals,
-        tier: row.tier,
-        checked_at: row.checked_at,
-        next_check_at: row.next_check_at,
-      }),
-    )
+    // The member's one row, replaced whole.
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
     .execute();
 }
 

@@ -73,14 +73,8 @@ export async function saveWallet(db: Db, row: UserWalletRow): Promise<void> {
   await db
     .insertInto('user_wallets')
     .values(row)
-    .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet({
-        address: row.address,
-        message: row.message,
-        signature: row.signature,
-        linked_at: row.linked_at,
-      }),
-    )
+    // The member's one wallet, replaced whole.
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
     .execute();
 }
 
