@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
+  countFromZero,
   createIndexes,
   dropTables,
   deletedWithUser,
@@ -12,12 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('username_lower', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('coins', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`coins >= 0`),
-    )
+    .addColumn('coins', 'integer', countFromZero('coins'))
     .addColumn('selected_character_key', 'text', (c) => c.notNull().defaultTo('default'))
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();

@@ -1,7 +1,9 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import {
+  countFromZero,
   createIndexes,
   dropTables,
+  flag,
   keptAfterUser,
   deletedWithUser,
   timestamp,
@@ -53,24 +55,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('category', 'text', (c) => c.notNull())
     .$call(withImageColumns)
-    .addColumn('upvotes', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`upvotes >= 0`),
-    )
-    .addColumn('downvotes', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`downvotes >= 0`),
-    )
-    .addColumn('hidden', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`hidden in (0, 1)`),
-    )
+    .addColumn('upvotes', 'integer', countFromZero('upvotes'))
+    .addColumn('downvotes', 'integer', countFromZero('downvotes'))
+    .addColumn('hidden', 'integer', flag('hidden'))
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
   // The gallery's pages: visible memes newest first, all or one category, keyed by id.

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createPartialIndex } from '../migration-helpers.ts';
 
 /**
  * Issue 30, finding 2 (docs/decisions/018): a run's jumps in one place, appended, never
@@ -25,12 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('jump_count', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('game_runs').addColumn('network', 'text').execute();
-  await db.schema
-    .createIndex('game_runs_open_by_network')
-    .on('game_runs')
-    .columns(['network', 'issued_at'])
-    .where(sql.ref('network'), 'is not', null)
-    .execute();
+  await createPartialIndex(db, 'game_runs_open_by_network', {
+    on: 'game_runs',
+    columns: ['network', 'issued_at'],
+    where: ['network', 'is not', null],
+  });
 
   // The verified log (JSON, written by JSON.stringify: no spaces) wins over the reported jumps,
   // which it extends; a run never verified keeps what it reported.

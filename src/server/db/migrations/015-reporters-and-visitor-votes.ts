@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createIndexes, flag } from '../migration-helpers.ts';
 
 /** Issue 30: reports count by network and standing; visitor votes capped per network. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -6,21 +7,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   // of the network it came from (an IPv4 address or an IPv6 /48), so the votes counted per meme
   // and network can be capped (memes/vote-rules.ts). Null for members' votes and older votes.
   await db.schema.alterTable('meme_votes').addColumn('network', 'text').execute();
-  await db.schema
-    .createIndex('meme_votes_meme_network')
-    .on('meme_votes')
-    .columns(['meme_id', 'network'])
-    .execute();
+  await createIndexes(db, 'meme_votes', { meme_votes_meme_network: ['meme_id', 'network'] });
   // Whether a report counts towards hiding the meme (memes/moderation.ts): a new or idle
   // account's report is filed for the queue but hides nothing. Reports from before counted.
   await db.schema
     .alterTable('meme_reports')
-    .addColumn('counts_to_hide', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(1)
-        .check(sql`counts_to_hide in (0, 1)`),
-    )
+    .addColumn('counts_to_hide', 'integer', flag('counts_to_hide', 1))
     .execute();
   // A picture the operator deleted keeps its perceptual hash in the decision, so it cannot be
   // posted again (uploads/duplicates.ts); null for other decisions and those from before.

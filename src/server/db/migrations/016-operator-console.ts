@@ -93,12 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndexes(db, 'appeals', { appeals_open: ['decided_at', 'created_at'] });
 
   // An operator watched a run's replay to its end: what an approval needs.
-  await withIdColumn(db, db.schema.createTable('replay_watches'))
-    .addColumn('operator_id', 'integer', (c) => c.notNull())
-    .addColumn('run_id', 'text', (c) => c.notNull())
-    .addColumn('watched_at', timestamp, (c) => c.notNull())
-    .execute();
-  await createIndexes(db, 'replay_watches', { replay_watches_run: ['run_id', 'operator_id'] });
+  await createReplayActs(db, 'replay_watches', 'watched_at');
 
   await db.schema
     .createTable('run_disqualifications')
@@ -107,6 +102,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('operator_id', 'integer')
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
+}
+
+/**
+ * A table of what operators did with runs' replays: one row per operator, run and time (`at`),
+ * found by run. 022's replay_opens is the second.
+ */
+export async function createReplayActs(db: Kysely<any>, table: string, at: string): Promise<void> {
+  await withIdColumn(db, db.schema.createTable(table))
+    .addColumn('operator_id', 'integer', (c) => c.notNull())
+    .addColumn('run_id', 'text', (c) => c.notNull())
+    .addColumn(at, timestamp, (c) => c.notNull())
+    .execute();
+  await createIndexes(db, table, { [`${table}_run`]: ['run_id', 'operator_id'] });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

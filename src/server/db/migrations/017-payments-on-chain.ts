@@ -1,8 +1,18 @@
 import { sql, type Kysely } from 'kysely';
 import { appendOnly, dropAppendOnly } from '../append-only.ts';
-import { createIndexes, isPostgres, timestamp, withIdColumn } from '../migration-helpers.ts';
+import {
+  createIndexes,
+  createPartialIndex,
+  isPostgres,
+  timestamp,
+  withIdColumn,
+} from '../migration-helpers.ts';
+import {
+  createPrizeEventsIndexes,
+  PRIZE_STEPS as OLD_STEPS,
+  prizeEventsTable,
+} from './010-prize-wallets.ts';
 
-const OLD_STEPS = `'reviewed', 'approved', 'paid'`;
 const NEW_STEPS = `'reviewed', 'approved', 'pending', 'expired', 'paid'`;
 
 /**
@@ -13,13 +23,12 @@ const NEW_STEPS = `'reviewed', 'approved', 'pending', 'expired', 'paid'`;
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await rebuildPrizeEvents(db, NEW_STEPS, true);
-  await db.schema
-    .createIndex('prize_events_one_reference')
-    .on('prize_events')
-    .column('reference')
-    .unique()
-    .where(sql.ref('step'), '=', 'pending')
-    .execute();
+  await createPartialIndex(db, 'prize_events_one_reference', {
+    on: 'prize_events',
+    columns: ['reference'],
+    where: ['step', '=', 'pending'],
+    unique: true,
+  });
 
   await withIdColumn(db, db.schema.createTable('token_burns'))
     .addColumn('signature', 'text', (c) => c.notNull().unique())
@@ -44,7 +53,14 @@ export async function down(db: Kysely<any>): Promise<void> {
   await rebuildPrizeEvents(db, OLD_STEPS, false);
 }
 
-const PAYMENT_COLUMNS = ['reference', 'memo', 'lamports', 'slot', 'block_time', 'reason'] as const;
+const PAYMENT_COLUMNS: Record<string, 'text' | 'bigint'> = {
+  reference: 'text',
+  memo: 'text',
+  lamports: 'bigint',
+  slot: 'bigint',
+  block_time: timestamp,
+  reason: 'text',
+};
 
 /**
  * Changes the steps prize_events allows and adds (or drops) the payment columns. PostgreSQL
@@ -65,15 +81,10 @@ async function rebuildPrizeEvents(db: Kysely<any>, steps: string, withPayment: b
         `alter table prize_events add constraint prize_events_step_check check (step in (${steps}))`,
       )
       .execute(db);
-    for (const column of PAYMENT_COLUMNS) {
+    for (const [column, type] of Object.entries(PAYMENT_COLUMNS)) {
       await (
         withPayment
-          ? db.schema
-              .alterTable('prize_events')
-              .addColumn(
-                column,
-                ['lamports', 'slot', 'block_time'].includes(column) ? 'bigint' : 'text',
-              )
+          ? db.schema.alterTable('prize_events').addColumn(column, type)
           : db.schema.alterTable('prize_events').dropColumn(column)
       ).execute();
     }
@@ -97,26 +108,11 @@ async function rebuildPrizeEvents(db: Kysely<any>, steps: string, withPayment: b
   await sql`alter table prize_events rename to prize_events_old`.execute(db);
   await sql`drop index prize_events_week`.execute(db);
   await sql`drop index prize_events_one_payment`.execute(db);
-  let table = withIdColumn(db, db.schema.createTable('prize_events'))
-    .addColumn('week_id', 'text', (c) => c.notNull())
-    .addColumn('step', 'text', (c) => c.notNull().check(sql.raw(`step in (${steps})`)))
-    .addColumn('run_id', 'text')
-    .addColumn('user_id', 'integer')
-    .addColumn('player_name', 'text', (c) => c.notNull())
-    .addColumn('score', 'integer')
-    .addColumn('wallet_address', 'text')
-    .addColumn('prize', 'text')
-    .addColumn('tx_signature', 'text', (c) => c.unique())
-    .addColumn('tx_url', 'text')
-    .addColumn('created_at', timestamp, (c) => c.notNull());
+  let table = prizeEventsTable(db, steps);
   if (withPayment) {
-    table = table
-      .addColumn('reference', 'text')
-      .addColumn('memo', 'text')
-      .addColumn('lamports', 'bigint')
-      .addColumn('slot', 'bigint')
-      .addColumn('block_time', timestamp)
-      .addColumn('reason', 'text');
+    for (const [column, type] of Object.entries(PAYMENT_COLUMNS)) {
+      table = table.addColumn(column, type);
+    }
   }
   await table.execute();
   const columns = sql.raw(base.join(', '));
@@ -124,13 +120,6 @@ async function rebuildPrizeEvents(db: Kysely<any>, steps: string, withPayment: b
     insert into prize_events (${columns}) select ${columns} from prize_events_old
     ${withPayment ? sql`` : sql.raw(`where step in (${OLD_STEPS})`)} order by id`.execute(db);
   await sql`drop table prize_events_old`.execute(db);
-  await createIndexes(db, 'prize_events', { prize_events_week: ['week_id', 'step'] });
-  await db.schema
-    .createIndex('prize_events_one_payment')
-    .on('prize_events')
-    .column('week_id')
-    .unique()
-    .where(sql.ref('step'), '=', 'paid')
-    .execute();
+  await createPrizeEventsIndexes(db);
   await appendOnly(db, 'prize_events');
 }

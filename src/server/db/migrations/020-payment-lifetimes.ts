@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createPartialIndex } from '../migration-helpers.ts';
 
 /**
  * A prepared payment's life on chain (docs/decisions/023-prize-paid-on-chain.md, issue 40): the
@@ -14,13 +15,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_valid_block_height', 'bigint')
     .execute();
   await db.schema.alterTable('prize_events').addColumn('attempt', 'integer').execute();
-  await db.schema
-    .createIndex('prize_events_one_attempt')
-    .on('prize_events')
-    .columns(['week_id', 'attempt'])
-    .unique()
-    .where(sql.ref('step'), '=', 'pending')
-    .execute();
+  await createPartialIndex(db, 'prize_events_one_attempt', {
+    on: 'prize_events',
+    columns: ['week_id', 'attempt'],
+    where: ['step', '=', 'pending'],
+    unique: true,
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { appendOnly, dropAppendOnly } from '../append-only.ts';
 import { createIndexes, dropTables, timestamp, withIdColumn } from '../migration-helpers.ts';
+import { createReplayActs } from './016-operator-console.ts';
 
 /**
  * An approval's life (issue 41, docs/decisions/013): a withdrawn approval is a row of its own,
@@ -21,12 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndexes(db, 'prize_withdrawals', { prize_withdrawals_week: ['week_id'] });
   await appendOnly(db, 'prize_withdrawals');
 
-  await withIdColumn(db, db.schema.createTable('replay_opens'))
-    .addColumn('operator_id', 'integer', (c) => c.notNull())
-    .addColumn('run_id', 'text', (c) => c.notNull())
-    .addColumn('opened_at', timestamp, (c) => c.notNull())
-    .execute();
-  await createIndexes(db, 'replay_opens', { replay_opens_run: ['run_id', 'operator_id'] });
+  await createReplayActs(db, 'replay_opens', 'opened_at');
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

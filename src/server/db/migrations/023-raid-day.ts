@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createIndexes, dropTables, timestamp, withIdColumn } from '../migration-helpers.ts';
+import { createIndexes, dropTables, flag, timestamp, withIdColumn } from '../migration-helpers.ts';
 
 /**
  * Raid day (issue 43, docs/decisions/027-raid-day.md): the raid switch and its thresholds (one
@@ -11,19 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('raid_mode')
     .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn('active', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`active in (0, 1)`),
-    )
+    .addColumn('active', 'integer', flag('active'))
     .addColumn('since', timestamp)
-    .addColumn('automatic', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`automatic in (0, 1)`),
-    )
+    .addColumn('automatic', 'integer', flag('automatic'))
     .addColumn('signups_per_hour', 'integer', (c) => c.notNull().check(sql`signups_per_hour > 0`))
     .addColumn('new_posts_per_hour', 'integer', (c) =>
       c.notNull().check(sql`new_posts_per_hour > 0`),
@@ -59,15 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The classifier's score of a processed image, and a meme held for review because of it.
   await db.schema.alterTable('meme_images').addColumn('screen_score', 'real').execute();
   await db.schema.alterTable('memes').addColumn('screen_score', 'real').execute();
-  await db.schema
-    .alterTable('memes')
-    .addColumn('held', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`held in (0, 1)`),
-    )
-    .execute();
+  await db.schema.alterTable('memes').addColumn('held', 'integer', flag('held')).execute();
 
   // Who the decided meme was by: upheld reports count against that member's standing.
   // A plain number, as operator_id: the record outlives the account.

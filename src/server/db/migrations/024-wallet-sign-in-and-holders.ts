@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { createIndexes, dropTables, timestamp } from '../migration-helpers.ts';
+import { createIndexes, dropTables, flag, oneRowPerUser, timestamp } from '../migration-helpers.ts';
+import { withSignInMessageColumns } from './010-prize-wallets.ts';
 
 /**
  * Issue 45 (docs/decisions/029-holders-at-home.md): signing in with a wallet, member pages and
@@ -16,11 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('wallet_sign_in_nonces')
     .addColumn('nonce', 'text', (c) => c.primaryKey())
-    .addColumn('domain', 'text', (c) => c.notNull())
-    .addColumn('uri', 'text', (c) => c.notNull())
-    .addColumn('issued_at', timestamp, (c) => c.notNull())
-    .addColumn('expires_at', timestamp, (c) => c.notNull())
-    .addColumn('used_at', timestamp)
+    .$call(withSignInMessageColumns)
     .execute();
   await createIndexes(db, 'wallet_sign_in_nonces', {
     wallet_sign_in_nonces_expires_at: ['expires_at'],
@@ -28,9 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('holder_balances')
-    .addColumn('user_id', 'integer', (c) =>
-      c.primaryKey().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', oneRowPerUser)
     .addColumn('address', 'text', (c) => c.notNull())
     /** Base units as a decimal string (a u64 sum can pass 2^53). */
     .addColumn('amount', 'text', (c) => c.notNull())
@@ -43,12 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('users')
-    .addColumn('show_wallet', 'integer', (c) =>
-      c
-        .notNull()
-        .defaultTo(0)
-        .check(sql`show_wallet in (0, 1)`),
-    )
+    .addColumn('show_wallet', 'integer', flag('show_wallet'))
     .execute();
 
   await db.schema

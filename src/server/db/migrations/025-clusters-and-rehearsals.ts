@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dropTables, timestamp } from '../migration-helpers.ts';
+import { dropTables, oneRowPerUser, timestamp } from '../migration-helpers.ts';
 
 const CLUSTERS = sql.raw(`('mainnet-beta', 'devnet', 'testnet', 'localnet')`);
 
@@ -27,9 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable('rehearsal_members')
-    .addColumn('user_id', 'integer', (c) =>
-      c.primaryKey().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', oneRowPerUser)
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .execute();
 }
