@@ -4,7 +4,9 @@ import { findUserByUsername } from '../accounts/repository.ts';
 import type { Database } from '../db/database.ts';
 import { notFound } from '../http-error.ts';
 import { listDecisions } from '../db/operator-log.ts';
+import { memeRowsOfMember } from '../memes/member-memes.ts';
 import { isActive } from '../suspensions/suspensions.ts';
+import { findWallet } from '../wallet/repository.ts';
 
 /** Members whose name starts with `q` (ignoring case), at most 20. */
 export async function findMembers(db: Kysely<Database>, q: string) {
@@ -35,24 +37,14 @@ export async function memberDetail(
 ): Promise<MemberDetail> {
   const user = await memberByName(db, username);
   const [wallet, sessions, memes, runs, reports, suspensions, decisions] = await Promise.all([
-    db
-      .selectFrom('user_wallets')
-      .select('address')
-      .where('user_id', '=', user.id)
-      .executeTakeFirst(),
+    findWallet(db, user.id),
     db
       .selectFrom('sessions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('user_id', '=', user.id)
       .where('expires_at', '>', now)
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('memes')
-      .select(['id', 'title', 'hidden', 'upvotes', 'downvotes', 'created_at'])
-      .where('user_id', '=', user.id)
-      .orderBy('id', 'desc')
-      .limit(50)
-      .execute(),
+    memeRowsOfMember(db, user.id, { limit: 50, hidden: true }),
     db
       .selectFrom('game_scores')
       .innerJoin('game_runs', 'game_runs.id', 'game_scores.run_id')
