@@ -23,6 +23,11 @@ export interface RequestOptions {
   /** Sent as JSON, unless a string (sent as it is, typed JSON unless told) or bytes (untyped). */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The caller's address as a trusted proxy reports it (X-Forwarded-For), for this call: a
+   * browser that moves between networks.
+   */
+  forwardedFor?: string;
   /** Send the CSRF token; default on for everything but GET and HEAD. */
   csrf?: boolean;
   /** Over HTTP: the node that gets this call (a site of several); default the client's origin. */
@@ -76,8 +81,9 @@ function injectInto(app: FastifyInstance, remoteAddress: string | undefined): Tr
 
 function fetchFrom(origin: string, clientIp: string | undefined): Transport {
   return async ({ method, path, headers, payload, node, signal }) => {
-    // As the load balancer adds it; a node uses it only with TRUST_PROXY.
-    if (clientIp) headers['x-forwarded-for'] = clientIp;
+    // As the load balancer adds it (unless the call names its own); a node uses it only with
+    // TRUST_PROXY.
+    if (clientIp) headers['x-forwarded-for'] ??= clientIp;
     const res = await fetch(new URL(path, node ?? origin), {
       method,
       headers,
@@ -129,6 +135,7 @@ export class TestClient {
     const headers: Record<string, string> = {};
     if (this.origin) headers.origin = this.origin;
     Object.assign(headers, options.headers);
+    if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     let payload: string | Buffer | undefined;
     if (options.body instanceof Uint8Array) {
       payload = Buffer.from(options.body);
@@ -175,12 +182,12 @@ export class TestClient {
   async register(
     username: string,
     password = 'password123',
-    options: { node?: string } = {},
+    options: Pick<RequestOptions, 'node' | 'forwardedFor'> = {},
   ): Promise<{ id: number; username: string }> {
     const res = await this.request('POST', authPaths.register, {
+      ...options,
       body: { username, password },
       csrf: false,
-      node: options.node,
     });
     if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
     return res.json<{ user: { id: number; username: string } }>().user;
@@ -189,12 +196,12 @@ export class TestClient {
   async login(
     username: string,
     password = 'password123',
-    options: { node?: string } = {},
+    options: Pick<RequestOptions, 'node' | 'forwardedFor'> = {},
   ): Promise<Reply> {
     return this.request('POST', authPaths.login, {
+      ...options,
       body: { username, password },
       csrf: false,
-      node: options.node,
     });
   }
 }

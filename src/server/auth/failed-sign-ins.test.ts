@@ -20,27 +20,18 @@ import {
 describe.each(databaseKinds)('failed sign-ins to one account on %s', (kind) => {
   const t = suiteApp(kind, { trustProxy: 1 });
 
+  /** A sign-in as the proxy forwards it from `address`, by a new browser unless given. */
   const signIn = (
     address: string,
     username: string,
     password: string,
     client = TestClient.inject(t.app),
-  ) =>
-    client.request('POST', authPaths.login, {
-      body: { username, password },
-      headers: { 'x-forwarded-for': address },
-      csrf: false,
-    });
+  ) => client.login(username, password, { forwardedFor: address });
 
   async function member(address: string) {
     const name = uniqueName('owner');
     const browser = TestClient.inject(t.app);
-    const res = await browser.request('POST', authPaths.register, {
-      body: { username: name, password: 'rightpass1' },
-      headers: { 'x-forwarded-for': address },
-      csrf: false,
-    });
-    expect(res.statusCode).toBe(201);
+    await browser.register(name, 'rightpass1', { forwardedFor: address });
     return { name, browser };
   }
 

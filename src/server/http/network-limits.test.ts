@@ -3,6 +3,7 @@ import { authPaths, gamePaths, memePaths, pathTo } from '#shared/api/paths.ts';
 import { suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient, type Method } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
+import { unplayedScoreBody } from '#test-support/test-play.ts';
 import { REGISTER_LIMIT_PER_IP } from '../auth/service.ts';
 import { GALLERY_LIMITS } from '../memes/limits.ts';
 
@@ -24,7 +25,7 @@ describe.each(databaseKinds)('per-network limits for IPv6 callers on %s', (kind)
   ) =>
     client.request(method, path, {
       body,
-      headers: { 'x-forwarded-for': address },
+      forwardedFor: address,
       csrf: method !== 'GET' && !path.startsWith('/api/auth/'),
     });
 
@@ -93,16 +94,7 @@ describe.each(databaseKinds)('per-network limits for IPv6 callers on %s', (kind)
   });
 
   it('limits the scores one /64 sends', async () => {
-    const body = {
-      runId: 'A'.repeat(22),
-      playerName: 'nobody',
-      score: 0,
-      level: 1,
-      tasksCompleted: 0,
-      powerUpsCollected: 0,
-      gameTime: 0,
-      inputs: [],
-    };
+    const body = unplayedScoreBody('A'.repeat(22), 'nobody');
     const statuses: number[] = [];
     for (const address of inSlash64('2001:db8:66:1', 61)) {
       statuses.push((await from(address, 'POST', gamePaths.scores, body)).statusCode);
