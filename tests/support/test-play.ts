@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { progressPath } from '#shared/api/game.ts';
+import { progressPath, type SubmitScoreBody } from '#shared/api/game.ts';
 import { STEP_MS } from '#shared/game/constants.ts';
 import {
   playHonestly,
@@ -65,6 +65,20 @@ export async function reportPaced(
     });
     expect(res.statusCode, res.body).toBe(200);
   }
+}
+
+/** A score for run `runId` with nothing played: no points, no jumps, no time. */
+export function unplayedScoreBody(runId: string, playerName: string): SubmitScoreBody {
+  return {
+    runId,
+    playerName,
+    score: 0,
+    level: 1,
+    tasksCompleted: 0,
+    powerUpsCollected: 0,
+    gameTime: 0,
+    inputs: [],
+  };
 }
 
 export function scoreBody(

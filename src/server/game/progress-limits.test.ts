@@ -12,7 +12,7 @@ import {
 import { createTestApp, suiteApp, uniqueName } from '#test-support/test-app.ts';
 import { TestClient, type RequestOptions } from '#test-support/test-client.ts';
 import { databaseKinds } from '#test-support/test-database.ts';
-import { play, reportPaced, scoreBody } from '#test-support/test-play.ts';
+import { play, reportPaced, scoreBody, unplayedScoreBody } from '#test-support/test-play.ts';
 import { OPEN_RUNS_PER_NETWORK } from './runs.ts';
 
 const randomRunId = () => randomBytes(16).toString('base64url');
@@ -225,16 +225,7 @@ describe.each(databaseKinds)('progress reports on %s', (kind) => {
       expect(res.statusCode).toBe(403);
       expect(res.json<{ code: string }>().code).toBe('RUN_NOT_YOURS');
       const score = await caller.send('POST', gamePaths.scores, {
-        body: {
-          runId,
-          playerName: 'x',
-          score: 0,
-          level: 1,
-          tasksCompleted: 0,
-          powerUpsCollected: 0,
-          gameTime: 0,
-          inputs: [],
-        },
+        body: unplayedScoreBody(runId, 'x'),
       });
       expect(score.statusCode).toBe(403);
       expect(score.json<{ code: string }>().code).toBe('RUN_NOT_YOURS');
