@@ -225,6 +225,23 @@ describe.each(databaseKinds)('member pages on %s', (kind) => {
     );
   });
 
+  /**
+   * A closed account's page: the API gives only its `status`, the HTML answers `statusCode` and
+   * `says` so; gives the HTML.
+   */
+  async function closedPage(
+    name: string,
+    status: 'suspended' | 'deleted',
+    statusCode: number,
+    says: string,
+  ): Promise<string> {
+    expect((await pageOf(name)).json()).toEqual({ status, username: name });
+    const html = await t.app.inject({ method: 'GET', url: `/u/${name}` });
+    expect(html.statusCode).toBe(statusCode);
+    expect(html.body).toContain(says);
+    return html.body;
+  }
+
   it("says a suspended or deleted member's page is so and nothing more; an unknown name is not found", async () => {
     const suspended = await busyMember();
     await db()
@@ -239,29 +256,22 @@ describe.each(databaseKinds)('member pages on %s', (kind) => {
         lifted_by: null,
       })
       .execute();
-    expect((await pageOf(suspended.name)).json()).toEqual({
-      status: 'suspended',
-      username: suspended.name,
-    });
-    const suspendedHtml = await t.app.inject({ method: 'GET', url: `/u/${suspended.name}` });
-    expect(suspendedHtml.statusCode).toBe(200);
-    expect(suspendedHtml.body).toContain('This account is suspended.');
-    expect(suspendedHtml.body).toContain('<meta name="robots" content="noindex" />');
+    const suspendedHtml = await closedPage(
+      suspended.name,
+      'suspended',
+      200,
+      'This account is suspended.',
+    );
+    expect(suspendedHtml).toContain('<meta name="robots" content="noindex" />');
     for (const detail of ['secret reason', 'Mondays', 'replay', suspended.signature]) {
-      expect(suspendedHtml.body).not.toContain(detail);
+      expect(suspendedHtml).not.toContain(detail);
     }
 
     const deleted = await busyMember();
     const gone = await runAdminIn(t, ['users:delete', deleted.name]);
     expect(gone.code, gone.text).toBe(0);
-    expect((await pageOf(deleted.name)).json()).toEqual({
-      status: 'deleted',
-      username: deleted.name,
-    });
-    const deletedHtml = await t.app.inject({ method: 'GET', url: `/u/${deleted.name}` });
-    expect(deletedHtml.statusCode).toBe(410);
-    expect(deletedHtml.body).toContain('This account was deleted.');
-    expect(deletedHtml.body).not.toContain(deleted.signature);
+    const deletedHtml = await closedPage(deleted.name, 'deleted', 410, 'This account was deleted.');
+    expect(deletedHtml).not.toContain(deleted.signature);
 
     for (const name of [uniqueName('nobody'), 'bad name!', 'x'.repeat(40)]) {
       const res = await pageOf(name);

@@ -223,7 +223,10 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/already paid/) });
     // A paid run stays: it cannot be disqualified, nor its approval withdrawn.
     r = await admin('prize:disqualify', `--run=${aliceRun.runId}`, '--reason', 'found a bot');
-    expect(r).toEqual({ code: 1, text: expect.stringMatching(/a paid run cannot be disqualified/) });
+    expect(r).toEqual({
+      code: 1,
+      text: expect.stringMatching(/a paid run cannot be disqualified/),
+    });
     r = await admin('prize:withdraw', '--week', '2026-W47', '--reason', 'second thoughts');
     expect(r).toEqual({ code: 1, text: expect.stringMatching(/cannot be withdrawn/) });
     expect((await events()).map((e) => e.step)).toEqual([
@@ -300,7 +303,9 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
 
     const newWallet = new TestWallet();
     await linkWallet(client, newWallet);
-    let r = await admin('prize:approve', '--week', week, `--run=${run.runId}`);
+    const approve = (...flags: string[]) =>
+      admin('prize:approve', '--week', week, `--run=${run.runId}`, ...flags);
+    let r = await approve();
     expect(r).toEqual({
       code: 1,
       text: expect.stringMatching(
@@ -310,23 +315,11 @@ describe.each(databaseKinds)('the weekly prize, reviewed, approved and paid, on 
       ),
     });
     // A flag naming another address is no confirmation.
-    r = await admin(
-      'prize:approve',
-      '--week',
-      week,
-      `--run=${run.runId}`,
-      `--confirm-wallet=${reviewedWallet.address}`,
-    );
+    r = await approve(`--confirm-wallet=${reviewedWallet.address}`);
     expect(r.code).toBe(1);
     expect(await weekSteps(week)).toEqual(['reviewed']);
 
-    r = await admin(
-      'prize:approve',
-      '--week',
-      week,
-      `--run=${run.runId}`,
-      `--confirm-wallet=${newWallet.address}`,
-    );
+    r = await approve(`--confirm-wallet=${newWallet.address}`);
     expect(r.code, r.text).toBe(0);
     expect(r.text).toContain(
       `Warning: the wallet changed since the review (${reviewedWallet.address} then, ${newWallet.address} now)`,
