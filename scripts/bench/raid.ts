@@ -12,7 +12,6 @@
  * work when asked, as a script would. The image classifier is off here (bench:screen measures it).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import sharp from 'sharp';
@@ -25,6 +24,7 @@ import { insertMeme } from '#server/memes/repository.ts';
 import { createTestDatabase } from '#test-support/test-database.ts';
 import { TestClient } from '#test-support/test-client.ts';
 import { freePort } from '#test-support/node-process.ts';
+import { listenOnLoopback } from '#test-support/loopback.ts';
 
 const ACCOUNTS = Number(process.env.RAID_ACCOUNTS ?? 1000);
 const NETWORKS = Number(process.env.RAID_NETWORKS ?? 300);
@@ -61,9 +61,9 @@ async function fakeDiscord() {
       res.writeHead(204).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
+    url: `http://127.0.0.1:${port}/webhook`,
     firstAt: () => firstAt,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

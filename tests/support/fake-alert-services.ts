@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.ts';
 
 /** What a fake service was sent. */
 export interface Received {
@@ -16,37 +16,49 @@ export interface FakeService {
   close(): Promise<void>;
 }
 
-/** A local stand-in for Discord's webhooks or Telegram's Bot API: records every POST. */
-export async function fakeHttpService(): Promise<FakeService> {
-  const received: Received[] = [];
-  let failures = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      if (failures > 0) {
-        failures--;
-        res.writeHead(500).end('try later');
-        return;
-      }
-      received.push({ path: req.url ?? '', body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+/** What a fake service's handler and its handle share: what it was sent, how many more to fail. */
+interface Recording {
+  received: Received[];
+  failures: number;
+}
+
+/** Starts `server` on loopback; the handle reads what it records and sets its failures. */
+async function started(
+  server: net.Server,
+  scheme: 'http' | 'smtp',
+  recording: Recording,
+): Promise<FakeService> {
+  const port = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    failNext: (n) => (failures = n),
+    url: `${scheme}://127.0.0.1:${port}`,
+    received: recording.received,
+    failNext: (n) => (recording.failures = n),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
+/** A local stand-in for Discord's webhooks or Telegram's Bot API: records every POST. */
+export async function fakeHttpService(): Promise<FakeService> {
+  const recording: Recording = { received: [], failures: 0 };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      if (recording.failures > 0) {
+        recording.failures--;
+        res.writeHead(500).end('try later');
+        return;
+      }
+      recording.received.push({ path: req.url ?? '', body });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  return started(server, 'http', recording);
+}
+
 /** A local SMTP relay that accepts every message (no TLS, no auth) and records its DATA. */
 export async function fakeSmtpRelay(): Promise<FakeService> {
-  const received: Received[] = [];
-  let failures = 0;
+  const recording: Recording = { received: [], failures: 0 };
   const server = net.createServer((socket) => {
     let inData = false;
     let data = '';
@@ -61,11 +73,11 @@ export async function fakeSmtpRelay(): Promise<FakeService> {
         if (inData) {
           if (line === '.') {
             inData = false;
-            if (failures > 0) {
-              failures--;
+            if (recording.failures > 0) {
+              recording.failures--;
               socket.write('451 try later\r\n');
             } else {
-              received.push({ path: 'DATA', body: data });
+              recording.received.push({ path: 'DATA', body: data });
               socket.write('250 queued\r\n');
             }
             data = '';
@@ -82,12 +94,5 @@ export async function fakeSmtpRelay(): Promise<FakeService> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    failNext: (n) => (failures = n),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return started(server, 'smtp', recording);
 }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { listenOnLoopback } from './loopback.ts';
 
 /**
  * A TCP proxy in front of a dependency (PostgreSQL, Redis, the S3 server) that a fault test
@@ -73,8 +74,7 @@ export async function startFaultProxy(target: {
       setTimeout(() => client.writable && client.write(chunk), due - Date.now());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const port = await listenOnLoopback(server);
   const cut = () => {
     for (const socket of open) socket.destroy();
   };

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeHttpServer, listenOnLoopback } from './loopback.ts';
 
 export interface ForwardingProxy {
   /** http://127.0.0.1:<port> */
@@ -30,14 +30,6 @@ export async function startForwardingProxy(target: string): Promise<ForwardingPr
     });
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close: () => closeHttpServer(server) };
 }

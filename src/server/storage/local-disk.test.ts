@@ -2,12 +2,12 @@ import { objectPaths } from '#shared/api/paths.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closeHttpServer, listenOnLoopback } from '#test-support/loopback.ts';
 import {
   createLocalDiskStore,
   signUploadToken,
@@ -320,13 +320,11 @@ describe('local upload over real HTTP', () => {
         },
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   });
 
   afterEach(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeHttpServer(server);
     await rm(dataDir, { recursive: true, force: true });
   });
 
