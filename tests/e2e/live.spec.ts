@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { isPhone, postedMeme, serverOfItsOwn, signUpViaApi, uniqueUsername } from './support.ts';
 
 // Two pages on one site: what one page does shows on the other within seconds, without a reload
@@ -24,6 +24,16 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
     ).newPage();
   const watcher = await pageOnSite();
   const actor = await pageOnSite();
+  /** The actor upvotes `memeTitle`; the watcher's card of it, `watched`, follows by itself. */
+  const upvoteWatched = async (memeTitle: string, watched: Locator, screenshot: string) => {
+    await actor.goto('/#gallery');
+    const acting = card(actor, memeTitle);
+    await acting.getByRole('button', { name: /^Upvote/ }).click();
+    await expect(acting.getByTestId('upvotes')).toHaveText('1');
+    await expect(watched.getByTestId('upvotes')).toHaveText('1', { timeout: LIVE_TIMEOUT });
+    await watcher.screenshot({ path: testInfo.outputPath(screenshot) });
+  };
+
   const name = uniqueUsername('live');
   await signUpViaApi(actor, name);
   const title = `Live meme ${name}`;
@@ -38,12 +48,7 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   // The stream connects once the gallery has loaded; give it the moment it takes.
   await streamOpened;
 
-  await actor.goto('/#gallery');
-  const acting = card(actor, title);
-  await acting.getByRole('button', { name: /^Upvote/ }).click();
-  await expect(acting.getByTestId('upvotes')).toHaveText('1');
-  await expect(watched.getByTestId('upvotes')).toHaveText('1', { timeout: LIVE_TIMEOUT });
-  await watcher.screenshot({ path: testInfo.outputPath('watcher-vote.png') });
+  await upvoteWatched(title, watched, 'watcher-vote.png');
 
   // A new meme: counted in a pill over the grid, not pushed under the reader.
   const box = await watched.boundingBox();
@@ -89,11 +94,6 @@ test('one page votes and plays; the other sees the counts, new memes and the boa
   const watchedSecond = card(watcher, second);
   await watchedSecond.scrollIntoViewIfNeeded();
   await expect(watchedSecond.getByTestId('upvotes')).toHaveText('0');
-  await actor.goto('/#gallery');
-  const actingSecond = card(actor, second);
-  await actingSecond.getByRole('button', { name: /^Upvote/ }).click();
-  await expect(actingSecond.getByTestId('upvotes')).toHaveText('1');
-  await expect(watchedSecond.getByTestId('upvotes')).toHaveText('1', { timeout: LIVE_TIMEOUT });
-  await watcher.screenshot({ path: testInfo.outputPath('watcher-vote-phone.png') });
+  await upvoteWatched(second, watchedSecond, 'watcher-vote-phone.png');
   await Promise.all([watcher.context().close(), actor.context().close()]);
 });
