@@ -14,9 +14,9 @@ import { scoreBody } from '#test-support/honest-run.ts';
 import { startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { addPasskey, PASSWORD } from '#test-support/operators.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
-import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
 import { SoftAuthenticator } from '#test-support/soft-authenticator.ts';
 import { TestClient } from '#test-support/test-client.ts';
+import { clientIp, suiteTwoNodeSite } from '#test-support/two-node-site.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,7 +29,6 @@ if (!adminUrl) console.warn('tests/scale/live-two-nodes: skipped, TEST_DATABASE_
 const tag = randomBytes(3).toString('hex');
 let counter = 0;
 const name = (prefix: string) => `${prefix}_${tag}_${++counter}`;
-const clientIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! | 1}`;
 const is =
   (type: string, fields: Record<string, unknown> = {}) =>
   (event: StreamEvent) =>
@@ -40,14 +39,16 @@ describe.skipIf(!adminUrl).each([
   { bus: 'PostgreSQL LISTEN/NOTIFY', redis: false },
   { bus: 'Redis pub/sub', redis: true },
 ])('live events between two nodes over $bus', ({ redis }) => {
-  let site: ScratchSite;
-  let a: NodeProcess;
-  let b: NodeProcess;
+  const site = suiteTwoNodeSite({
+    postgresAdminUrl: adminUrl,
+    publicOrigin: PUBLIC_ORIGIN,
+    dataDirPrefix: 'grind-live-node-',
+    redisUrl: redis ? redisUrl : undefined,
+  });
   let member: TestClient;
   let played: ReportedRun;
   let meme: Meme;
   let scoredEntryId: number;
-  let env: () => Record<string, string | undefined>;
   const readers: EventStreamReader[] = [];
   const listen = async (node: NodeProcess, headers: Record<string, string> = {}) => {
     const reader = await EventStreamReader.open(`${node.origin}${LIVE_EVENTS_PATH}`, {
@@ -70,30 +71,20 @@ describe.skipIf(!adminUrl).each([
   };
 
   beforeAll(async () => {
-    site = await startScratchSite({
-      postgresAdminUrl: adminUrl,
-      publicOrigin: PUBLIC_ORIGIN,
-      dataDirPrefix: 'grind-live-node-',
-    });
-    env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
-    a = await startNode({ env: env() });
-    b = await startNode({ env: env() });
     member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
-    await member.register(name('live'), 'password123', { node: a.origin });
+    await member.register(name('live'), 'password123', { node: site.a.origin });
     // A short round, played in real time while the first tests run.
-    played = await playReportedRun(member, { node: a.origin, targetSteps: 240 });
+    played = await playReportedRun(member, { node: site.a.origin, targetSteps: 240 });
     played.reporting.catch(() => {});
   }, 120_000);
 
-  afterAll(async () => {
+  afterAll(() => {
     for (const reader of readers) reader.close();
-    await Promise.all([a?.stop(), b?.stop()]);
-    await site?.close();
   });
 
   it('a new meme posted on A, then votes on it, reach a stream on B', async () => {
-    const onB = await listen(b);
-    const target = await member.request('POST', memePaths.uploadTarget, { node: a.origin });
+    const onB = await listen(site.b);
+    const target = await member.request('POST', memePaths.uploadTarget, { node: site.a.origin });
     const { uploadURL } = target.json<{ uploadURL: string }>();
     const png = await sharp({
       create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 180, b: 250 } },
@@ -106,12 +97,12 @@ describe.skipIf(!adminUrl).each([
       headers: { 'content-type': 'image/png' },
     });
     const processed = await member.request('PUT', memePaths.memeImages, {
-      node: a.origin,
+      node: site.a.origin,
       body: { imageUrl: uploadURL },
     });
     const { objectPath } = processed.json<{ objectPath: string }>();
     const created = await member.request('POST', memePaths.create, {
-      node: a.origin,
+      node: site.a.origin,
       body: { title: 'Live on both nodes', category: 'office-life', imageUrl: objectPath },
     });
     expect(created.statusCode, created.body).toBe(201);
@@ -120,7 +111,7 @@ describe.skipIf(!adminUrl).each([
     await onB.next(is('meme', { id: meme.id, change: 'added' }), WITHIN_MS);
     expect(Date.now() - postedAt).toBeLessThan(WITHIN_MS);
 
-    const counts = await voteOn(a, meme.id);
+    const counts = await voteOn(site.a, meme.id);
     const votedAt = Date.now();
     const event = await onB.next(is('vote', { id: meme.id }), WITHIN_MS);
     expect(Date.now() - votedAt).toBeLessThan(WITHIN_MS);
@@ -128,12 +119,12 @@ describe.skipIf(!adminUrl).each([
   });
 
   it("a score on A changes the board on B's streams", async () => {
-    const onB = await listen(b);
+    const onB = await listen(site.b);
     await played.reporting;
     const wait = played.playableAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const scored = await member.request('POST', gamePaths.scores, {
-      node: a.origin,
+      node: site.a.origin,
       body: scoreBody(played.run, 'ignored'),
     });
     expect(scored.statusCode, scored.body).toBe(201);
@@ -144,27 +135,27 @@ describe.skipIf(!adminUrl).each([
   }, 30_000);
 
   it('a resumed stream on the other node loses nothing, and SIGTERM ends streams', async () => {
-    const onB = await listen(b);
-    await voteOn(a, meme.id);
+    const onB = await listen(site.b);
+    await voteOn(site.a, meme.id);
     await onB.next(is('vote', { id: meme.id }), WITHIN_MS);
     const seen = onB.lastId!;
     // B is stopped as a deploy stops it: its streams end at once, and the clients come back to A.
-    const stopping = b.stop();
+    const stopping = site.b.stop();
     expect(await onB.waitForEnd(5_000)).toBe(true);
     expect(await stopping).toBe(0);
-    const missed = [await voteOn(a, meme.id)];
-    const resumed = await listen(a, { 'last-event-id': String(seen) });
+    const missed = [await voteOn(site.a, meme.id)];
+    const resumed = await listen(site.a, { 'last-event-id': String(seen) });
     await resumed.next(is('vote', { id: meme.id, upvotes: missed[0]!.upvotes }), WITHIN_MS);
     expect(resumed.events.map((e) => e.data)).toEqual(missed);
-    b = await startNode({ env: site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined }) });
+    site.b = await startNode({ env: site.env() });
   }, 60_000);
 
   it('a meme hidden by reports on A leaves the pages served by B', async () => {
-    const onB = await listen(b);
+    const onB = await listen(site.b);
     for (let i = 0; i < 3; i++) {
       const reporter = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
       const res = await reporter.request('POST', pathTo(memePaths.report, { id: meme.id }), {
-        node: a.origin,
+        node: site.a.origin,
         body: { reason: 'spam' },
       });
       expect(res.statusCode, res.body).toBe(200);
@@ -175,22 +166,28 @@ describe.skipIf(!adminUrl).each([
   });
 
   it('a meme unhidden by the CLI, and a run disqualified in the console on A, reach B', async () => {
-    const onB = await listen(b);
+    const onB = await listen(site.b);
     // The CLI is a process of its own: its publisher reaches the nodes over the site's bus.
-    const unhidden = await runAdminCli(env(), 'memes:unhide', String(meme.id), '--reason', 'ok');
+    const unhidden = await runAdminCli(
+      site.env(),
+      'memes:unhide',
+      String(meme.id),
+      '--reason',
+      'ok',
+    );
     expect(unhidden.code, unhidden.stderr).toBe(0);
     await onB.next(is('meme', { id: meme.id, change: 'unhidden' }), WITHIN_MS);
 
     const adminName = name('admin');
     const admin = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
-    await admin.register(adminName, PASSWORD, { node: a.origin });
-    const role = await runAdminCli(env(), 'users:role', adminName, 'admin');
+    await admin.register(adminName, PASSWORD, { node: site.a.origin });
+    const role = await runAdminCli(site.env(), 'users:role', adminName, 'admin');
     expect(role.code, role.stderr).toBe(0);
     // The role change ended the session registration opened.
-    expect((await admin.login(adminName, PASSWORD, { node: a.origin })).statusCode).toBe(200);
-    await addPasskey(admin, new SoftAuthenticator(PUBLIC_ORIGIN), a.origin);
+    expect((await admin.login(adminName, PASSWORD, { node: site.a.origin })).statusCode).toBe(200);
+    await addPasskey(admin, new SoftAuthenticator(PUBLIC_ORIGIN), site.a.origin);
     const boardOnB = async () =>
-      (await member.request('GET', `${gamePaths.leaderboard}?limit=50`, { node: b.origin }))
+      (await member.request('GET', `${gamePaths.leaderboard}?limit=50`, { node: site.b.origin }))
         .json<LeaderboardEntry[]>()
         .map((e) => e.id);
     // B holds the board with the run in its cache when A takes the run off it.
@@ -199,7 +196,7 @@ describe.skipIf(!adminUrl).each([
     const res = await admin.request(
       'POST',
       consolePaths.disqualify.replace(':runId', played.run.runId),
-      { node: a.origin, body: { reason: 'disqualified in a test' } },
+      { node: site.a.origin, body: { reason: 'disqualified in a test' } },
     );
     expect(res.statusCode, res.body).toBe(200);
     await onB.next(is('leaderboard'), WITHIN_MS, from);

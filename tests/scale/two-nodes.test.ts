@@ -12,11 +12,11 @@ import type { Database } from '#server/db/database.ts';
 import { createDatabase } from '#server/db/create-database.ts';
 import { findInvariantViolations } from '#test-support/invariants.ts';
 import { scoreBody, type HonestRun } from '#test-support/honest-run.ts';
-import { startNode, type NodeProcess } from '#test-support/node-process.ts';
+import type { NodeProcess } from '#test-support/node-process.ts';
 import { playReportedRun, type ReportedRun } from '#test-support/reported-run.ts';
 import type { ScratchS3 } from '#test-support/scratch.ts';
-import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
 import { TestClient } from '#test-support/test-client.ts';
+import { clientIp, suiteTwoNodeSite } from '#test-support/two-node-site.ts';
 import { creditCoins } from '#server/shop/ledger.ts';
 import { createS3Store } from '#server/storage/s3.ts';
 import { sleep } from '#test-support/sleep.ts';
@@ -36,17 +36,18 @@ if (!adminUrl) {
 const tag = randomBytes(3).toString('hex');
 let counter = 0;
 const name = (prefix: string) => `${prefix}_${tag}_${++counter}`;
-/** An address per simulated browser, as the balancer reports it (nodes run with TRUST_PROXY). */
-const clientIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]! | 1}`;
 
 describe.skipIf(!adminUrl).each([
   { limits: 'SQL', redis: false },
   { limits: 'Redis', redis: true },
 ])('two nodes on one PostgreSQL and one bucket, rate limits in $limits', ({ redis }) => {
-  let site: ScratchSite;
+  const site = suiteTwoNodeSite({
+    postgresAdminUrl: adminUrl,
+    publicOrigin: PUBLIC_ORIGIN,
+    dataDirPrefix: 'grind-scale-node-',
+    redisUrl: redis ? redisUrl : undefined,
+  });
   let s3: ScratchS3;
-  let a: NodeProcess;
-  let b: NodeProcess;
   let db: Kysely<Database>;
 
   // One member's browser, and the run it started before anything else (rounds take real time).
@@ -58,27 +59,18 @@ describe.skipIf(!adminUrl).each([
   let meme: Meme;
 
   beforeAll(async () => {
-    site = await startScratchSite({
-      postgresAdminUrl: adminUrl,
-      publicOrigin: PUBLIC_ORIGIN,
-      dataDirPrefix: 'grind-scale-node-',
-    });
-    s3 = site.s3!;
-    const env = () => site.nodeEnv({ REDIS_URL: redis ? redisUrl : undefined });
-    // One after the other: both would race to run the migrations on the empty database.
-    a = await startNode({ env: env() });
-    b = await startNode({ env: env() });
-    db = createDatabase({ kind: 'postgres', url: site.database!.url });
+    s3 = site.scratch.s3!;
+    db = createDatabase({ kind: 'postgres', url: site.scratch.database!.url });
 
     member = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     memberName = name('member');
-    memberId = (await member.register(memberName, 'password123', { node: a.origin })).id;
+    memberId = (await member.register(memberName, 'password123', { node: site.a.origin })).id;
     // The round's progress reports go out while the other tests run, to both nodes in turn:
     // the run's progress is kept in SQL, so either node takes any report.
     played = await playReportedRun(member, {
-      node: a.origin,
+      node: site.a.origin,
       targetSteps: 420,
-      reportTo: (index) => (index % 2 === 0 ? a : b).origin,
+      reportTo: (index) => (index % 2 === 0 ? site.a : site.b).origin,
     });
     run = played.run;
     expect(run.result.coins).toBeGreaterThan(0);
@@ -86,30 +78,28 @@ describe.skipIf(!adminUrl).each([
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
     await db?.destroy();
-    await site?.close();
   });
 
   it('keeps the session and the CSRF token valid on both nodes', async () => {
-    const me = await member.request('GET', authPaths.me, { node: b.origin });
+    const me = await member.request('GET', authPaths.me, { node: site.b.origin });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toEqual({ user: { id: memberId, username: memberName } });
 
     // The token came from A (fetched for the run above); B checks it without asking A.
     const onB = await member.request('POST', pathTo(shopPaths.select, { key: 'default' }), {
-      node: b.origin,
+      node: site.b.origin,
     });
     expect(onB.statusCode).toBe(200);
     const wrong = await member.request('POST', memePaths.uploadTarget, {
-      node: b.origin,
+      node: site.b.origin,
       headers: { 'x-csrf-token': 'not-the-token' },
     });
     expect(wrong.statusCode).toBe(403);
   });
 
   it('uploads on one node, processes on the other, serves the image from either', async () => {
-    const target = await member.request('POST', memePaths.uploadTarget, { node: a.origin });
+    const target = await member.request('POST', memePaths.uploadTarget, { node: site.a.origin });
     expect(target.statusCode).toBe(200);
     const { uploadURL } = target.json<{ uploadURL: string }>();
     expect(uploadURL.startsWith(`${s3.endpoint}/${s3.bucket}/uploads/`)).toBe(true);
@@ -127,32 +117,32 @@ describe.skipIf(!adminUrl).each([
     expect(put.status).toBe(200);
 
     const processed = await member.request('PUT', memePaths.memeImages, {
-      node: b.origin,
+      node: site.b.origin,
       body: { imageUrl: uploadURL },
     });
     expect(processed.statusCode).toBe(200);
     const { objectPath } = processed.json<{ objectPath: string }>();
 
     const created = await member.request('POST', memePaths.create, {
-      node: a.origin,
+      node: site.a.origin,
       body: { title: 'Two nodes, one meme', category: 'office-life', imageUrl: objectPath },
     });
     expect(created.statusCode).toBe(201);
     meme = created.json<{ meme: Meme }>().meme;
     expect(meme.imageUrl).toBe(objectPath);
 
-    const fromB = await fetch(new URL(meme.imageUrl, b.origin));
-    const fromA = await fetch(new URL(meme.imageUrl, a.origin));
+    const fromB = await fetch(new URL(meme.imageUrl, site.b.origin));
+    const fromA = await fetch(new URL(meme.imageUrl, site.a.origin));
     expect([fromA.status, fromB.status]).toEqual([200, 200]);
     const bytesB = Buffer.from(await fromB.arrayBuffer());
     expect(bytesB.equals(Buffer.from(await fromA.arrayBuffer()))).toBe(true);
     expect((await sharp(bytesB).metadata()).width).toBe(64);
-    expect((await fetch(new URL(meme.thumbnailUrl, b.origin))).status).toBe(200);
+    expect((await fetch(new URL(meme.thumbnailUrl, site.b.origin))).status).toBe(200);
 
     // B lists it within its read cache's second (docs/decisions/011-one-read-cache-rule.md).
     await expect
       .poll(async () => {
-        const listed = await member.request('GET', memePaths.list, { node: b.origin });
+        const listed = await member.request('GET', memePaths.list, { node: site.b.origin });
         return listed.json<Meme[]>().map((m) => m.id);
       })
       .toContain(meme.id);
@@ -168,14 +158,14 @@ describe.skipIf(!adminUrl).each([
       'up' | 'down',
       [number, number, 'up' | 'down' | null],
     ][] = [
-      [member, a, 'up', [1, 0, 'up']],
-      [visitor1, b, 'up', [2, 0, 'up']],
-      [member, b, 'down', [1, 1, 'down']],
-      [visitor2, a, 'down', [1, 2, 'down']],
+      [member, site.a, 'up', [1, 0, 'up']],
+      [visitor1, site.b, 'up', [2, 0, 'up']],
+      [member, site.b, 'down', [1, 1, 'down']],
+      [visitor2, site.a, 'down', [1, 2, 'down']],
       // The visitor's cookie was signed by B; A knows it. The same vote again takes it back.
-      [visitor1, a, 'up', [0, 2, null]],
-      [member, a, 'down', [0, 1, null]],
-      [visitor2, b, 'up', [1, 0, 'up']],
+      [visitor1, site.a, 'up', [0, 2, null]],
+      [member, site.a, 'down', [0, 1, null]],
+      [visitor2, site.b, 'up', [1, 0, 'up']],
     ];
     for (const [client, node, voteType, [upvotes, downvotes, myVote]] of steps) {
       const res = await client.request('POST', path, { node: node.origin, body: { voteType } });
@@ -190,7 +180,7 @@ describe.skipIf(!adminUrl).each([
     expect(row).toEqual({ upvotes: 1, downvotes: 0 });
 
     // Each caller's own vote is read per request: exact on both nodes at once.
-    for (const node of [a, b]) {
+    for (const node of [site.a, site.b]) {
       const page = await visitor2.request('GET', memePaths.list, { node: node.origin });
       expect(page.json<Meme[]>().find((m) => m.id === meme.id)?.myVote).toBe('up');
     }
@@ -201,29 +191,29 @@ describe.skipIf(!adminUrl).each([
       const m = ((await page.json()) as Meme[]).find((x) => x.id === meme.id);
       return m && `${m.upvotes}/${m.downvotes}`;
     };
-    expect(await countsOn(b)).toBe('1/0');
+    expect(await countsOn(site.b)).toBe('1/0');
     const visitor3 = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     const voted = await visitor3.request('POST', path, {
-      node: a.origin,
+      node: site.a.origin,
       body: { voteType: 'up' },
     });
     expect(voted.json()).toEqual({ upvotes: 2, downvotes: 0, myVote: 'up' });
     const votedAt = Date.now();
-    let onB = await countsOn(b);
+    let onB = await countsOn(site.b);
     while (onB !== '2/0' && Date.now() - votedAt < PAGE_CACHE_SETTLE_MS) {
       await sleep(50);
-      onB = await countsOn(b);
+      onB = await countsOn(site.b);
     }
     expect(onB).toBe('2/0');
     // On A, where it was cast, the voter's next read counts it at once (their page is loaded
     // after their vote), and the page other readers get here is that one.
-    const votersPage = await visitor3.request('GET', memePaths.list, { node: a.origin });
+    const votersPage = await visitor3.request('GET', memePaths.list, { node: site.a.origin });
     expect(votersPage.json<Meme[]>().find((m) => m.id === meme.id)).toMatchObject({
       upvotes: 2,
       downvotes: 0,
       myVote: 'up',
     });
-    expect(await countsOn(a)).toBe('2/0');
+    expect(await countsOn(site.a)).toBe('2/0');
   });
 
   it('takes a run issued by A, its score and coins on B, and a purchase on A', async () => {
@@ -232,42 +222,42 @@ describe.skipIf(!adminUrl).each([
       const res = await fetch(new URL(gamePaths.leaderboard, node.origin));
       return ((await res.json()) as { id: number }[]).map((e) => e.id);
     };
-    expect(await leaderboardOn(a)).toEqual([]);
+    expect(await leaderboardOn(site.a)).toEqual([]);
     await played.reporting;
     await sleep(Math.max(0, played.playableAt - Date.now()));
     const scored = await member.request('POST', gamePaths.scores, {
-      node: b.origin,
+      node: site.b.origin,
       body: scoreBody(run, 'ignored'),
     });
     expect(scored.statusCode, scored.body).toBe(201);
     const { entry } = scored.json<{ entry: { id: number; playerName: string; score: number } }>();
     expect(entry).toMatchObject({ playerName: memberName, score: run.result.score });
     const again = await member.request('POST', gamePaths.scores, {
-      node: a.origin,
+      node: site.a.origin,
       body: scoreBody(run, 'ignored'),
     });
     expect(again.statusCode).toBe(422);
 
     const coins = run.result.coins;
     const credited = await member.request('POST', gamePaths.coins, {
-      node: b.origin,
+      node: site.b.origin,
       body: { amount: coins, runId: run.runId },
     });
     expect(credited.statusCode).toBe(200);
     expect(credited.json()).toEqual({ coinsAdded: coins, balance: coins });
     const twice = await member.request('POST', gamePaths.coins, {
-      node: a.origin,
+      node: site.a.origin,
       body: { amount: coins, runId: run.runId },
     });
     expect(twice.statusCode).toBe(422);
 
     // B took the score and shows it at once; A within its cache's second (plus one refresh).
-    expect(await leaderboardOn(b)).toEqual([entry.id]);
+    expect(await leaderboardOn(site.b)).toEqual([entry.id]);
     const scoredAt = Date.now();
-    let onA = await leaderboardOn(a);
+    let onA = await leaderboardOn(site.a);
     while (onA.length === 0 && Date.now() - scoredAt < 3000) {
       await sleep(50);
-      onA = await leaderboardOn(a);
+      onA = await leaderboardOn(site.a);
     }
     expect(onA).toEqual([entry.id]);
 
@@ -280,25 +270,25 @@ describe.skipIf(!adminUrl).each([
       now: Date.now(),
     });
     const purchase = pathTo(shopPaths.purchase, { key: 'hardhat' });
-    const bought = await member.request('POST', purchase, { node: a.origin });
+    const bought = await member.request('POST', purchase, { node: site.a.origin });
     expect(bought.statusCode, bought.body).toBe(200);
     expect(bought.json<{ profile: { coins: number } }>().profile.coins).toBe(coins + 100 - 50);
-    const boughtAgain = await member.request('POST', purchase, { node: b.origin });
+    const boughtAgain = await member.request('POST', purchase, { node: site.b.origin });
     expect(boughtAgain.statusCode).toBe(409);
 
-    const profileOnB = await member.request('GET', shopPaths.profile, { node: b.origin });
+    const profileOnB = await member.request('GET', shopPaths.profile, { node: site.b.origin });
     expect(profileOnB.json()).toEqual({
       username: memberName,
       coins: coins + 50,
       selectedCharacterKey: 'default',
     });
     const selected = await member.request('POST', pathTo(shopPaths.select, { key: 'hardhat' }), {
-      node: b.origin,
+      node: site.b.origin,
     });
     expect(selected.statusCode).toBe(200);
-    const profileOnA = await member.request('GET', shopPaths.profile, { node: a.origin });
+    const profileOnA = await member.request('GET', shopPaths.profile, { node: site.a.origin });
     expect(profileOnA.json()).toMatchObject({ coins: coins + 50, selectedCharacterKey: 'hardhat' });
-    const owned = await member.request('GET', shopPaths.characters, { node: b.origin });
+    const owned = await member.request('GET', shopPaths.characters, { node: site.b.origin });
     expect(owned.json()).toEqual([{ characterKey: 'default' }, { characterKey: 'hardhat' }]);
 
     const ledger = await db
@@ -317,22 +307,22 @@ describe.skipIf(!adminUrl).each([
   it('counts failed logins across both nodes in the shared store', async () => {
     const target = name('throttled');
     const owner = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
-    await owner.register(target, 'password123', { node: b.origin });
+    await owner.register(target, 'password123', { node: site.b.origin });
 
     const attacker = TestClient.http(PUBLIC_ORIGIN, { clientIp: clientIp() });
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const node = i % 2 === 0 ? a : b;
+      const node = i % 2 === 0 ? site.a : site.b;
       const res = await attacker.login(target, `wrong-${i}`, { node: node.origin });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
     // 10 per username and address per window: one node alone would have allowed 10 more.
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
-    const rightPassword = await attacker.login(target, 'password123', { node: a.origin });
+    const rightPassword = await attacker.login(target, 'password123', { node: site.a.origin });
     expect(rightPassword.statusCode).toBe(429);
     // The owner, from their own address, is not locked out by someone else's guesses.
-    const ownerLogin = await owner.login(target, 'password123', { node: b.origin });
+    const ownerLogin = await owner.login(target, 'password123', { node: site.b.origin });
     expect(ownerLogin.statusCode).toBe(200);
 
     const key = `login:user:${target.toLowerCase()}:net:${attacker.clientIp}`;
@@ -355,9 +345,9 @@ describe.skipIf(!adminUrl).each([
   });
 
   it('ends the session everywhere on logout, and leaves every invariant holding', async () => {
-    const out = await member.request('POST', authPaths.logout, { node: b.origin });
+    const out = await member.request('POST', authPaths.logout, { node: site.b.origin });
     expect(out.statusCode).toBe(200);
-    const me = await member.request('GET', authPaths.me, { node: a.origin });
+    const me = await member.request('GET', authPaths.me, { node: site.a.origin });
     expect(me.json()).toEqual({ user: null });
 
     const store = createS3Store(s3.config);
