@@ -4,9 +4,9 @@ import { authPaths } from '#shared/api/paths.ts';
 import { storeLastWeekRun } from '#test-support/honest-run.ts';
 import { runAdminCli } from '#test-support/admin-cli.ts';
 import { TestWallet } from '#test-support/test-wallet.ts';
-import { createDatabase } from '#server/db/create-database.ts';
 import {
   addVirtualAuthenticator,
+  expireStepUp,
   postedMeme,
   signInViaApi,
   signUpViaApi,
@@ -24,23 +24,6 @@ async function admin(...args: string[]): Promise<string> {
   const run = await runAdminCli({ DATA_DIR: process.env.E2E_DATA_DIR, NODE_ENV: 'test' }, ...args);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
-}
-
-/**
- * Ends the passkey step-up of the member's sessions, as 15 idle minutes would: the console reads
- * the session row on each request (decision 022), so the next call is refused PASSKEY_REQUIRED.
- */
-async function expireStepUp(username: string): Promise<void> {
-  const db = createDatabase({
-    kind: 'sqlite',
-    file: path.join(process.env.E2E_DATA_DIR!, 'app.db'),
-  });
-  try {
-    const user = db.selectFrom('users').select('id').where('username', '=', username);
-    await db.updateTable('sessions').set({ passkey_at: 0 }).where('user_id', 'in', user).execute();
-  } finally {
-    await db.destroy();
-  }
 }
 
 test('a moderator signs in inside the console, adds a passkey and hides a reported meme: off the open gallery, its page a 404', async ({

@@ -4,6 +4,7 @@ import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { freePort, REPO_ROOT, startNode, type NodeProcess } from '#test-support/node-process.ts';
 import { startScratchSite, type ScratchSite } from '#test-support/scratch-site.ts';
+import { createDatabase } from '#server/db/create-database.ts';
 import type { Meme } from '#shared/api/memes.ts';
 import { authPaths, memePaths } from '#shared/api/paths.ts';
 
@@ -216,4 +217,25 @@ export function serverOfItsOwn(siteConfig?: Record<string, unknown>) {
     await site?.close();
   });
   return { origin: () => node!.origin };
+}
+
+/**
+ * Ends the passkey step-up of the member's sessions, as 15 idle minutes would: the console reads
+ * the session row on each request (decision 022), so the next call is refused PASSKEY_REQUIRED.
+ * `dataDir`: the site's data folder (the shared e2e server's unless a journey runs its own).
+ */
+export async function expireStepUp(
+  username: string,
+  dataDir = process.env.E2E_DATA_DIR!,
+): Promise<void> {
+  const db = createDatabase({
+    kind: 'sqlite',
+    file: path.join(dataDir, 'app.db'),
+  });
+  try {
+    const user = db.selectFrom('users').select('id').where('username', '=', username);
+    await db.updateTable('sessions').set({ passkey_at: 0 }).where('user_id', 'in', user).execute();
+  } finally {
+    await db.destroy();
+  }
 }

@@ -7,11 +7,11 @@ import {
   raidThresholdsEndpoint,
   type RaidAdmin,
 } from '#shared/api/raid.ts';
-import { callEndpoint } from '#client/lib/api-call.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
 import { Input } from '#client/ui/input.tsx';
 import {
+  consoleCall,
   errorText,
   toastRefusal,
   useConsoleAction,
@@ -33,7 +33,7 @@ function ThresholdsForm({ current }: { current: Thresholds }) {
   const [values, setValues] = useState<Thresholds>(current);
   const [reason, setReason] = useState('');
   const save = useConsoleAction({
-    call: () => callEndpoint(raidThresholdsEndpoint, { body: { ...values, reason } }),
+    call: () => consoleCall(raidThresholdsEndpoint, { body: { ...values, reason } }),
     onDone: () => {
       toast({ title: 'Thresholds saved' });
       setReason('');
@@ -75,7 +75,7 @@ function Blocklist() {
   const [reason, setReason] = useState('');
   const exported = useConsoleQuery(['blocklist'], blocklistExportEndpoint);
   const add = useConsoleAction({
-    call: () => callEndpoint(blocklistImportEndpoint, { body: { source, text, reason } }),
+    call: () => consoleCall(blocklistImportEndpoint, { body: { source, text, reason } }),
     onDone: (r) => {
       toast({ title: `Added ${r.added} picture(s)`, description: `${r.known} known already` });
       setText('');
@@ -128,7 +128,7 @@ export function RaidPage() {
   const isAdmin = useOperator().data?.role === 'admin';
   const [reason, setReason] = useState('');
   const flip = useConsoleAction({
-    call: (active: boolean) => callEndpoint(raidSwitchEndpoint, { body: { active, reason } }),
+    call: (active: boolean) => consoleCall(raidSwitchEndpoint, { body: { active, reason } }),
     onDone: (r) => {
       toast({ title: r.active ? 'Raid mode is on' : 'Raid mode is off' });
       setReason('');
