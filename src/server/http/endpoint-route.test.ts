@@ -14,7 +14,8 @@ const endpoints = Object.values(
 )
   .flatMap((module) => Object.values(module as Record<string, unknown>))
   .filter(
-    (value): value is Endpoint => typeof value === 'object' && value !== null && 'access' in value,
+    (value): value is Endpoint =>
+      typeof value === 'object' && value !== null && 'method' in value && 'access' in value,
   );
 const withAccess = (...access: Endpoint['access'][]) =>
   endpoints.filter((endpoint) => access.includes(endpoint.access));

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { idParamsSchema } from './console/common.ts';
+import { defineEndpoint, endpointGroup, okSchema } from './endpoint.ts';
 import { appealPaths } from './paths.ts';
-import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
+import { DISPLAYABLE_TEXT } from './text.ts';
 
 /**
  * A suspended member's appeal (docs/decisions/022-operator-console.md): one per suspension, a
@@ -25,8 +26,15 @@ export type AppealBody = z.infer<typeof appealBodySchema>;
 export const APPEAL_DECISIONS = ['upheld', 'lifted'] as const;
 export type AppealDecision = (typeof APPEAL_DECISIONS)[number];
 
-/** The 401 a visitor gets from the appeal's endpoints. */
-const SIGN_IN_TO_APPEAL = 'Please sign in to appeal.';
+/** The appeal's endpoints: a member's, and the 401 a visitor gets. */
+const appealing = endpointGroup({
+  tag: 'auth',
+  access: 'member',
+  signIn: 'Please sign in to appeal.',
+});
+
+/** A member's appeal, as its own answers show it. */
+const appealSchema = z.object({ id: z.number().int(), createdAt: z.number() });
 
 /** The decision on the member's appeal, until they have been shown it. */
 export const appealDecisionNoticeSchema = z.object({
@@ -38,46 +46,37 @@ export const appealDecisionNoticeSchema = z.object({
 });
 export type AppealDecisionNotice = z.infer<typeof appealDecisionNoticeSchema>;
 
-export const appealEndpoint = defineEndpoint({
+export const appealEndpoint = defineEndpoint(appealing, {
   method: 'POST',
   path: appealPaths.appeal,
   id: 'appealSuspension',
   summary: "Appeals the member's current suspension, once, with a short text for the moderators",
-  tag: 'auth',
-  access: 'member',
-  signIn: SIGN_IN_TO_APPEAL,
   body: appealBodySchema,
   status: 201,
-  response: z.object({ appeal: z.object({ id: z.number().int(), createdAt: z.number() }) }),
+  response: z.object({ appeal: appealSchema }),
   errors: { 403: ['RAID_MODE'], 409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
 /** The member's current suspension and their appeal of it, if any: the form is offered once. */
-export const appealStatusEndpoint = defineEndpoint({
+export const appealStatusEndpoint = defineEndpoint(appealing, {
   method: 'GET',
   path: appealPaths.appeal,
   id: 'appealStatus',
   summary: "The member's current suspension and their appeal of it (one appeal per suspension)",
-  tag: 'auth',
-  access: 'member',
-  signIn: SIGN_IN_TO_APPEAL,
   response: z.object({
     /** Null when the member is not suspended now. */
     suspension: z.object({ reason: z.string(), endsAt: z.number().nullable() }).nullable(),
     /** The appeal of that suspension, when one was filed. */
-    appeal: z.object({ id: z.number().int(), createdAt: z.number() }).nullable(),
+    appeal: appealSchema.nullable(),
   }),
 });
 
-export const appealSeenEndpoint = defineEndpoint({
+export const appealSeenEndpoint = defineEndpoint(appealing, {
   method: 'POST',
   path: appealPaths.seen,
   id: 'appealDecisionSeen',
   summary: 'The member has been shown the decision on their appeal: it is not told again',
-  tag: 'auth',
-  access: 'member',
-  signIn: SIGN_IN_TO_APPEAL,
-  params: z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) }),
-  response: z.object({ ok: z.literal(true) }),
+  params: idParamsSchema,
+  response: okSchema,
   errors: { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appealDecisionNoticeSchema } from './appeals.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup, okSchema } from './endpoint.ts';
 import { authPaths } from './paths.ts';
 
 export const USERNAME_MIN = 3;
@@ -77,39 +77,34 @@ export type MeResponse = z.infer<typeof meResponseSchema>;
 export const authResponseSchema = z.object({ user: userSchema });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
-export const logoutResponseSchema = z.object({ ok: z.literal(true) });
-
 export const csrfTokenResponseSchema = z.object({ csrfToken: z.string() });
 export type CsrfTokenResponse = z.infer<typeof csrfTokenResponseSchema>;
 
-export const csrfTokenEndpoint = defineEndpoint({
+/** Signing in and out, and what a visitor's page asks first: for anyone with the site's cookies. */
+export const signingIn = endpointGroup({ tag: 'auth', access: 'visitor' });
+
+export const csrfTokenEndpoint = defineEndpoint(signingIn, {
   method: 'GET',
   path: authPaths.csrfToken,
   id: 'getCsrfToken',
   summary: 'A token for the X-CSRF-Token header of every write (bound to the csrf cookie)',
-  tag: 'auth',
-  access: 'visitor',
   response: csrfTokenResponseSchema,
 });
 
 /** The session check on every first load (client/lib/session.ts reads it without zod). */
-export const meEndpoint = defineEndpoint({
+export const meEndpoint = defineEndpoint(signingIn, {
   method: 'GET',
   path: authPaths.me,
   id: 'getCurrentUser',
   summary: 'The signed-in member (null for a visitor) and any appeal decision not yet shown',
-  tag: 'auth',
-  access: 'visitor',
   response: meResponseSchema,
 });
 
-export const registerEndpoint = defineEndpoint({
+export const registerEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: authPaths.register,
   id: 'register',
   summary: 'Create an account and sign in to it',
-  tag: 'auth',
-  access: 'visitor',
   csrfExempt: true,
   body: registerBodySchema,
   status: 201,
@@ -117,25 +112,21 @@ export const registerEndpoint = defineEndpoint({
   errors: { 403: ['CHALLENGE_REQUIRED'], 409: ['USERNAME_TAKEN'], 429: ['RATE_LIMITED'] },
 });
 
-export const loginEndpoint = defineEndpoint({
+export const loginEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: authPaths.login,
   id: 'login',
   summary: 'Sign in with a username and password',
-  tag: 'auth',
-  access: 'visitor',
   csrfExempt: true,
   body: loginBodySchema,
   response: authResponseSchema,
   errors: { 401: ['INVALID_CREDENTIALS'], 429: ['RATE_LIMITED', 'SIGN_IN_PAUSED'] },
 });
 
-export const logoutEndpoint = defineEndpoint({
+export const logoutEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: authPaths.logout,
   id: 'logout',
   summary: 'End the session',
-  tag: 'auth',
-  access: 'visitor',
-  response: logoutResponseSchema,
+  response: okSchema,
 });

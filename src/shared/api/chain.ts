@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { admins } from './console/common.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import { weekIdSchema } from './game.ts';
 
 /** Routes of payments and burns verified on chain (docs/decisions/023-prize-paid-on-chain.md). */
@@ -41,18 +42,24 @@ export const paymentStatusSchema = z.object({
 });
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 
-/** A payment's refusals, beside an admin endpoint's (endpoint.ts, accessErrors). */
-const PAYMENT_ERRORS = {
-  404: ['NOT_FOUND'],
-  409: [
-    'PRIZE_NOT_APPROVED',
-    'PRIZE_ALREADY_PAID',
-    'PRIZE_NOT_SOL',
-    'NO_PENDING_PAYMENT',
-    'PAYMENT_STILL_OPEN',
-  ],
-  503: ['CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
-} as const;
+/** The chain cannot be read: none configured, or its RPC does not answer as it should. */
+const CHAIN_REFUSALS = ['CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'] as const;
+
+/** A week's payment, by the week in the path, with its refusals beside an admin endpoint's. */
+const weekPayment = endpointGroup(admins, {
+  params: weekParamsSchema,
+  errors: {
+    404: ['NOT_FOUND'],
+    409: [
+      'PRIZE_NOT_APPROVED',
+      'PRIZE_ALREADY_PAID',
+      'PRIZE_NOT_SOL',
+      'NO_PENDING_PAYMENT',
+      'PAYMENT_STILL_OPEN',
+    ],
+    503: CHAIN_REFUSALS,
+  },
+});
 
 /**
  * A prepared payment and what the console's transfer is built on: a recent blockhash from the
@@ -63,29 +70,21 @@ export const preparedPaymentSchema = paymentStatusSchema.extend({
 });
 export type PreparedPayment = z.infer<typeof preparedPaymentSchema>;
 
-export const preparePaymentEndpoint = defineEndpoint({
+export const preparePaymentEndpoint = defineEndpoint(weekPayment, {
   method: 'POST',
   path: chainPaths.payment,
   id: 'preparePrizePayment',
   summary:
     "Prepares the week's payment: a fresh reference key and the memo the transfer must carry (the open one while it is pending), and a recent blockhash to build it on",
-  tag: 'console',
-  access: 'admin',
-  params: weekParamsSchema,
   response: preparedPaymentSchema,
-  errors: PAYMENT_ERRORS,
 });
 
-export const paymentStatusEndpoint = defineEndpoint({
+export const paymentStatusEndpoint = defineEndpoint(weekPayment, {
   method: 'GET',
   path: chainPaths.payment,
   id: 'prizePaymentStatus',
   summary: "Where the week's payment stands",
-  tag: 'console',
-  access: 'admin',
-  params: weekParamsSchema,
   response: paymentStatusSchema,
-  errors: PAYMENT_ERRORS,
 });
 
 export const confirmPaymentBodySchema = z.object({
@@ -96,20 +95,16 @@ export const confirmPaymentBodySchema = z.object({
   signature: signatureSchema.optional(),
 });
 
-export const confirmPaymentEndpoint = defineEndpoint({
+export const confirmPaymentEndpoint = defineEndpoint(weekPayment, {
   method: 'POST',
   path: chainPaths.confirmPayment,
   id: 'confirmPrizePayment',
   summary:
     "Checks the signature the wallet answered, then every transaction naming the week's references, and records the week paid once one is verified at finalized",
-  tag: 'console',
-  access: 'admin',
-  params: weekParamsSchema,
   body: confirmPaymentBodySchema,
   response: paymentStatusSchema,
   errors: {
-    ...PAYMENT_ERRORS,
-    409: [...PAYMENT_ERRORS[409], 'TX_ALREADY_RECORDED'],
+    409: ['TX_ALREADY_RECORDED'],
     422: [
       'TX_FAILED',
       'TX_NO_REFERENCE',
@@ -153,13 +148,11 @@ export const burnsEndpoint = defineEndpoint({
   response: burnsResponseSchema,
 });
 
-export const recordBurnEndpoint = defineEndpoint({
+export const recordBurnEndpoint = defineEndpoint(admins, {
   method: 'POST',
   path: chainPaths.recordBurn,
   id: 'recordBurn',
   summary: "Records a burn by its signature once verified as a finalized burn of the site's mint",
-  tag: 'console',
-  access: 'admin',
   body: z.object({ signature: signatureSchema }),
   status: 201,
   response: burnSchema,
@@ -174,6 +167,6 @@ export const recordBurnEndpoint = defineEndpoint({
       'TX_BURN_ZERO',
       'TX_BURN_TOO_LARGE',
     ],
-    503: ['CHAIN_NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'CHAIN_BAD_ANSWER'],
+    503: CHAIN_REFUSALS,
   },
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { declaredErrors, type Endpoint, type EndpointAccess } from './endpoint.ts';
+import {
+  declaredErrors,
+  defineEndpoint,
+  endpointGroup,
+  type Endpoint,
+  type EndpointAccess,
+} from './endpoint.ts';
 
 /** An endpoint that differs from the others only in what the test is about. */
 const declared = (
@@ -57,5 +63,38 @@ describe('declaredErrors: what an endpoint answers besides its own refusals', ()
     });
     const exempt = declared({ method: 'POST', access: 'visitor', csrfExempt: true });
     expect(exempt[403]).toEqual(['CROSS_SITE']);
+  });
+});
+
+describe('defineEndpoint(group, own): what endpoints share, written once', () => {
+  const response = z.object({});
+  const things = endpointGroup({
+    tag: 'things',
+    access: 'moderator',
+    errors: { 404: ['NOT_FOUND'] },
+  });
+  const ownThings = endpointGroup(things, { beforePasskey: true, errors: { 403: ['NOT_OWNED'] } });
+  const header = { method: 'POST', path: '/api/things', id: 'thing', summary: 'A thing' } as const;
+
+  it("is the group's parts and the endpoint's, refusals joined status by status, the group's first", () => {
+    expect(
+      defineEndpoint(ownThings, { ...header, response, errors: { 404: ['UNKNOWN_CHARACTER'] } }),
+    ).toEqual({
+      ...header,
+      tag: 'things',
+      access: 'moderator',
+      beforePasskey: true,
+      response,
+      errors: { 403: ['NOT_OWNED'], 404: ['NOT_FOUND', 'UNKNOWN_CHARACTER'] },
+    });
+  });
+
+  it("lets an endpoint's own part win, and adds no refusals where neither has any", () => {
+    expect(defineEndpoint(things, { ...header, access: 'admin', response })).toMatchObject({
+      access: 'admin',
+      errors: { 404: ['NOT_FOUND'] },
+    });
+    const plain = endpointGroup({ tag: 'things', access: 'public' });
+    expect(defineEndpoint(plain, { ...header, response })).not.toHaveProperty('errors');
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorCode, ErrorStatus } from './error-codes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,7 +38,10 @@ export type EndpointAccess =
  * the OpenAPI document is generated from it (server/plugins/openapi.ts). Nothing about an
  * endpoint is chosen anywhere else.
  */
-export type Endpoint = EndpointAccess & {
+export type Endpoint = EndpointAccess & EndpointParts;
+
+/** An endpoint beside who may call it. */
+type EndpointParts = {
   readonly method: HttpMethod;
   /** A route pattern from paths.ts (`/api/memes/:id/vote`). */
   readonly path: string;
@@ -65,13 +68,82 @@ export type Endpoint = EndpointAccess & {
 
 export type ErrorsByStatus = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 
+/** The answer of a write that has nothing more to tell. */
+export const okSchema = z.object({ ok: z.literal(true) });
+
 /**
- * Declares an endpoint; `const` keeps every schema's own type for the server and the client.
- * Marked free of side effects so a bundle drops the endpoints its code never calls.
+ * What the endpoints of an area (or of one kind in it) share, written once beside them: a tag,
+ * who may call them, a params schema, refusals. Never a method or a path: each endpoint has its own.
  */
+type EndpointGroup = Partial<Omit<EndpointParts, 'method' | 'path' | 'id' | 'summary'>> & {
+  readonly access?: Access;
+  readonly signIn?: string;
+  readonly beforePasskey?: true;
+};
+type OwnParts = Partial<EndpointParts> & EndpointGroup;
+
+type Codes<E, S> = S extends keyof E ? (E[S] extends readonly ErrorCode[] ? E[S] : []) : [];
+type ErrorsOf<T> = T extends { readonly errors: infer E } ? E : object;
+/** The group's refusals and the endpoint's own, status by status, the group's first. */
+type JoinedErrors<G, O> = [keyof ErrorsOf<G> | keyof ErrorsOf<O>] extends [never]
+  ? object
+  : {
+      readonly errors: {
+        readonly [S in keyof ErrorsOf<G> | keyof ErrorsOf<O>]: readonly [
+          ...Codes<ErrorsOf<G>, S>,
+          ...Codes<ErrorsOf<O>, S>,
+        ];
+      };
+    };
+/** A group's parts with an endpoint's (or a narrower group's): its own win, refusals join. */
+type Joined<G, O> = Flat<Omit<G, keyof O | 'errors'> & Omit<O, 'errors'> & JoinedErrors<G, O>>;
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+/** The access variant an endpoint with these parts must meet (a member's needs `signIn`). */
+type AccessVariant<E> = EndpointAccess extends infer V
+  ? V extends EndpointAccess
+    ? E extends { readonly access: V['access'] }
+      ? V
+      : never
+    : never
+  : never;
+/** What an endpoint must state itself beside its group's parts: asked for only when it falls short. */
+type OwnRequired<G, O> = [AccessVariant<Joined<G, O>>] extends [never]
+  ? { readonly access: Access }
+  : Omit<AccessVariant<Joined<G, O>> & EndpointParts, keyof G>;
+
+function joined(group: EndpointGroup, own: OwnParts): OwnParts {
+  if (!group.errors || !own.errors) return { ...group, ...own };
+  const errors: Record<string, readonly ErrorCode[]> = { ...group.errors };
+  for (const [status, codes] of Object.entries(own.errors)) {
+    errors[status] = [...(errors[status] ?? []), ...(codes ?? [])];
+  }
+  return { ...group, ...own, errors };
+}
+
+/**
+ * Declares an endpoint, whole or as its group's parts and its own; `const` keeps every schema's
+ * own type for the server and the client. Marked free of side effects so a bundle drops the
+ * endpoints its code never calls.
+ */
+export function defineEndpoint<const E extends Endpoint>(endpoint: E): E;
+export function defineEndpoint<const G extends EndpointGroup, const O extends OwnParts>(
+  group: G,
+  own: O & (Joined<G, O> extends Endpoint ? unknown : OwnRequired<G, O>),
+): Joined<G, O>;
 /* #__NO_SIDE_EFFECTS__ */
-export function defineEndpoint<const E extends Endpoint>(endpoint: E): E {
-  return endpoint;
+export function defineEndpoint(endpointOrGroup: OwnParts, own?: OwnParts): OwnParts {
+  return own ? joined(endpointOrGroup, own) : endpointOrGroup;
+}
+
+/** Declares what a group of endpoints shares (`defineEndpoint(group, own)`), or a narrower group. */
+export function endpointGroup<const G extends EndpointGroup>(group: G): G;
+export function endpointGroup<const G extends EndpointGroup, const O extends EndpointGroup>(
+  group: G,
+  narrower: O,
+): Joined<G, O>;
+/* #__NO_SIDE_EFFECTS__ */
+export function endpointGroup(group: EndpointGroup, narrower?: EndpointGroup): EndpointGroup {
+  return narrower ? joined(group, narrower) : group;
 }
 
 type Input<S> = S extends z.ZodType ? z.input<S> : never;

@@ -4,7 +4,7 @@ import { DISPLAYABLE_TEXT, INVISIBLE_CHARACTERS } from './text.ts';
 import { MAX_INPUTS, MAX_STEPS } from '#shared/game/constants.ts';
 import { MAX_JUMPS_PER_REPORT } from '#shared/game/pacing.ts';
 import { gamePaths, pathTo } from './paths.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 
 /** Filled paths of the two game routes with a parameter. */
@@ -226,25 +226,26 @@ const RUN_REFUSALS = [
   'RUN_INVALID',
 ] as const satisfies readonly ErrorCode[];
 
-export const issueRunEndpoint = defineEndpoint({
+/** A round, from its start to its score: anyone with the site's cookies plays. */
+const playing = endpointGroup({ tag: 'game', access: 'visitor' });
+/** The week's board and its replays: public. */
+const board = endpointGroup({ tag: 'game', access: 'public' });
+
+export const issueRunEndpoint = defineEndpoint(playing, {
   method: 'POST',
   path: gamePaths.runs,
   id: 'startGameRun',
   summary: "Start a round: the run's id, its seed and when it starts (docs/decisions/012)",
-  tag: 'game',
-  access: 'visitor',
   status: 201,
   response: gameRunResponseSchema,
   errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
 });
 
-export const progressEndpoint = defineEndpoint({
+export const progressEndpoint = defineEndpoint(playing, {
   method: 'POST',
   path: gamePaths.progress,
   id: 'reportGameProgress',
   summary: "A running round's progress: the step reached and the jumps since the last report",
-  tag: 'game',
-  access: 'visitor',
   params: progressParamsSchema,
   body: progressBodySchema,
   response: progressResponseSchema,
@@ -257,13 +258,11 @@ export const progressEndpoint = defineEndpoint({
 });
 
 /** The spec's client sends a score without a CSRF token (the origin check still holds). */
-export const submitScoreEndpoint = defineEndpoint({
+export const submitScoreEndpoint = defineEndpoint(playing, {
   method: 'POST',
   path: gamePaths.scores,
   id: 'submitScore',
   summary: "Submit a finished run's jumps; the server replays them and ranks the score",
-  tag: 'game',
-  access: 'visitor',
   csrfExempt: true,
   body: submitScoreBodySchema,
   status: 201,
@@ -300,24 +299,20 @@ export const addCoinsEndpoint = defineEndpoint({
   },
 });
 
-export const leaderboardEndpoint = defineEndpoint({
+export const leaderboardEndpoint = defineEndpoint(board, {
   method: 'GET',
   path: gamePaths.leaderboard,
   id: 'getLeaderboard',
   summary: "This week's standings, best score first",
-  tag: 'game',
-  access: 'public',
   query: leaderboardQuerySchema,
   response: leaderboardResponseSchema,
 });
 
-export const replayEndpoint = defineEndpoint({
+export const replayEndpoint = defineEndpoint(board, {
   method: 'GET',
   path: gamePaths.replay,
   id: 'getReplay',
   summary: "A leaderboard entry's run, to watch again: its seed, jumps and statistics",
-  tag: 'game',
-  access: 'public',
   params: replayParamsSchema,
   response: replayResponseSchema,
   errors: { 404: ['ENTRY_UNKNOWN'] },

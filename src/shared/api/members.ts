@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HOLDER_TIERS } from '#shared/holders.ts';
 import { STANDING_LEVELS } from '#shared/standing.ts';
 import { newPasswordSchema } from './auth.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import { weekIdSchema } from './game.ts';
 import { memeSchema } from './memes.ts';
 import { accountPaths, memberPaths } from './paths.ts';
@@ -116,17 +116,18 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
-/** The 401 a visitor gets from the account's endpoints. */
-const SIGN_IN_FOR_ACCOUNT = 'Please log in to see your account';
+/** The account's endpoints: a member's, and the 401 a visitor gets. */
+const ownAccount = endpointGroup({
+  tag: 'members',
+  access: 'member',
+  signIn: 'Please log in to see your account',
+});
 
-export const accountEndpoint = defineEndpoint({
+export const accountEndpoint = defineEndpoint(ownAccount, {
   method: 'GET',
   path: accountPaths.account,
   id: 'getAccount',
   summary: "The signed-in member's settings, wallet and holder status",
-  tag: 'members',
-  access: 'member',
-  signIn: SIGN_IN_FOR_ACCOUNT,
   response: accountSchema,
 });
 
@@ -134,42 +135,33 @@ export const accountSettingsBodySchema = z.object({
   showWallet: z.boolean({ error: 'showWallet must be true or false' }),
 });
 
-export const accountSettingsEndpoint = defineEndpoint({
+export const accountSettingsEndpoint = defineEndpoint(ownAccount, {
   method: 'PUT',
   path: accountPaths.settings,
   id: 'updateAccountSettings',
   summary: 'Choose whether the member page shows the wallet (shortened)',
-  tag: 'members',
-  access: 'member',
-  signIn: SIGN_IN_FOR_ACCOUNT,
   body: accountSettingsBodySchema,
   response: accountSchema,
 });
 
 export const addPasswordBodySchema = z.object({ password: newPasswordSchema });
 
-export const addPasswordEndpoint = defineEndpoint({
+export const addPasswordEndpoint = defineEndpoint(ownAccount, {
   method: 'POST',
   path: accountPaths.password,
   id: 'addPassword',
   summary: 'Add a password to an account opened with a wallet alone',
-  tag: 'members',
-  access: 'member',
-  signIn: SIGN_IN_FOR_ACCOUNT,
   body: addPasswordBodySchema,
   response: accountSchema,
   errors: { 409: ['PASSWORD_ALREADY_SET'], 429: ['RATE_LIMITED'] },
 });
 
-export const holderCheckEndpoint = defineEndpoint({
+export const holderCheckEndpoint = defineEndpoint(ownAccount, {
   method: 'POST',
   path: accountPaths.holderCheck,
   id: 'checkHolderNow',
   summary:
     "Read the member's proven wallet's balance of the site's token again now, at finalized, and answer the account",
-  tag: 'members',
-  access: 'member',
-  signIn: SIGN_IN_FOR_ACCOUNT,
   response: accountSchema,
   errors: {
     404: ['CHAIN_NOT_CONFIGURED', 'NO_CONTRACT_ADDRESS'],

@@ -2,16 +2,14 @@ import { z } from 'zod';
 import { HOLDER_TIERS } from '#shared/holders.ts';
 import { DISPLAYABLE_TEXT, MAX_ROW_ID } from './text.ts';
 import { ALL_CATEGORIES, MEME_CATEGORY_VALUES } from '#shared/categories.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
+import { memePaths } from './paths.ts';
 
 /**
  * A gallery write's refusals: a suspended member's, and raid mode's (new accounts cannot post,
  * vote or report, visitors cannot vote: docs/decisions/027-raid-day.md).
  */
 const GALLERY_WRITE_REFUSALS = ['SUSPENDED', 'RAID_MODE'] as const;
-/** The 401 a visitor gets from an upload's two steps. */
-const SIGN_IN_TO_UPLOAD = 'Please log in to upload images';
-import { memePaths } from './paths.ts';
 
 /** One file of at most 5 MB. */
 export const MEME_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -178,48 +176,50 @@ export type MemeImageResponse = z.infer<typeof memeImageResponseSchema>;
 /** The one message the upload form shows for anything missing (tests/e2e/gallery.spec.ts). */
 export const MEME_FORM_ERROR = 'Please fill in all fields and upload an image';
 
+/** The gallery: anyone with the site's cookies reads it, votes and reports. */
+const gallery = endpointGroup({ tag: 'gallery', access: 'visitor' });
+/** A vote or a report on a meme, by its id. */
+const onMeme = endpointGroup(gallery, {
+  params: memeIdParamsSchema,
+  errors: { 403: GALLERY_WRITE_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+});
+/** An upload's two steps: a member's, and the 401 a visitor gets. */
+const uploading = endpointGroup({
+  tag: 'uploads',
+  access: 'member',
+  signIn: 'Please log in to upload images',
+});
+
 /** A vote: the same vote again removes it, the other switches it. */
-export const voteEndpoint = defineEndpoint({
+export const voteEndpoint = defineEndpoint(onMeme, {
   method: 'POST',
   path: memePaths.vote,
   id: 'voteOnMeme',
   summary: "Vote a meme up or down; answers its new counts and the caller's vote",
-  tag: 'gallery',
-  access: 'visitor',
-  params: memeIdParamsSchema,
   body: voteBodySchema,
   response: voteResponseSchema,
-  errors: {
-    403: GALLERY_WRITE_REFUSALS,
-    404: ['NOT_FOUND'],
-    409: ['NETWORK_VOTES_FULL'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 409: ['NETWORK_VOTES_FULL'] },
 });
 
 /**
  * A page of the gallery. The next page's whole address comes in the `Link` header; the client
  * reads it (gallery-api.ts), so it fetches pages by address with this endpoint's response schema.
  */
-export const listMemesEndpoint = defineEndpoint({
+export const listMemesEndpoint = defineEndpoint(gallery, {
   method: 'GET',
   path: memePaths.list,
   id: 'listMemes',
   summary: 'A page of the gallery; the next page\'s address is in the Link header (rel="next")',
-  tag: 'gallery',
-  access: 'visitor',
   query: listMemesQuerySchema,
   response: memesListSchema,
   errors: { 400: ['CURSOR_EXPIRED'] },
 });
 
-export const getMemeEndpoint = defineEndpoint({
+export const getMemeEndpoint = defineEndpoint(gallery, {
   method: 'GET',
   path: memePaths.one,
   id: 'getMeme',
   summary: "One meme, with the caller's vote",
-  tag: 'gallery',
-  access: 'visitor',
   params: memeIdParamsSchema,
   response: memeSchema,
   errors: { 404: ['NOT_FOUND'] },
@@ -243,46 +243,32 @@ export const createMemeEndpoint = defineEndpoint({
   },
 });
 
-export const reportMemeEndpoint = defineEndpoint({
+export const reportMemeEndpoint = defineEndpoint(onMeme, {
   method: 'POST',
   path: memePaths.report,
   id: 'reportMeme',
   summary: 'Report a meme to the moderators; enough reports hide it until they decide',
-  tag: 'gallery',
-  access: 'visitor',
-  params: memeIdParamsSchema,
   body: reportBodySchema,
   response: reportResponseSchema,
-  errors: {
-    403: GALLERY_WRITE_REFUSALS,
-    404: ['NOT_FOUND'],
-    409: ['ALREADY_REPORTED'],
-    429: ['RATE_LIMITED'],
-  },
+  errors: { 409: ['ALREADY_REPORTED'] },
 });
 
 /** Step one of an upload: where to PUT the file (a presigned S3 URL or the local store's). */
-export const uploadTargetEndpoint = defineEndpoint({
+export const uploadTargetEndpoint = defineEndpoint(uploading, {
   method: 'POST',
   path: memePaths.uploadTarget,
   id: 'createUploadTarget',
   summary: 'An address to PUT one image file to (expires after 15 minutes)',
-  tag: 'uploads',
-  access: 'member',
-  signIn: SIGN_IN_TO_UPLOAD,
   response: uploadTargetResponseSchema,
   errors: { 403: GALLERY_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
 });
 
 /** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
-export const memeImageEndpoint = defineEndpoint({
+export const memeImageEndpoint = defineEndpoint(uploading, {
   method: 'PUT',
   path: memePaths.memeImages,
   id: 'processMemeImage',
   summary: 'Process an uploaded file into a display image; answers its objectPath',
-  tag: 'uploads',
-  access: 'member',
-  signIn: SIGN_IN_TO_UPLOAD,
   body: memeImageBodySchema,
   response: memeImageResponseSchema,
   errors: {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { RAID_STATUS_PATH } from '../raid.ts';
-import { STANDING_LEVELS } from '../standing.ts';
+import { signingIn } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { reasonSchema } from './console/common.ts';
+import { siteFacts } from './site.ts';
+import { admins, moderators, reasonSchema, standingSchema } from './console/common.ts';
 
 /**
  * Raid day (docs/decisions/027-raid-day.md): a member's standing, raid mode (the page's notice,
@@ -21,14 +22,6 @@ export const raidPaths = {
   /** GET / POST (console, admins): the blocklist as text. */
   blocklist: '/api/admin/blocklist',
 } as const;
-
-export const standingSchema = z.object({
-  level: z.enum(STANDING_LEVELS),
-  provenWallet: z.boolean(),
-});
-
-/** Names on a console page, each with its standing (members only; a deleted one is absent). */
-export const standingsByNameSchema = z.record(z.string(), standingSchema);
 
 export const myStandingEndpoint = defineEndpoint({
   method: 'GET',
@@ -58,23 +51,19 @@ export const raidStatusSchema = z.object({
 });
 export type RaidStatus = z.infer<typeof raidStatusSchema>;
 
-export const raidStatusEndpoint = defineEndpoint({
+export const raidStatusEndpoint = defineEndpoint(siteFacts, {
   method: 'GET',
   path: raidPaths.status,
   id: 'raidStatus',
   summary: 'Whether the site is in raid mode (new accounts limited, sign-ups challenged)',
-  tag: 'site',
-  access: 'public',
   response: raidStatusSchema,
 });
 
-export const challengeEndpoint = defineEndpoint({
+export const challengeEndpoint = defineEndpoint(signingIn, {
   method: 'GET',
   path: raidPaths.challenge,
   id: 'signUpChallenge',
   summary: 'An ALTCHA proof-of-work challenge; a sign-up in raid mode sends its solution',
-  tag: 'auth',
-  access: 'visitor',
   // ALTCHA's own challenge object (algorithm, challenge, maxnumber, salt, signature).
   response: z.record(z.string(), z.unknown()),
 });
@@ -105,55 +94,45 @@ export const raidAdminSchema = z.object({
 });
 export type RaidAdmin = z.infer<typeof raidAdminSchema>;
 
-export const raidAdminEndpoint = defineEndpoint({
+export const raidAdminEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: raidPaths.admin,
   id: 'raidAdmin',
   summary: "Raid mode, its thresholds and the last hour's counts (moderators)",
-  tag: 'console',
-  access: 'moderator',
   response: raidAdminSchema,
 });
 
-export const raidSwitchEndpoint = defineEndpoint({
+export const raidSwitchEndpoint = defineEndpoint(admins, {
   method: 'POST',
   path: raidPaths.admin,
   id: 'raidSwitch',
   summary: 'Turns raid mode on or off by hand, with a reason for the log (admins)',
-  tag: 'console',
-  access: 'admin',
   body: z.object({ active: z.boolean(), reason: reasonSchema }),
   response: raidAdminSchema,
 });
 
-export const raidThresholdsEndpoint = defineEndpoint({
+export const raidThresholdsEndpoint = defineEndpoint(admins, {
   method: 'POST',
   path: raidPaths.adminThresholds,
   id: 'raidThresholds',
   summary: "Sets raid mode's automatic thresholds, with a reason for the log (admins)",
-  tag: 'console',
-  access: 'admin',
   body: thresholdsSchema.extend({ reason: reasonSchema }),
   response: raidAdminSchema,
 });
 
-export const blocklistExportEndpoint = defineEndpoint({
+export const blocklistExportEndpoint = defineEndpoint(admins, {
   method: 'GET',
   path: raidPaths.blocklist,
   id: 'blocklistExport',
   summary: 'The perceptual-hash blocklist in its text format (docs/blocklist-format.md; admins)',
-  tag: 'console',
-  access: 'admin',
   response: z.object({ text: z.string(), count: z.number().int() }),
 });
 
-export const blocklistImportEndpoint = defineEndpoint({
+export const blocklistImportEndpoint = defineEndpoint(admins, {
   method: 'POST',
   path: raidPaths.blocklist,
   id: 'blocklistImport',
   summary: "Adds another community's blocklist (text format) under a source name (admins)",
-  tag: 'console',
-  access: 'admin',
   body: z.object({
     source: z
       .string()

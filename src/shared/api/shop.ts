@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { allCharacterKeys } from '#shared/characters.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import { shopPaths } from './paths.ts';
 
 export const characterKeySchema = z.enum(allCharacterKeys);
@@ -37,55 +37,52 @@ export type PurchaseResponse = z.infer<typeof purchaseResponseSchema>;
 export const selectResponseSchema = userProfileSchema;
 export type SelectResponse = z.infer<typeof selectResponseSchema>;
 
-export const profileEndpoint = defineEndpoint({
+/** The shop: a member's, each endpoint with its own words for the 401 a visitor gets. */
+const shop = endpointGroup({ tag: 'shop', access: 'member' });
+/** A character of the catalogue, by its key. */
+const onCharacter = endpointGroup(shop, {
+  params: characterParamsSchema,
+  errors: { 404: ['UNKNOWN_CHARACTER'] },
+});
+
+export const profileEndpoint = defineEndpoint(shop, {
   method: 'GET',
   path: shopPaths.profile,
   id: 'getUserProfile',
   summary: "The signed-in member's coins and selected character",
-  tag: 'shop',
-  access: 'member',
   signIn: 'Please log in to view your profile.',
   response: userProfileSchema,
 });
 
-export const ownedCharactersEndpoint = defineEndpoint({
+export const ownedCharactersEndpoint = defineEndpoint(shop, {
   method: 'GET',
   path: shopPaths.characters,
   id: 'listOwnedCharacters',
   summary: 'The characters the signed-in member owns',
-  tag: 'shop',
-  access: 'member',
   signIn: 'Please log in to view your characters.',
   response: ownedCharactersSchema,
 });
 
-export const purchaseEndpoint = defineEndpoint({
+export const purchaseEndpoint = defineEndpoint(onCharacter, {
   method: 'POST',
   path: shopPaths.purchase,
   id: 'purchaseCharacter',
   summary: 'Buy a character with coins; answers the new profile and collection',
-  tag: 'shop',
-  access: 'member',
   signIn: 'Please log in to purchase characters.',
-  params: characterParamsSchema,
   response: purchaseResponseSchema,
   errors: {
     400: ['NOT_ENOUGH_COINS'],
     403: ['SUSPENDED', 'HOLDERS_ONLY'],
-    404: ['UNKNOWN_CHARACTER'],
     409: ['ALREADY_OWNED'],
   },
 });
 
-export const selectEndpoint = defineEndpoint({
+export const selectEndpoint = defineEndpoint(onCharacter, {
   method: 'POST',
   path: shopPaths.select,
   id: 'selectCharacter',
   summary: 'Play as an owned character; answers the new profile',
-  tag: 'shop',
-  access: 'member',
   signIn: 'Please log in to select characters.',
-  params: characterParamsSchema,
   response: selectResponseSchema,
-  errors: { 403: ['NOT_OWNED'], 404: ['UNKNOWN_CHARACTER'] },
+  errors: { 403: ['NOT_OWNED'] },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import { sitePaths } from './paths.ts';
 
 /** The server's clock, so a page can correct a visitor's wrong clock for its countdowns. */
@@ -9,13 +9,14 @@ export const serverTimeResponseSchema = z.object({
 });
 export type ServerTimeResponse = z.infer<typeof serverTimeResponseSchema>;
 
+/** What the site tells any page about itself. */
+export const siteFacts = endpointGroup({ tag: 'site', access: 'public' });
+
 /** Read by client/lib/server-clock.ts with plain fetch (no cache, no cookie, no zod on first load). */
-export const serverTimeEndpoint = defineEndpoint({
+export const serverTimeEndpoint = defineEndpoint(siteFacts, {
   method: 'GET',
   path: sitePaths.time,
   id: 'getServerTime',
   summary: "The server's clock, in milliseconds since the epoch",
-  tag: 'site',
-  access: 'public',
   response: serverTimeResponseSchema,
 });

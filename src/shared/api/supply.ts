@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 import { supplyPaths } from './paths.ts';
 
@@ -22,12 +22,8 @@ const NO_SUPPLY = [
   'CHAIN_NOT_CONFIGURED',
 ] as const satisfies readonly ErrorCode[];
 
-export const totalSupplyEndpoint = defineEndpoint({
-  method: 'GET',
-  path: supplyPaths.total,
-  id: 'getTotalSupply',
-  summary:
-    "The token's total supply at finalized, in whole tokens, as plain text (cached a minute; 503 rather than a figure older than an hour)",
+/** A supply figure: public, as plain text, refused as the chain or the site's token allows. */
+const supplyFigure = endpointGroup({
   tag: 'supply',
   access: 'public',
   produces: 'text/plain',
@@ -35,15 +31,18 @@ export const totalSupplyEndpoint = defineEndpoint({
   errors: { 404: NO_SUPPLY, 503: SUPPLY_UNAVAILABLE },
 });
 
-export const circulatingSupplyEndpoint = defineEndpoint({
+export const totalSupplyEndpoint = defineEndpoint(supplyFigure, {
+  method: 'GET',
+  path: supplyPaths.total,
+  id: 'getTotalSupply',
+  summary:
+    "The token's total supply at finalized, in whole tokens, as plain text (cached a minute; 503 rather than a figure older than an hour)",
+});
+
+export const circulatingSupplyEndpoint = defineEndpoint(supplyFigure, {
   method: 'GET',
   path: supplyPaths.circulating,
   id: 'getCirculatingSupply',
   summary:
     'The total supply less the balances of the wallets SITE_CONFIG lists as not circulating, in whole tokens, as plain text (cached a minute; 503 rather than a figure older than an hour)',
-  tag: 'supply',
-  access: 'public',
-  produces: 'text/plain',
-  response: supplyFigureSchema,
-  errors: { 404: NO_SUPPLY, 503: SUPPLY_UNAVAILABLE },
 });

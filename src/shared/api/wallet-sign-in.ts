@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { authResponseSchema, registerBodySchema, usernameSchema } from './auth.ts';
+import { authResponseSchema, registerBodySchema, signingIn, usernameSchema } from './auth.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { walletSignInPaths } from './paths.ts';
 import {
@@ -16,27 +16,23 @@ export const walletRegisterBodySchema = signedWalletMessageSchema.extend({
 });
 export type WalletRegisterBody = z.infer<typeof walletRegisterBodySchema>;
 
-export const walletSignInChallengeEndpoint = defineEndpoint({
+export const walletSignInChallengeEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: walletSignInPaths.challenge,
   id: 'createWalletSignInChallenge',
   summary:
     'The fields of a Sign In With Solana message to sign in with, with a fresh nonce good once for 5 minutes',
-  tag: 'auth',
-  access: 'visitor',
   status: 201,
   response: walletChallengeSchema,
   errors: { 429: ['RATE_LIMITED'] },
 });
 
-export const walletLoginEndpoint = defineEndpoint({
+export const walletLoginEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: walletSignInPaths.login,
   id: 'signInWithWallet',
   summary:
     'Sign in with a signed sign-in message: the member who proved that wallet (404 WALLET_UNKNOWN for a wallet no member proved; the message stays good for a sign-up)',
-  tag: 'auth',
-  access: 'visitor',
   body: signedWalletMessageSchema,
   response: authResponseSchema,
   errors: {
@@ -47,14 +43,12 @@ export const walletLoginEndpoint = defineEndpoint({
   },
 });
 
-export const walletRegisterEndpoint = defineEndpoint({
+export const walletRegisterEndpoint = defineEndpoint(signingIn, {
   method: 'POST',
   path: walletSignInPaths.register,
   id: 'registerWithWallet',
   summary:
     'Open an account with a signed sign-in message and a username; the wallet is its first proven wallet, and a password may be added later',
-  tag: 'auth',
-  access: 'visitor',
   body: walletRegisterBodySchema,
   status: 201,
   response: authResponseSchema,

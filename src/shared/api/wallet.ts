@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from './auth.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import type { ErrorCode } from './error-codes.ts';
 import { walletPaths } from './paths.ts';
 
@@ -22,8 +22,12 @@ export const SIGNED_MESSAGE_REFUSALS = [
   'ALTERED_MESSAGE',
 ] as const satisfies readonly ErrorCode[];
 
-/** The 401 a visitor gets from the wallet's endpoints. */
-const SIGN_IN_TO_LINK = 'Please log in to link a wallet';
+/** The wallet's endpoints: a member's, and the 401 a visitor gets. */
+const linking = endpointGroup({
+  tag: 'wallet',
+  access: 'member',
+  signIn: 'Please log in to link a wallet',
+});
 
 /** Base58 of 32 bytes: how Solana writes a public key. */
 export const solanaAddressSchema = z
@@ -78,38 +82,29 @@ export const walletResponseSchema = z.object({
 });
 export type WalletResponse = z.infer<typeof walletResponseSchema>;
 
-export const walletEndpoint = defineEndpoint({
+export const walletEndpoint = defineEndpoint(linking, {
   method: 'GET',
   path: walletPaths.wallet,
   id: 'getWallet',
   summary: "The signed-in member's linked Solana wallet (null until linked)",
-  tag: 'wallet',
-  access: 'member',
-  signIn: SIGN_IN_TO_LINK,
   response: walletResponseSchema,
 });
 
-export const walletChallengeEndpoint = defineEndpoint({
+export const walletChallengeEndpoint = defineEndpoint(linking, {
   method: 'POST',
   path: walletPaths.challenge,
   id: 'createWalletChallenge',
   summary: 'The fields of a Sign In With Solana message to sign, with a fresh single-use nonce',
-  tag: 'wallet',
-  access: 'member',
-  signIn: SIGN_IN_TO_LINK,
   status: 201,
   response: walletChallengeSchema,
   errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
-export const linkWalletEndpoint = defineEndpoint({
+export const linkWalletEndpoint = defineEndpoint(linking, {
   method: 'POST',
   path: walletPaths.link,
   id: 'linkWallet',
   summary: "Link (or replace) the member's wallet with a signed challenge and their password",
-  tag: 'wallet',
-  access: 'member',
-  signIn: SIGN_IN_TO_LINK,
   body: linkWalletBodySchema,
   response: walletResponseSchema,
   errors: {

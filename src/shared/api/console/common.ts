@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STANDING_LEVELS } from '../../standing.ts';
+import { endpointGroup } from '../endpoint.ts';
 import { MAX_ROW_ID } from '../text.ts';
 
 /**
@@ -55,8 +56,16 @@ export const PASSKEY_STEP_UP_MS = 15 * 60 * 1000;
 /** The step-up's absolute limit: a working day, then the passkey again however busy the session. */
 export const PASSKEY_SIGN_IN_MAX_MS = 12 * 60 * 60 * 1000;
 
+/** The console's endpoints: a moderator's (an admin may call them too), and an admin's alone. */
+export const moderators = endpointGroup({ tag: 'console', access: 'moderator' });
+export const admins = endpointGroup({ tag: 'console', access: 'admin' });
+
 /** An action on a member (or their meme, appeal or run): also refused below the member's rank. */
 export const RANK_PROTECTED = ['RANK_PROTECTED'] as const;
+/** A decision on a member (or their meme, appeal or run): one that exists, below the operator's rank. */
+export const DECISION_REFUSALS = { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] } as const;
+/** A moderator's decision, with a reason for the log: each area names what it is on (params). */
+export const decisions = endpointGroup(moderators, { errors: DECISION_REFUSALS });
 
 export const idParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(MAX_ROW_ID),
@@ -68,3 +77,5 @@ export const reasonSchema = z
   .trim()
   .min(3, 'Give a reason (at least 3 characters)')
   .max(500, 'Keep the reason under 500 characters');
+/** A decision's body when its reason is all it takes. */
+export const reasonBodySchema = z.object({ reason: reasonSchema });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
 import { MAX_ROW_ID } from '../text.ts';
-import { consolePaths } from './common.ts';
+import { consolePaths, moderators } from './common.ts';
 
 export const logEntrySchema = z.object({
   id: z.number().int(),
@@ -57,13 +57,11 @@ export const logQuerySchema = z
     path: ['to'],
   });
 
-export const logEndpoint = defineEndpoint({
+export const logEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.log,
   id: 'operatorLog',
   summary: 'The operator log, newest first, filtered by operator, kind and days, a page at a time',
-  tag: 'console',
-  access: 'moderator',
   query: logQuerySchema,
   response: z.object({
     entries: z.array(logEntrySchema),

@@ -1,9 +1,11 @@
 // Members: finding one, what they did, and suspending, lifting and signing them out.
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { defineEndpoint, endpointGroup } from '../endpoint.ts';
 import {
   consolePaths,
-  RANK_PROTECTED,
+  decisions,
+  moderators,
+  reasonBodySchema,
   reasonSchema,
   ROLES,
   standingSchema,
@@ -65,13 +67,11 @@ export const usernameParamsSchema = z.object({
   username: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'Not a username'),
 });
 
-export const membersEndpoint = defineEndpoint({
+export const membersEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.members,
   id: 'findMembers',
   summary: 'Members whose name starts with the text given',
-  tag: 'console',
-  access: 'moderator',
   query: z.object({ q: z.string().trim().min(1).max(32) }),
   response: z.object({
     members: z.array(z.object({ id: z.number().int(), username: z.string(), role: z.enum(ROLES) })),
@@ -79,26 +79,24 @@ export const membersEndpoint = defineEndpoint({
   }),
 });
 
-export const memberEndpoint = defineEndpoint({
+export const memberEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.member,
   id: 'memberDetail',
   summary: "A member's memes, runs, coins, wallet, reports against them and past decisions",
-  tag: 'console',
-  access: 'moderator',
   params: usernameParamsSchema,
   response: memberDetailSchema,
   errors: { 404: ['NOT_FOUND'] },
 });
 
-export const suspendEndpoint = defineEndpoint({
+/** What a moderator decides about a member, by name. */
+const decisionOnMember = endpointGroup(decisions, { params: usernameParamsSchema });
+
+export const suspendEndpoint = defineEndpoint(decisionOnMember, {
   method: 'POST',
   path: consolePaths.suspend,
   id: 'suspendMember',
   summary: 'Suspends a member for a day, a week, a month or for good, with a reason',
-  tag: 'console',
-  access: 'moderator',
-  params: usernameParamsSchema,
   body: z.object({
     length: z.enum(SUSPENSION_LENGTHS),
     reason: reasonSchema,
@@ -106,35 +104,27 @@ export const suspendEndpoint = defineEndpoint({
     cleanUp: z.boolean().optional(),
   }),
   response: z.object({ suspension: suspensionSchema, cleanedUp: cleanedSchema.nullable() }),
-  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'], 409: ['SUSPENDED'] },
+  errors: { 409: ['SUSPENDED'] },
 });
 
-export const liftEndpoint = defineEndpoint({
+export const liftEndpoint = defineEndpoint(decisionOnMember, {
   method: 'POST',
   path: consolePaths.lift,
   id: 'liftSuspension',
   summary: "Lifts a member's suspension, with a reason",
-  tag: 'console',
-  access: 'moderator',
-  params: usernameParamsSchema,
   body: z.object({
     reason: reasonSchema,
     /** Also put back what the suspension's clean-up took (027). */
     restore: z.boolean().optional(),
   }),
   response: z.object({ lifted: z.number().int(), restored: cleanedSchema.nullable() }),
-  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });
 
-export const endSessionsEndpoint = defineEndpoint({
+export const endSessionsEndpoint = defineEndpoint(decisionOnMember, {
   method: 'POST',
   path: consolePaths.endSessions,
   id: 'endMemberSessions',
   summary: 'Signs a member out everywhere, with a reason',
-  tag: 'console',
-  access: 'moderator',
-  params: usernameParamsSchema,
-  body: z.object({ reason: reasonSchema }),
+  body: reasonBodySchema,
   response: z.object({ ended: z.number().int() }),
-  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });

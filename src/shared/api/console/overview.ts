@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
-import { consolePaths } from './common.ts';
+import { consolePaths, moderators } from './common.ts';
 
 export const OVERVIEW_SERIES = ['members', 'memes', 'votes', 'runs', 'reports'] as const;
 
-export const overviewEndpoint = defineEndpoint({
+export const overviewEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.overview,
   id: 'consoleOverview',
   summary: 'The last 30 days per day (new members, memes, votes, runs, reports) and open reports',
-  tag: 'console',
-  access: 'moderator',
   response: z.object({
     /** Each day's start (UTC midnight, epoch ms), oldest first. */
     days: z.array(z.number()),

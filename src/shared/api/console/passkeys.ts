@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { defineEndpoint, endpointGroup, okSchema } from '../endpoint.ts';
 import { DISPLAYABLE_TEXT } from '../text.ts';
-import { consolePaths, idParamsSchema, ROLES } from './common.ts';
+import { consolePaths, idParamsSchema, moderators, ROLES } from './common.ts';
 
 /** WebAuthn options and responses travel as the JSON @simplewebauthn defines; checked there. */
 const webAuthnJson = z.record(z.string(), z.unknown());
@@ -42,103 +42,91 @@ export const operatorMeSchema = z.object({
 });
 export type OperatorMe = z.infer<typeof operatorMeSchema>;
 
-export const operatorMeEndpoint = defineEndpoint({
+/** Who is signed in, and the passkey steps: reached before the passkey sign-in they make. */
+const beforePasskey = endpointGroup(moderators, { beforePasskey: true });
+/** A passkey step: refused where passkeys cannot work (an IP address, no PUBLIC_ORIGIN). */
+const passkeyStep = endpointGroup(beforePasskey, {
+  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'] },
+});
+
+export const operatorMeEndpoint = defineEndpoint(beforePasskey, {
   method: 'GET',
   path: consolePaths.me,
   id: 'operatorMe',
   summary: "The operator's role, passkeys and whether the session's passkey sign-in is fresh",
-  tag: 'console',
-  access: 'moderator',
-  beforePasskey: true,
   response: operatorMeSchema,
 });
 
 export const passwordBodySchema = z.object({ password: z.string().min(1).max(128) });
 
-export const registrationOptionsEndpoint = defineEndpoint({
+export const registrationOptionsEndpoint = defineEndpoint(passkeyStep, {
   method: 'POST',
   path: consolePaths.registrationOptions,
   id: 'passkeyRegistrationOptions',
   summary: 'WebAuthn options to add a passkey; needs the password again',
-  tag: 'console',
-  access: 'moderator',
-  beforePasskey: true,
   body: passwordBodySchema,
   response: webAuthnJson,
-  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'], 403: ['WRONG_PASSWORD'] },
+  errors: { 403: ['WRONG_PASSWORD'] },
 });
 
-export const registrationEndpoint = defineEndpoint({
+export const registrationEndpoint = defineEndpoint(passkeyStep, {
   method: 'POST',
   path: consolePaths.registration,
   id: 'passkeyRegistration',
   summary: "Adds the passkey the browser made, named; counts as this session's passkey sign-in",
-  tag: 'console',
-  access: 'moderator',
-  beforePasskey: true,
   body: z.object({ response: webAuthnJson, name: passkeyNameSchema.optional() }),
   status: 201,
   response: z.object({ passkey: passkeySchema }),
-  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'] },
+  errors: { 400: ['PASSKEY_INVALID'] },
 });
 
-export const authenticationOptionsEndpoint = defineEndpoint({
+export const authenticationOptionsEndpoint = defineEndpoint(passkeyStep, {
   method: 'POST',
   path: consolePaths.authenticationOptions,
   id: 'passkeyAuthenticationOptions',
   summary: "WebAuthn options to sign in with one of the operator's passkeys",
-  tag: 'console',
-  access: 'moderator',
-  beforePasskey: true,
   response: webAuthnJson,
-  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN'], 404: ['NOT_FOUND'] },
+  errors: { 404: ['NOT_FOUND'] },
 });
 
-export const authenticationEndpoint = defineEndpoint({
+export const authenticationEndpoint = defineEndpoint(passkeyStep, {
   method: 'POST',
   path: consolePaths.authentication,
   id: 'passkeyAuthentication',
   summary:
     "Checks the passkey sign-in; the session's console access lasts 15 min from each use, 12 h at most",
-  tag: 'console',
-  access: 'moderator',
-  beforePasskey: true,
   body: z.object({ response: webAuthnJson }),
-  response: z.object({ ok: z.literal(true) }),
-  errors: { 400: ['PASSKEY_HOST', 'PASSKEY_NO_ORIGIN', 'PASSKEY_INVALID'] },
+  response: okSchema,
+  errors: { 400: ['PASSKEY_INVALID'] },
 });
 
-export const listPasskeysEndpoint = defineEndpoint({
+export const listPasskeysEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.passkeys,
   id: 'listPasskeys',
   summary: "The operator's passkeys",
-  tag: 'console',
-  access: 'moderator',
   response: z.object({ passkeys: z.array(passkeySchema) }),
 });
 
-export const removePasskeyEndpoint = defineEndpoint({
+/** One of the operator's own passkeys, by its id. */
+const onPasskey = endpointGroup(moderators, {
+  params: idParamsSchema,
+  errors: { 404: ['NOT_FOUND'] },
+});
+
+export const removePasskeyEndpoint = defineEndpoint(onPasskey, {
   method: 'DELETE',
   path: consolePaths.passkey,
   id: 'removePasskey',
   summary: "Removes one of the operator's passkeys",
-  tag: 'console',
-  access: 'moderator',
-  params: idParamsSchema,
-  response: z.object({ ok: z.literal(true) }),
-  errors: { 404: ['NOT_FOUND'] },
+  response: okSchema,
 });
 
-export const renamePasskeyEndpoint = defineEndpoint({
+export const renamePasskeyEndpoint = defineEndpoint(onPasskey, {
   method: 'PUT',
   path: consolePaths.passkeyName,
   id: 'renamePasskey',
   summary: "Names one of the operator's passkeys",
-  tag: 'console',
-  access: 'moderator',
-  params: idParamsSchema,
   body: z.object({ name: passkeyNameSchema }),
   response: z.object({ passkey: passkeySchema }),
-  errors: { 404: ['NOT_FOUND'] },
 });

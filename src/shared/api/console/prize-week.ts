@@ -1,10 +1,16 @@
 // Prize week (admins only): the closed week's runs, their replays, approval and disqualification.
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
-import { consolePaths, RANK_PROTECTED, reasonSchema } from './common.ts';
+import { defineEndpoint, endpointGroup, okSchema } from '../endpoint.ts';
+import {
+  admins,
+  consolePaths,
+  DECISION_REFUSALS,
+  RANK_PROTECTED,
+  reasonBodySchema,
+} from './common.ts';
 
-/** A run's id in a prize-week path. */
-const runParamsSchema = z.object({ runId: z.string().min(1).max(64) });
+/** What an admin does with one of the week's runs, named by its id in the path. */
+const onRun = endpointGroup(admins, { params: z.object({ runId: z.string().min(1).max(64) }) });
 
 export const prizeWeekEntrySchema = z.object({
   rank: z.number().int(),
@@ -30,13 +36,11 @@ export const prizeWeekEntrySchema = z.object({
   paidTo: z.boolean(),
 });
 
-export const prizeWeekEndpoint = defineEndpoint({
+export const prizeWeekEndpoint = defineEndpoint(admins, {
   method: 'GET',
   path: consolePaths.prizeWeek,
   id: 'prizeWeek',
   summary: "The closed week's best runs, as prize:review shows them (admin only)",
-  tag: 'console',
-  access: 'admin',
   response: z.object({
     week: z.string(),
     open: z.boolean(),
@@ -48,69 +52,54 @@ export const prizeWeekEndpoint = defineEndpoint({
   }),
 });
 
-export const replayOpenedEndpoint = defineEndpoint({
+export const replayOpenedEndpoint = defineEndpoint(onRun, {
   method: 'POST',
   path: consolePaths.replayOpened,
   id: 'prizeReplayOpened',
   summary:
     'Records that this operator opened a run replay; "watched" is timed from it (admin only)',
-  tag: 'console',
-  access: 'admin',
-  params: runParamsSchema,
-  response: z.object({ ok: z.literal(true) }),
+  response: okSchema,
   errors: { 404: ['NOT_FOUND'] },
 });
 
-export const withdrawApprovalEndpoint = defineEndpoint({
+export const withdrawApprovalEndpoint = defineEndpoint(admins, {
   method: 'POST',
   path: consolePaths.withdraw,
   id: 'prizeWithdrawApproval',
   summary: "Withdraws the closed week's approval before payment, with a reason (admin only)",
-  tag: 'console',
-  access: 'admin',
-  body: z.object({ reason: reasonSchema }),
-  response: z.object({ ok: z.literal(true) }),
+  body: reasonBodySchema,
+  response: okSchema,
   errors: { 409: ['PRIZE_NOT_APPROVED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'] },
 });
 
-export const replayWatchedEndpoint = defineEndpoint({
+export const replayWatchedEndpoint = defineEndpoint(onRun, {
   method: 'POST',
   path: consolePaths.replayWatched,
   id: 'prizeReplayWatched',
   summary: 'Records that this operator watched a run replay to its end (admin only)',
-  tag: 'console',
-  access: 'admin',
-  params: runParamsSchema,
-  response: z.object({ ok: z.literal(true) }),
+  response: okSchema,
   errors: { 404: ['NOT_FOUND'], 409: ['REPLAY_NOT_WATCHED'] },
 });
 
-export const approveRunEndpoint = defineEndpoint({
+export const approveRunEndpoint = defineEndpoint(onRun, {
   method: 'POST',
   path: consolePaths.approve,
   id: 'prizeApprove',
   summary: "Approves the closed week's prize for a run this operator watched (as prize:approve)",
-  tag: 'console',
-  access: 'admin',
-  params: runParamsSchema,
   body: z.object({ confirmWallet: z.string().max(64).optional() }),
   response: z.object({ message: z.string() }),
   errors: { 403: RANK_PROTECTED, 409: ['REPLAY_NOT_WATCHED', 'PRIZE_REFUSED', 'RUN_DISQUALIFIED'] },
 });
 
-export const disqualifyRunEndpoint = defineEndpoint({
+export const disqualifyRunEndpoint = defineEndpoint(onRun, {
   method: 'POST',
   path: consolePaths.disqualify,
   id: 'prizeDisqualify',
   summary: 'Disqualifies a run with a public reason: it leaves the weekly board (admin only)',
-  tag: 'console',
-  access: 'admin',
-  params: runParamsSchema,
-  body: z.object({ reason: reasonSchema }),
+  body: reasonBodySchema,
   response: z.object({ withdrewApproval: z.boolean() }),
   errors: {
-    403: RANK_PROTECTED,
-    404: ['NOT_FOUND'],
+    ...DECISION_REFUSALS,
     409: ['RUN_DISQUALIFIED', 'PRIZE_ALREADY_PAID', 'PRIZE_PAYMENT_PENDING'],
   },
 });

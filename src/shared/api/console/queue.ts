@@ -1,10 +1,11 @@
 // The queue: reported memes (and memes held for review) and the appeals waiting.
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint.ts';
+import { defineEndpoint, endpointGroup } from '../endpoint.ts';
 import {
   consolePaths,
+  decisions,
   idParamsSchema,
-  RANK_PROTECTED,
+  moderators,
   reasonSchema,
   standingsSchema,
 } from './common.ts';
@@ -71,13 +72,11 @@ export const appealEntrySchema = z.object({
 });
 export type AppealEntry = z.infer<typeof appealEntrySchema>;
 
-export const reportsEndpoint = defineEndpoint({
+export const reportsEndpoint = defineEndpoint(moderators, {
   method: 'GET',
   path: consolePaths.reports,
   id: 'reportQueue',
   summary: 'Reported memes (open or resolved) with counts and reasons, and appeals waiting',
-  tag: 'console',
-  access: 'moderator',
   query: reportsQuerySchema,
   response: z.object({
     entries: z.array(queueEntrySchema),
@@ -87,31 +86,27 @@ export const reportsEndpoint = defineEndpoint({
   }),
 });
 
-export const memeDecisionEndpoint = defineEndpoint({
+/** A moderator's decision on a meme or an appeal, by its id. */
+const decisionOnEntry = endpointGroup(decisions, { params: idParamsSchema });
+
+export const memeDecisionEndpoint = defineEndpoint(decisionOnEntry, {
   method: 'POST',
   path: consolePaths.memeDecision,
   id: 'decideOnMeme',
   summary: 'Hide, unhide, delete or dismiss the reports of a meme, with a reason for the log',
-  tag: 'console',
-  access: 'moderator',
-  params: idParamsSchema,
   body: z.object({ decision: z.enum(MEME_DECISIONS), reason: reasonSchema }),
   response: z.object({ decisionId: z.number().int(), settledReports: z.number().int() }),
-  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'] },
 });
 
 export const APPEAL_VERDICTS = ['uphold', 'lift'] as const;
 
-export const appealDecisionEndpoint = defineEndpoint({
+export const appealDecisionEndpoint = defineEndpoint(decisionOnEntry, {
   method: 'POST',
   path: consolePaths.appealDecision,
   id: 'decideOnAppeal',
   summary:
     'Upholds or lifts an appealed suspension, with a reason the log keeps and the member sees',
-  tag: 'console',
-  access: 'moderator',
-  params: idParamsSchema,
   body: z.object({ decision: z.enum(APPEAL_VERDICTS), reason: reasonSchema }),
   response: z.object({ appeal: appealEntrySchema }),
-  errors: { 403: RANK_PROTECTED, 404: ['NOT_FOUND'], 409: ['APPEAL_DECIDED'] },
+  errors: { 409: ['APPEAL_DECIDED'] },
 });
