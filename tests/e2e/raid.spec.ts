@@ -211,6 +211,9 @@ test('raid day: an admin turns raid mode on; a new account signs up by proof of 
   await expect(entry.getByTestId('held-note')).toHaveText(
     /^Held by the image classifier \(score [01]\.\d\d\): shown to its owner only until you decide\. Dismiss or unhide shows it\.$/,
   );
+  // Nobody reported it: the card says so rather than "0 report(s):" and a last report's time.
+  await expect(entry).toContainText('No reports');
+  await expect(entry).not.toContainText('report(s)');
   await admin.screenshot({ path: testInfo.outputPath('raid-queue-held.png'), fullPage: true });
 
   // The moderator looks and lets it be: it leaves the queue and is shown to everybody.

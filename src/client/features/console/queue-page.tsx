@@ -128,10 +128,18 @@ function QueueCard({
             : shown to its owner only until you decide. Dismiss or unhide shows it.
           </p>
         )}
-        <p>
-          <span className="font-semibold text-grind-300">{entry.reports} report(s)</span>: {reasons}
-        </p>
-        <p className="text-slate-400">Last report {when(entry.lastReportAt)}</p>
+        {/* A held picture is in the queue before anyone reports it. */}
+        {entry.reports > 0 ? (
+          <>
+            <p>
+              <span className="font-semibold text-grind-300">{entry.reports} report(s)</span>:{' '}
+              {reasons}
+            </p>
+            <p className="text-slate-400">Last report {when(entry.lastReportAt)}</p>
+          </>
+        ) : (
+          <p className="text-slate-400">No reports</p>
+        )}
         {entry.decision && (
           <p className="text-slate-300">
             {entry.decision.kind} by {entry.decision.operator ?? '?'}{' '}
