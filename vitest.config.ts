@@ -32,8 +32,9 @@ export default defineConfig({
     // CPU went from 580 s to 360 s (import 240 s -> 13 s), and no file relies on a fresh module
     // state (each test app builds its own deps; docs/decisions/025).
     isolate: false,
-    // One migrated database per engine per run, which each test app copies (decision 025).
-    globalSetup: ['tests/support/template-databases.ts'],
+    // One migrated database per engine per run, which each test app copies (decision 025), and
+    // the server's bundle that nodes and the CLI start from, built once (decision 030).
+    globalSetup: ['tests/support/template-databases.ts', 'tests/support/server-bundle.ts'],
     maxWorkers: 3,
     sequence: { sequencer: ProcessSuitesFirst },
     testTimeout: 20_000,

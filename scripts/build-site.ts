@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAdmin } from './build-admin.ts';
+import { buildBundle } from './build-bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -86,8 +86,9 @@ export async function buildSite(
 }
 
 // `--manifest` writes Vite's manifest too (the page benchmark builds an older commit this way).
-// `npm run build` also makes the operator CLI's bundle: an image's `npm run admin` builds nothing.
+// `npm run build` also makes the server's bundle: an image's `npm start` and `npm run admin` build
+// nothing.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildSite({ logLevel: 'info', manifest: process.argv.includes('--manifest') });
-  await buildAdmin();
+  await buildBundle();
 }

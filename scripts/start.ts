@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds the client and the server's page renderer when either is missing or older
- * than their sources, then serves the whole site (migrations run as the server starts).
+ * than their sources, then serves the whole site from the server's bundle, itself built first
+ * when stale (scripts/server.mjs; migrations run as the server starts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,4 +41,5 @@ if (buildIsStale()) {
   await buildSite();
 }
 
-await import('../src/server/main.ts');
+// By address: scripts/server.mjs is plain JavaScript, run as it is, with no types to check.
+await import(new URL('./server.mjs', import.meta.url).href);

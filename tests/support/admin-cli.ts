@@ -27,22 +27,18 @@ function execAdmin(env: Record<string, string | undefined>, args: string[]) {
   });
 }
 
-let bundleChecked: Promise<AdminCliResult> | undefined;
-
 /**
- * The admin CLI in a process of its own, exactly as `npm run admin -- ...` runs it (its bundle,
- * scripts/admin.mjs; decision 030): the one way tests run it. The first call in a test process
- * runs `--help` first, which builds the bundle if a source is newer, so no command's stderr holds
- * the build's notice. `env` names the server variables it gets (config.ts, e.g. DATA_DIR); like a
- * node from startNode it gets no others, so a developer's own DATABASE_URL never reaches it.
+ * The admin CLI in a process of its own, exactly as `npm run admin -- ...` runs it (the server's
+ * bundle, scripts/admin.mjs; decision 030): the one way tests run it. The bundle is built before
+ * the tests start (tests/support/server-bundle.ts; Playwright's server builds it as it starts), so
+ * no command's stderr holds the build's notice. `env` names the server variables it gets
+ * (config.ts, e.g. DATA_DIR); like a node from startNode it gets no others, so a developer's own
+ * DATABASE_URL never reaches it.
  */
 export async function runAdminCli(
   env: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<AdminCliResult> {
-  bundleChecked ??= execAdmin({}, ['--help']);
-  const built = await bundleChecked;
-  if (built.code !== 0) throw new Error(`the admin CLI's bundle did not build: ${built.stderr}`);
   return execAdmin(env, args);
 }
 

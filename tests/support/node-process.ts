@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { sleep } from './sleep.ts';
 
-/** The repository root, where `src/server/main.ts` is run from (as `npm start` does). */
+/** The repository root, where the server is run from (as `npm start` does). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
@@ -77,6 +78,16 @@ export interface NodeProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/**
+ * The server's start script in the checkout `cwd`: its bundle's, or, in a benchmark's baseline
+ * tree from before the bundle (2026-11-29), its TypeScript entry.
+ */
+function serverScript(cwd: string): string {
+  return fs.existsSync(path.join(cwd, 'scripts/server.mjs'))
+    ? 'scripts/server.mjs'
+    : 'src/server/main.ts';
+}
+
 export interface StartNodeOptions {
   /** Server variables (see config.ts); HOST defaults to 127.0.0.1 and PORT to a free port. */
   env: Record<string, string | undefined>;
@@ -95,9 +106,10 @@ export interface StartNodeOptions {
 }
 
 /**
- * Starts one server node exactly as production does (`node --import tsx src/server/main.ts`)
- * and resolves once `/readyz` answers 200, i.e. migrations ran and the database and object
- * store are reachable. The one way tests and benchmarks start a server process and wait for it.
+ * Starts one server node as production does, from the server's bundle (`node scripts/server.mjs`,
+ * which `npm start` runs once the client is built), and resolves once `/readyz` answers 200, i.e.
+ * migrations ran and the database and object store are reachable. The one way tests and
+ * benchmarks start a server process and wait for it.
  */
 export async function startNode(options: StartNodeOptions): Promise<NodeProcess> {
   const port = options.env.PORT ? Number(options.env.PORT) : await freePort();
@@ -113,9 +125,12 @@ export async function startNode(options: StartNodeOptions): Promise<NodeProcess>
   });
   const keep = options.keepOutput ?? 64 * 1024;
   let output = '';
-  const script = options.script ?? 'src/server/main.ts';
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: options.cwd ?? REPO_ROOT,
+  const cwd = options.cwd ?? REPO_ROOT;
+  const script = options.script ?? serverScript(cwd);
+  // TypeScript (a benchmark's bare server, an older tree's server) through tsx.
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, script], {
+    cwd,
     env,
     stdio: ['ignore', keep > 0 ? 'pipe' : 'ignore', 'pipe'],
   });

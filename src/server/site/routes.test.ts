@@ -141,7 +141,7 @@ describe('a bad SITE_CONFIG', () => {
   it('stops the real server at start with one line', () => {
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ ticker: 'grind' }));
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const result = spawnSync(process.execPath, ['scripts/server.mjs'], {
       cwd: root,
       env: {
         ...process.env,
