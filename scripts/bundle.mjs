@@ -45,7 +45,7 @@ function freshBuild() {
 export async function bundledEntry(name) {
   let dir = freshBuild();
   if (!dir) {
-    process.stderr.write('Building the server (sources changed since the last build)...\n');
+    process.stderr.write('Building the server (no bundle yet, or a source is newer than it)...\n');
     const { tsImport } = await import('tsx/esm/api');
     const { buildBundle } = await tsImport('./build-bundle.ts', import.meta.url);
     dir = await buildBundle();

@@ -53,7 +53,7 @@ function run(command: string, args: string[]): Promise<Sample> {
       resolve({
         wall: (performance.now() - start) / 1000,
         cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
-        rebuilt: stderr.includes('Building the admin CLI'),
+        rebuilt: stderr.includes('Building the server'),
       });
     });
   });
