@@ -166,7 +166,7 @@ export async function buildApp(
       admin.addHook('onRequest', noStore);
       // The guard and write limit endpointRoute installs on a moderator's or an admin's endpoint.
       admin.decorate('consoleAccess', consoleAccess);
-      await admin.register(consoleRoutes);
+      await admin.register(consoleRoutes, { site });
       await admin.register(raidConsoleRoutes);
       // Payments and burns verified on chain (decision 023): admins with a fresh passkey.
       await admin.register(prizePaymentRoutes, { site });

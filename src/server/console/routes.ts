@@ -14,6 +14,7 @@ import {
   removePasskeyEndpoint,
   renamePasskeyEndpoint,
 } from '#shared/api/console/passkeys.ts';
+import type { SiteConfig } from '#shared/site.ts';
 import { logDayStart, logEndpoint } from '#shared/api/console/log.ts';
 import {
   endSessionsEndpoint,
@@ -50,7 +51,6 @@ import {
   recordWatch,
   withdrawApproval,
 } from '../prize/review.ts';
-import { loadSiteConfig } from '../site/load-site-config.ts';
 import { findMembers, memberByName, memberDetail } from './members.ts';
 import { endSessions, lift, suspend } from '../suspensions/suspensions.ts';
 import {
@@ -71,7 +71,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * week. In the console's scope, where endpointRoute installs the guard each endpoint's `access`
  * names (and the write limit on a write).
  */
-export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+export async function consoleRoutes(
+  app: FastifyInstance,
+  { site }: { site: SiteConfig },
+): Promise<void> {
   endpointRoute(app, operatorMeEndpoint, async (request) => {
     const operator = operatorOf(request);
     const { rp, problem } = relyingParty(request);
@@ -289,7 +292,6 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // The Prize week (issue 32): admins only. The rules are prize/review.ts's, as the CLI's.
-  const site = loadSiteConfig(app.deps.config.siteConfigFile, app.deps.config.solana);
 
   endpointRoute(app, prizeWeekEndpoint, async (request) =>
     prizeWeek(app.deps.db, operatorOf(request).id, app.deps.clock.now()),
