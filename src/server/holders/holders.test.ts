@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getMintEncoder } from '@solana-program/token';
@@ -67,7 +67,10 @@ describe.each(databaseKinds)('holder perks on %s', (kind) => {
     const siteFile = path.join(tmpdir(), `holders-site-${process.pid}-${kind}.json`);
     writeFileSync(siteFile, JSON.stringify({ contractAddress: mint }));
     const { solana } = loadConfig({ SOLANA_RPC_URL: chain.url, SOLANA_RPC_TIMEOUT_MS: '1000' });
-    t = await createTestApp(kind, { solana, siteConfigFile: siteFile });
+    // The app reads it once, as it starts; removed then, so no run leaves it in the temp folder.
+    t = await createTestApp(kind, { solana, siteConfigFile: siteFile }).finally(() =>
+      rmSync(siteFile),
+    );
   });
   afterAll(async () => {
     await t?.close();

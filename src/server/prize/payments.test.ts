@@ -1,5 +1,5 @@
 import { runAdminIn } from '#test-support/admin-cli.ts';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { base58 } from '@scure/base';
@@ -62,7 +62,10 @@ describe.each(databaseKinds)('prize payments and burns verified on chain, on %s'
     siteMint = await freshAddress();
     const siteFile = path.join(tmpdir(), `chain-site-${process.pid}-${kind}.json`);
     writeFileSync(siteFile, JSON.stringify({ contractAddress: siteMint }));
-    t = await createTestApp(kind, { solana: solana(), siteConfigFile: siteFile });
+    // The app reads it once, as it starts; removed then, so no run leaves it in the temp folder.
+    t = await createTestApp(kind, { solana: solana(), siteConfigFile: siteFile }).finally(() =>
+      rmSync(siteFile),
+    );
     signedIn = await asOperator(t, 'admin', { passkey: true });
     operator = signedIn.client;
     member = TestClient.inject(t.app);
