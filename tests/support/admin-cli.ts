@@ -13,7 +13,18 @@ export interface AdminCliResult {
   stderr: string;
 }
 
-function execAdmin(env: Record<string, string | undefined>, args: string[]) {
+/**
+ * The admin CLI in a process of its own, exactly as `npm run admin -- ...` runs it (the server's
+ * bundle, scripts/admin.mjs; decision 030): the one way tests run it. The bundle is built before
+ * the tests start (tests/support/server-bundle.ts; Playwright's server builds it as it starts), so
+ * no command's stderr holds the build's notice. `env` names the server variables it gets
+ * (config.ts, e.g. DATA_DIR); like a node from startNode it gets no others, so a developer's own
+ * DATABASE_URL never reaches it.
+ */
+export function runAdminCli(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<AdminCliResult> {
   return new Promise<AdminCliResult>((resolve, reject) => {
     execFile(
       process.execPath,
@@ -25,21 +36,6 @@ function execAdmin(env: Record<string, string | undefined>, args: string[]) {
       },
     );
   });
-}
-
-/**
- * The admin CLI in a process of its own, exactly as `npm run admin -- ...` runs it (the server's
- * bundle, scripts/admin.mjs; decision 030): the one way tests run it. The bundle is built before
- * the tests start (tests/support/server-bundle.ts; Playwright's server builds it as it starts), so
- * no command's stderr holds the build's notice. `env` names the server variables it gets
- * (config.ts, e.g. DATA_DIR); like a node from startNode it gets no others, so a developer's own
- * DATABASE_URL never reaches it.
- */
-export async function runAdminCli(
-  env: Record<string, string | undefined>,
-  ...args: string[]
-): Promise<AdminCliResult> {
-  return execAdmin(env, args);
 }
 
 export interface InProcessAdminResult {
