@@ -6,7 +6,7 @@ import { checkField } from '#client/lib/check-field.ts';
 import { useSite } from '#client/lib/site-config.ts';
 import { toast } from '#client/lib/toast-store.ts';
 import { Button } from '#client/ui/button.tsx';
-import { FieldError } from '#client/ui/field-error.tsx';
+import { Field } from '#client/ui/field.tsx';
 import { HolderBadge } from '#client/ui/holder-badge.tsx';
 import { Input } from '#client/ui/input.tsx';
 import { useAccount, useAddPassword, useHolderCheck, useShowWallet } from './members-api.ts';
@@ -118,17 +118,17 @@ function AddPassword() {
     <form onSubmit={submit} noValidate className="grid gap-2 text-sm text-slate-300">
       <h3 className="font-semibold text-slate-100">Add a password</h3>
       <p>You signed up with your wallet. A password lets you sign in without it.</p>
-      <label htmlFor="add-password">New password</label>
-      <Input
-        id="add-password"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'add-password-error' : undefined}
-      />
-      <FieldError id="add-password-error" message={error} />
+      <Field id="add-password" label="New password" error={error}>
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+      </Field>
       <div>
         <Button type="submit" size="sm" disabled={add.isPending}>
           {add.isPending ? 'Saving…' : 'Add password'}
