@@ -221,6 +221,26 @@ async function checked<Verification>(
   }
 }
 
+/**
+ * What the browser's answer to `ceremony` must match: this site as the relying party, the
+ * session's challenge for that ceremony (used up here) and a verified user. The answer counts
+ * against the operator's passkey tries before its challenge is spent.
+ */
+async function expectedAnswer(
+  request: FastifyRequest,
+  operator: ConsoleOperator,
+  ceremony: PasskeyCeremony,
+) {
+  const rp = requireRp(request);
+  await limitTries(request, 'passkey', operator);
+  return {
+    expectedChallenge: await takeChallenge(request.server.deps, request.sessionIdHash!, ceremony),
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  };
+}
+
 /** Options to add a passkey, after the operator's password again. */
 export async function registrationOptions(
   request: FastifyRequest,
@@ -257,17 +277,12 @@ export async function registerPasskey(
   response: Record<string, unknown>,
   name: string | null = null,
 ): Promise<Passkey> {
-  const rp = requireRp(request);
   const { deps } = request.server;
-  await limitTries(request, 'passkey', operator);
-  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!, 'registration');
+  const expected = await expectedAnswer(request, operator, 'registration');
   const verification = await checked('The passkey was not accepted', () =>
     verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
+      ...expected,
     }),
   );
   if (!verification.verified || !verification.registrationInfo) {
@@ -336,26 +351,21 @@ export async function authenticate(
   operator: ConsoleOperator,
   response: Record<string, unknown>,
 ): Promise<void> {
-  const rp = requireRp(request);
   const { deps } = request.server;
-  await limitTries(request, 'passkey', operator);
-  const expectedChallenge = await takeChallenge(deps, request.sessionIdHash!, 'authentication');
+  const expected = await expectedAnswer(request, operator, 'authentication');
   const id = typeof response.id === 'string' ? response.id : '';
   const credential = (await credentialsOf(deps, operator.id)).find((c) => c.credential_id === id);
   if (!credential) throw new HttpError(400, 'This passkey is not one of yours.', 'PASSKEY_INVALID');
   const verification = await checked('The passkey sign-in failed', () =>
     verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expected,
       credential: {
         id: credential.credential_id,
         publicKey: new Uint8Array(Buffer.from(credential.public_key, 'base64url')),
         counter: Number(credential.counter),
         transports: transportsOf(credential.transports),
       },
-      requireUserVerification: true,
     }),
   );
   if (!verification.verified) {
