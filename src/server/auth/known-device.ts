@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DAY_MS } from '#shared/time.ts';
 import { cookieName, isSecureRequest } from '../security/sessions.ts';
+import { randomToken } from '../security/random-token.ts';
 
 /**
  * A browser that has signed in to an account with its password before: a long-lived cookie
@@ -32,7 +33,7 @@ export function knownDevice(request: FastifyRequest, userId: number): string | n
 
 /** Marks this browser as one that signed in to `userId` (a new device id each time). */
 export function rememberDevice(request: FastifyRequest, reply: FastifyReply, userId: number): void {
-  const signed = `${userId}.${randomBytes(16).toString('base64url')}`;
+  const signed = `${userId}.${randomToken(16)}`;
   reply.setCookie(
     cookieName(request, KNOWN_DEVICE_COOKIE),
     `${signed}.${mac(request.server.deps.secret, signed)}`,

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientNetwork } from '../http/client-network.ts';
 import { cookieName, isSecureRequest } from '../security/sessions.ts';
+import { randomToken } from '../security/random-token.ts';
 
 /**
  * Who is voting: the member, or a visitor known by a long-lived signed cookie holding a random
@@ -76,7 +77,7 @@ export function voterForVote(request: FastifyRequest, reply: FastifyReply): Vote
   const network = networkIdentity(request);
   const known = currentVoter(request);
   if (known) return { key: known, network };
-  const visitorId = randomBytes(16).toString('base64url');
+  const visitorId = randomToken(16);
   reply.setCookie(
     cookieName(request, VISITOR_COOKIE),
     signVisitorId(visitorId, request.server.deps.secret),

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.ts';
 import { cookieName, isSecureRequest } from './sessions.ts';
+import { randomToken } from './random-token.ts';
 
 const CSRF_COOKIE = 'csrf';
 const CSRF_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
@@ -30,7 +31,7 @@ function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, value: stri
 
 /** A fresh csrf cookie (at login, register and logout), so no token from before still works. */
 export function renewCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
-  const value = randomBytes(32).toString('base64url');
+  const value = randomToken(32);
   request.cookies[cookieName(request, CSRF_COOKIE)] = value;
   setCsrfCookie(request, reply, value);
 }
@@ -43,7 +44,7 @@ export function renewCsrfCookie(request: FastifyRequest, reply: FastifyReply): v
 export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
   let cookieValue = request.cookies[cookieName(request, CSRF_COOKIE)];
   if (!cookieValue || cookieValue.length < 32) {
-    cookieValue = randomBytes(32).toString('base64url');
+    cookieValue = randomToken(32);
     setCsrfCookie(request, reply, cookieValue);
   }
   return tokenFor(request, cookieValue);

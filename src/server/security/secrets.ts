@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomToken } from './random-token.ts';
 
 /**
  * The secret that signs CSRF tokens and upload URLs. Nodes of one site must share it, so in
@@ -15,7 +15,7 @@ export function loadOrCreateSecret(configured: string | undefined, dataDir: stri
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   fs.mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = randomToken(48);
   try {
     fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
     return secret;

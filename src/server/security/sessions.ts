@@ -1,8 +1,9 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AppDeps, CachedSession } from '../deps.ts';
+import { randomToken } from './random-token.ts';
 
 export const SESSION_COOKIE = 'sid';
 const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
@@ -98,7 +99,7 @@ export async function startSession(
     await db.deleteFrom('sessions').where('id_hash', '=', request.sessionIdHash).execute();
     sessions.delete(request.sessionIdHash);
   }
-  const id = randomBytes(32).toString('base64url');
+  const id = randomToken(32);
   const idHash = hashSessionId(id);
   await db
     .insertInto('sessions')
