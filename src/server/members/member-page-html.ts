@@ -5,7 +5,7 @@ import { NEVER_A_TRANSACTION } from '#shared/holders.ts';
 import { brandAssets } from '#shared/site.ts';
 import { STANDING_LABELS } from '#shared/standing.ts';
 import { shortAddress } from '#shared/siws.ts';
-import { escapeHtml, renderShellPage, type MetaTag } from '../site/index-html.ts';
+import { escapeHtml, renderShellPage, shareCardTags, type MetaTag } from '../site/index-html.ts';
 
 const monthYear = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -76,27 +76,23 @@ export function renderMemberPage(
   origin: string,
 ): string {
   const url = `${origin}${pathTo(memberPaths.page, { username: page.username })}`;
-  const image = `${origin}${brandAssets.ogImage.src}`;
   const title = `${page.username} - ${site.brand}`;
-  const description = memberSummary(page, site.brand);
   const tags: MetaTag[] = [
-    ['name', 'description', description],
-    ...(page.status === 'active'
-      ? []
-      : [['name', 'robots', 'noindex'] as ['name', string, string]]),
-    ['property', 'og:type', 'profile'],
-    ['property', 'og:site_name', site.brand],
-    ['property', 'og:title', title],
-    ['property', 'og:description', description],
-    ['property', 'og:url', url],
-    ['property', 'og:image', image],
-    ['property', 'og:image:width', String(brandAssets.ogImage.width)],
-    ['property', 'og:image:height', String(brandAssets.ogImage.height)],
+    ...shareCardTags({
+      type: 'profile',
+      siteName: site.brand,
+      title,
+      description: memberSummary(page, site.brand),
+      url,
+      image: {
+        url: `${origin}${brandAssets.ogImage.src}`,
+        width: brandAssets.ogImage.width,
+        height: brandAssets.ogImage.height,
+      },
+      twitterCard: 'summary',
+    }),
     ['property', 'profile:username', page.username],
-    ['name', 'twitter:card', 'summary'],
-    ['name', 'twitter:title', title],
-    ['name', 'twitter:description', description],
-    ['name', 'twitter:image', image],
+    ...(page.status === 'active' ? [] : [['name', 'robots', 'noindex'] as MetaTag]),
   ];
   const said =
     page.status === 'active'

@@ -1,6 +1,6 @@
 import { memePaths, pathTo } from '#shared/api/paths.ts';
 import { categoryLabel } from '#shared/categories.ts';
-import { escapeHtml, renderShellPage, type MetaTag } from '../site/index-html.ts';
+import { escapeHtml, renderShellPage, shareCardTags } from '../site/index-html.ts';
 
 /** What a meme's page says about it: everything but the ids comes from users and is escaped. */
 export interface MemePageFacts {
@@ -24,28 +24,22 @@ export function renderMemePage(
   origin: string,
 ): string {
   const url = `${origin}${pathTo(memePaths.page, { id: meme.id })}`;
-  const image = `${origin}${meme.imagePath}`;
-  const title = `${meme.title} - ${site.brand} memes`;
-  const description = `A ${categoryLabel(meme.category)} meme from the ${site.brand} community gallery.`;
-  const tags: MetaTag[] = [
-    ['name', 'description', description],
-    ['property', 'og:type', 'article'],
-    ['property', 'og:site_name', site.brand],
-    ['property', 'og:title', meme.title],
-    ['property', 'og:description', description],
-    ['property', 'og:url', url],
-    ['property', 'og:image', image],
-    ['property', 'og:image:width', String(meme.imageWidth)],
-    ['property', 'og:image:height', String(meme.imageHeight)],
-    ['property', 'og:image:alt', meme.title],
-    ['name', 'twitter:card', 'summary_large_image'],
-    ['name', 'twitter:title', meme.title],
-    ['name', 'twitter:description', description],
-    ['name', 'twitter:image', image],
-    ['name', 'twitter:image:alt', meme.title],
-  ];
+  const tags = shareCardTags({
+    type: 'article',
+    siteName: site.brand,
+    title: meme.title,
+    description: `A ${categoryLabel(meme.category)} meme from the ${site.brand} community gallery.`,
+    url,
+    image: {
+      url: `${origin}${meme.imagePath}`,
+      width: meme.imageWidth,
+      height: meme.imageHeight,
+      alt: meme.title,
+    },
+    twitterCard: 'summary_large_image',
+  });
   return renderShellPage(shell, {
-    title,
+    title: `${meme.title} - ${site.brand} memes`,
     url,
     tags,
     body: [

@@ -18,6 +18,47 @@ export type MetaTag = [attribute: 'name' | 'property', key: string, content: str
 const metaTagHtml = ([attribute, key, content]: MetaTag) =>
   `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
 
+/** What a link to a page previews as (Open Graph, and X's card): the site's, a meme's, a member's. */
+interface ShareCard {
+  type: 'website' | 'article' | 'profile';
+  siteName: string;
+  title: string;
+  description: string;
+  /** The page's absolute address; left out where it is not known (index.html without PUBLIC_ORIGIN). */
+  url?: string;
+  image: { url: string; width: number; height: number; alt?: string };
+  /** `summary_large_image` shows the picture across the card, `summary` as a small square. */
+  twitterCard: 'summary' | 'summary_large_image';
+}
+
+type MaybeTag = [MetaTag[0], string, string | undefined];
+
+/** The page's description and its share card, as `<meta>` tags; one with no content is left out. */
+export function shareCardTags(card: ShareCard): MetaTag[] {
+  const { image } = card;
+  // Both cards say the same of the page: Open Graph's as properties, X's as names.
+  const onBothCards = {
+    title: card.title,
+    description: card.description,
+    image: image.url,
+    'image:alt': image.alt,
+  };
+  const tags: MaybeTag[] = [
+    ['name', 'description', card.description],
+    ['property', 'og:type', card.type],
+    ['property', 'og:site_name', card.siteName],
+    ['property', 'og:url', card.url],
+    ['property', 'og:image:width', String(image.width)],
+    ['property', 'og:image:height', String(image.height)],
+    ['name', 'twitter:card', card.twitterCard],
+    ...Object.entries(onBothCards).flatMap(([key, content]): MaybeTag[] => [
+      ['property', `og:${key}`, content],
+      ['name', `twitter:${key}`, content],
+    ]),
+  ];
+  return tags.filter((tag): tag is MetaTag => tag[2] !== undefined);
+}
+
 /**
  * JSON that can sit inside <script>: `<` (so no `</script>` or `<!--` can end or bend it),
  * `>`, `&` and the two JavaScript line separators become \u escapes, which JSON.parse undoes.
@@ -44,27 +85,20 @@ export function renderIndexHtml(
   }
   const title = siteTitle(site);
   // Link previews need an absolute image address; without PUBLIC_ORIGIN the path is the best we know.
-  const imageUrl = `${publicOrigin ?? ''}${brandAssets.ogImage.src}`;
-  const imageAlt = `${site.mascot}, the ${site.brand} mascot, with the ${site.ticker} ticker`;
-  const meta: MetaTag[] = [
-    ['name', 'description', site.description],
-    ['property', 'og:type', 'website'],
-    ['property', 'og:site_name', site.brand],
-    ['property', 'og:title', title],
-    ['property', 'og:description', site.description],
-    ['property', 'og:image', imageUrl],
-    ['property', 'og:image:width', String(brandAssets.ogImage.width)],
-    ['property', 'og:image:height', String(brandAssets.ogImage.height)],
-    ['property', 'og:image:alt', imageAlt],
-    ...(publicOrigin
-      ? [['property', 'og:url', `${publicOrigin}/`] as ['property', string, string]]
-      : []),
-    ['name', 'twitter:card', 'summary_large_image'],
-    ['name', 'twitter:title', title],
-    ['name', 'twitter:description', site.description],
-    ['name', 'twitter:image', imageUrl],
-    ['name', 'twitter:image:alt', imageAlt],
-  ];
+  const meta = shareCardTags({
+    type: 'website',
+    siteName: site.brand,
+    title,
+    description: site.description,
+    url: publicOrigin ? `${publicOrigin}/` : undefined,
+    image: {
+      url: `${publicOrigin ?? ''}${brandAssets.ogImage.src}`,
+      width: brandAssets.ogImage.width,
+      height: brandAssets.ogImage.height,
+      alt: `${site.mascot}, the ${site.brand} mascot, with the ${site.ticker} ticker`,
+    },
+    twitterCard: 'summary_large_image',
+  });
   const block = [
     `<title>${escapeHtml(title)}</title>`,
     ...meta.map(metaTagHtml),
