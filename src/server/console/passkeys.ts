@@ -78,13 +78,9 @@ export function relyingParty(request: FastifyRequest): RelyingPartyAnswer {
   return { rp: { id: host, origin: url.origin }, problem: null, code: null };
 }
 
-function requireRp(request: FastifyRequest): RelyingParty {
-  const answer = relyingParty(request);
-  if (!answer.rp) throw new HttpError(400, answer.problem, answer.code);
-  return answer.rp;
-}
+type Tries = 'password' | 'passkey';
 
-async function limitTries(request: FastifyRequest, kind: string, operator: ConsoleOperator) {
+async function limitTries(request: FastifyRequest, kind: Tries, operator: ConsoleOperator) {
   const { rateLimiter } = request.server.deps;
   const rule = kind === 'password' ? PASSWORD_TRIES : PASSKEY_TRIES;
   const message = 'Too many attempts. Please try again later.';
@@ -95,6 +91,21 @@ async function limitTries(request: FastifyRequest, kind: string, operator: Conso
     message,
   );
   await enforceRateLimit(rateLimiter, `passkey:${kind}:user:${operator.id}`, rule, message);
+}
+
+/**
+ * The relying party for one step of a ceremony, refused when there can be none; the step then
+ * counts against the operator's tries (of the password, or of a passkey).
+ */
+async function stepRelyingParty(
+  request: FastifyRequest,
+  operator: ConsoleOperator,
+  tries: Tries,
+): Promise<RelyingParty> {
+  const answer = relyingParty(request);
+  if (!answer.rp) throw new HttpError(400, answer.problem, answer.code);
+  await limitTries(request, tries, operator);
+  return answer.rp;
 }
 
 /** A ceremony's options, handed out once their challenge is kept on the session. */
@@ -231,8 +242,7 @@ async function expectedAnswer(
   operator: ConsoleOperator,
   ceremony: PasskeyCeremony,
 ) {
-  const rp = requireRp(request);
-  await limitTries(request, 'passkey', operator);
+  const rp = await stepRelyingParty(request, operator, 'passkey');
   return {
     expectedChallenge: await takeChallenge(request.server.deps, request.sessionIdHash!, ceremony),
     expectedOrigin: rp.origin,
@@ -247,9 +257,8 @@ export async function registrationOptions(
   operator: ConsoleOperator,
   password: string,
 ) {
-  const rp = requireRp(request);
+  const rp = await stepRelyingParty(request, operator, 'password');
   const { deps } = request.server;
-  await limitTries(request, 'password', operator);
   if (!(await verifyPassword(await findUserPasswordHash(deps.db, operator.id), password))) {
     throw new HttpError(403, 'Wrong password', 'WRONG_PASSWORD');
   }
@@ -331,9 +340,8 @@ export async function registerPasskey(
 
 /** Options to sign in with one of the operator's passkeys; 404 when they have none. */
 export async function authenticationOptions(request: FastifyRequest, operator: ConsoleOperator) {
-  const rp = requireRp(request);
+  const rp = await stepRelyingParty(request, operator, 'passkey');
   const { deps } = request.server;
-  await limitTries(request, 'passkey', operator);
   const credentials = await credentialsOf(deps, operator.id);
   if (credentials.length === 0) throw notFound('You have no passkey yet: add one first.');
   const options = await generateAuthenticationOptions({
