@@ -37,6 +37,11 @@ export interface CliCommand<Needs extends Partial<CliContext> = CliContext> {
   run(ctx: Needs, args: string[]): Promise<number>;
 }
 
+/** The site's origin as a command names it: PUBLIC_ORIGIN, or the server on this machine. */
+export function siteOrigin(config: Pick<AppConfig, 'publicOrigin' | 'port'>): string {
+  return config.publicOrigin ?? `http://localhost:${config.port}`;
+}
+
 /** Wrong arguments: the CLI prints the message and the command's usage, and exits with 2. */
 export class UsageError extends Error {}
 

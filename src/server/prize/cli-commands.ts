@@ -6,6 +6,7 @@ import {
   parseOptions,
   requiredOption,
   reasonArg,
+  siteOrigin,
   UsageError,
   utc,
   weekOption,
@@ -45,13 +46,9 @@ function refuse(ctx: Pick<CliContext, 'print'>, message: string): number {
   return 1;
 }
 
-/**
- * Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2).
- * PUBLIC_ORIGIN when set; the default local server otherwise.
- */
+/** Where anyone can watch a run's replay (the replay viewer of issue 21, deliverable 2). */
 function replayUrl(ctx: CliContext, entryId: number): string {
-  const origin = ctx.config.publicOrigin ?? `http://localhost:${ctx.config.port}`;
-  return `${origin}${replayPageAddress(entryId)}`;
+  return `${siteOrigin(ctx.config)}${replayPageAddress(entryId)}`;
 }
 
 /** A run's statistics on one line for the reviewer (they point at a run, never refuse one). */

@@ -1,12 +1,12 @@
 import { clusterName } from '#shared/solana-cluster.ts';
-import { positionals, type CliCommand, type CliContext } from '../cli-command.ts';
+import { positionals, siteOrigin, type CliCommand, type CliContext } from '../cli-command.ts';
 import { clearRehearsal, makeRehearsalWeek } from './demo-week.ts';
 
 type Needs = Pick<CliContext, 'config' | 'db' | 'clock' | 'print'>;
 
 /** Where the demo wallets' messages say they are from: the site's origin as members see it. */
 function siteOf(config: Needs['config']) {
-  const origin = config.publicOrigin ?? `http://localhost:${config.port}`;
+  const origin = siteOrigin(config);
   return { domain: new URL(origin).host, uri: origin };
 }
 
