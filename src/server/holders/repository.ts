@@ -19,19 +19,21 @@ export async function saveHolderBalance(db: Db, row: HolderBalanceRow): Promise<
     .execute();
 }
 
+/** The reads that count: those of a member's wallet now (a changed wallet's old read does not). */
+function currentReads(db: Db) {
+  return db
+    .selectFrom('holder_balances as h')
+    .innerJoin('user_wallets as w', (join) =>
+      join.onRef('w.user_id', '=', 'h.user_id').onRef('w.address', '=', 'h.address'),
+    );
+}
+
 /** The member's read, when it is of their wallet now. */
 export async function currentHolderBalance(
   db: Db,
   userId: number,
 ): Promise<HolderBalanceRow | undefined> {
-  return db
-    .selectFrom('holder_balances as h')
-    .innerJoin('user_wallets as w', (join) =>
-      join.onRef('w.user_id', '=', 'h.user_id').onRef('w.address', '=', 'h.address'),
-    )
-    .selectAll('h')
-    .where('h.user_id', '=', userId)
-    .executeTakeFirst();
+  return currentReads(db).selectAll('h').where('h.user_id', '=', userId).executeTakeFirst();
 }
 
 /** The tier each of `userIds` holds now (members below every tier are not in the map). */
@@ -40,11 +42,7 @@ export async function currentTiers(
   userIds: readonly number[],
 ): Promise<Map<number, 'holder' | 'whale'>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('holder_balances as h')
-    .innerJoin('user_wallets as w', (join) =>
-      join.onRef('w.user_id', '=', 'h.user_id').onRef('w.address', '=', 'h.address'),
-    )
+  const rows = await currentReads(db)
     .select(['h.user_id', 'h.tier'])
     .where('h.user_id', 'in', [...new Set(userIds)])
     .where('h.tier', 'is not', null)
