@@ -332,6 +332,17 @@ async function logPrize(
   );
 }
 
+/**
+ * What a log line about the week's payment names: its latest open payment (its approval when
+ * none is open), and that payment's amount (the prize's when it names none).
+ */
+function latestPayment(ctx: PaymentContext, state: WeekPayment) {
+  const about = state.open.at(-1) ?? state.approval!;
+  const lamports =
+    about.lamports ?? prizeLamports(about.prize ?? ctx.site.weeklyChallenge.prize) ?? null;
+  return { about, lamports };
+}
+
 /** A refused transaction, on the log with the chain's reason, then thrown. */
 async function refuseLogged(
   ctx: PaymentContext,
@@ -340,17 +351,11 @@ async function refuseLogged(
   signature: string,
   error: HttpError,
 ): Promise<never> {
-  const about = state.open.at(-1) ?? state.approval!;
-  await logPrize(
-    ctx.db,
-    ctx,
-    'prize-refused',
-    weekId,
-    about,
-    about.lamports ?? prizeLamports(about.prize ?? ctx.site.weeklyChallenge.prize) ?? null,
-    error.message,
-    { signature, code: error.code },
-  );
+  const { about, lamports } = latestPayment(ctx, state);
+  await logPrize(ctx.db, ctx, 'prize-refused', weekId, about, lamports, error.message, {
+    signature,
+    code: error.code,
+  });
   if (ctx.alerts) {
     await enqueueAlert(
       ctx.db,
@@ -797,14 +802,14 @@ async function logSentOnce(
   ) {
     return;
   }
-  const about = state.open.at(-1) ?? state.approval!;
+  const { about, lamports } = latestPayment(ctx, state);
   await logPrize(
     ctx.db,
     ctx,
     'prize-sent',
     weekId,
     about,
-    about.lamports ?? prizeLamports(about.prize ?? ctx.site.weeklyChallenge.prize) ?? null,
+    lamports,
     'a wallet sent the payment from the console',
     { signature, reference: state.open.at(-1)?.reference ?? null },
   );
