@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { deleteMemesOfUser, isObjectReferenced } from '../memes/repository.ts';
 import { rememberDeletedAccount } from '../accounts/repository.ts';
 import { hashPassword } from '../security/password.ts';
@@ -6,6 +5,7 @@ import { endSessionsOf } from '../security/sessions.ts';
 import { cliOperator, recordDecision } from '../db/operator-log.ts';
 import { endSessions } from '../suspensions/suspensions.ts';
 import { memberCommands } from '../accounts/cli-member.ts';
+import { randomToken } from '../security/random-token.ts';
 
 export const accountCliCommands = memberCommands({
   'users:sessions:revoke': {
@@ -28,7 +28,7 @@ export const accountCliCommands = memberCommands({
     summary:
       'Gives a member a new random password (printed once, for you to pass on) and ends every session they have.',
     async run(ctx, user) {
-      const password = randomBytes(12).toString('base64url');
+      const password = randomToken(12);
       const passwordHash = await hashPassword(password);
       const ended = await ctx.db.transaction().execute(async (trx) => {
         await trx

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   applyTwoRoles,
   isPlainIdentifier,
@@ -7,12 +6,13 @@ import {
   type TwoRoles,
 } from '../db/roles.ts';
 import { parseOptions, UsageError, type CliCommand, type CliContext } from '../cli-command.ts';
+import { randomToken } from '../security/random-token.ts';
 
 const USAGE =
   'db:roles [--apply SUPERUSER_URL] [--owner grind_owner] [--app grind_app] [--database grind]';
 
 /** A password for a connection URL: random, and nothing in it needs escaping. */
-const password = () => randomBytes(18).toString('base64url');
+const password = () => randomToken(18);
 
 function nameOption(value: string | undefined, fallback: string, option: string): string {
   const name = value ?? fallback;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { STEP_MS } from '#shared/game/constants.ts';
 import { ROUND_START_DELAY_MS } from '#shared/game/pacing.ts';
@@ -7,6 +6,7 @@ import { simulate } from '#shared/game/simulate.ts';
 import { weekStartUtc } from '#shared/time.ts';
 import type { Database } from '../db/database.ts';
 import { insertRun, insertScore, recordVerification } from './repository.ts';
+import { randomToken } from '../security/random-token.ts';
 
 /**
  * A member's run whose jump log was played away from the site's pages (the autopilot's, for a
@@ -21,7 +21,7 @@ export async function recordReplayedRun(
   const statistics = new RunStatisticsRecorder();
   const result = simulate(run.seed, run.inputs, {}, statistics);
   if (!result.ok) throw new Error(`the run of seed ${run.seed} does not replay: ${result.message}`);
-  const runId = randomBytes(16).toString('base64url');
+  const runId = randomToken(16);
   const issuedAt = run.finishedAt - ROUND_START_DELAY_MS - Math.ceil(result.steps * STEP_MS);
   await insertRun(db, { id: runId, seed: run.seed, userId: run.userId, issuedAt });
   await recordVerification(

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import type { Kysely } from 'kysely';
@@ -17,6 +16,7 @@ import { closedWeek, currentApproval, paidStep, withdrawApproval } from '../priz
 import { hashPassword } from '../security/password.ts';
 import { createSqlRateLimiter } from '../security/rate-limit.ts';
 import { issueChallenge, linkWallet, type SiteIdentity } from '../wallet/service.ts';
+import { randomToken } from '../security/random-token.ts';
 
 /**
  * A closed prize week on demand, for rehearsing the payout before real money moves (issue 42,
@@ -86,7 +86,9 @@ export async function makeRehearsalWeek(
   }
   for (const { username } of DEMO_PLAYERS) {
     if (await isLookAlikeOfMember(ctx.db, username)) {
-      throw new RehearsalRefused(`A member named like ${username} exists already: rehearse on a fresh DATA_DIR.`);
+      throw new RehearsalRefused(
+        `A member named like ${username} exists already: rehearse on a fresh DATA_DIR.`,
+      );
     }
   }
 
@@ -98,13 +100,16 @@ export async function makeRehearsalWeek(
   };
   const members: DemoMember[] = [];
   for (const [i, player] of DEMO_PLAYERS.entries()) {
-    const password = randomBytes(18).toString('base64url');
+    const password = randomToken(18);
     const user = await insertUser(ctx.db, {
       username: player.username,
       passwordHash: await hashPassword(password),
       now,
     });
-    if (!user) throw new RehearsalRefused(`The name ${player.username} is taken: rehearse on a fresh DATA_DIR.`);
+    if (!user)
+      throw new RehearsalRefused(
+        `The name ${player.username} is taken: rehearse on a fresh DATA_DIR.`,
+      );
     await ctx.db
       .insertInto('rehearsal_members')
       .values({ user_id: user.id, created_at: now })
