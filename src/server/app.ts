@@ -13,7 +13,7 @@ import { adminPageRoute } from './console/page-route.ts';
 import { consoleAccess } from './console/guard.ts';
 import { appealRoutes } from './suspensions/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
-import { suspensionCheckFor } from './suspensions/suspensions.ts';
+import { refuseSuspended } from './suspensions/suspensions.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { liveRoutes } from './live/routes.ts';
 import { noStore } from './http/no-store.ts';
@@ -50,7 +50,7 @@ import { startTracing } from './tracing/tracing.ts';
 import { objectRoutes, uploadRoutes } from './uploads/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { alertSender } from './alerts/plugin.ts';
-import { raidCheckFor } from './raid/guard.ts';
+import { raidCheck } from './raid/guard.ts';
 import { raidMode } from './raid/plugin.ts';
 import { raidConsoleRoutes, raidPublicRoutes, raidSessionRoutes } from './raid/routes.ts';
 
@@ -137,16 +137,18 @@ export async function buildApp(
   // What acts for a visitor or a member: cookies, the session, and the origin and CSRF checks.
   await app.register(async function sessionRoutes(scope) {
     await enableSessions(scope);
-    // Before a write's own guards: a suspended member's uploads, posts, votes, reports, scores and
-    // purchases (decision 022); in raid mode, a new account's gallery writes and appeals and a
-    // visitor's vote (decision 027). Chosen per route at registration: the scope's reads, and
-    // writes neither refuses, pay nothing for them.
+    // Before a write's own guards, the refusals its endpoint names for the caller's standing
+    // (`refuses`): a suspended member's uploads, posts, votes, reports, scores and purchases
+    // (decision 022); in raid mode, a new account's gallery writes and appeals and a visitor's vote
+    // (decision 027). Put on each such route at registration: other routes pay nothing for them.
     scope.addHook('onRoute', (route) => {
-      if ([route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) return;
-      const checks = [suspensionCheckFor(route.url), raidCheckFor(route.url)].filter(
-        (check) => check !== undefined,
-      );
-      if (checks.length > 0) route.onRequest = [...checks, ...[route.onRequest ?? []].flat()];
+      const refuses = route.config?.endpoint?.refuses;
+      if (!refuses) return;
+      const checks = [
+        ...(refuses.suspended ? [refuseSuspended] : []),
+        ...(refuses.raid ? [raidCheck(refuses.raid)] : []),
+      ];
+      route.onRequest = [...checks, ...[route.onRequest ?? []].flat()];
     });
     await scope.register(raidSessionRoutes);
     await scope.register(authRoutes);

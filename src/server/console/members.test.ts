@@ -4,6 +4,7 @@ import {
   authPaths,
   gamePaths,
   memePaths,
+  objectPaths,
   pathTo,
   shopPaths,
   walletPaths,
@@ -84,6 +85,12 @@ describe.each(databaseKinds)('members in the console on %s', (kind) => {
       () => client.request('POST', pathTo(gamePaths.progress, { runId: 'r1' }), { body: {} }),
       () => client.request('POST', walletPaths.challenge, { body: {} }),
       () => client.request('POST', walletPaths.link, { body: {} }),
+      () => client.request('POST', memePaths.create, { body: {} }),
+      () => client.request('PUT', memePaths.memeImages, { body: {} }),
+      () => client.request('POST', gamePaths.scores, { body: {} }),
+      () => client.request('POST', gamePaths.coins, { body: {} }),
+      // An upload address handed out before the suspension is no good after it.
+      () => client.request('PUT', `${objectPaths.localUploadPrefix}any-token`),
     ];
     for (const write of writes) {
       const res = await write();

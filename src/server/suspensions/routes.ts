@@ -21,7 +21,7 @@ const appealWriteLimit: onRequestHookHandler = async (request) => {
 
 /**
  * The member's side of an appeal, in the session scope (CSRF and Origin as on every write). Not
- * among the writes a suspension refuses (suspensionCheckFor): a suspended member is who appeals.
+ * among the writes a suspension refuses (`refuses`, src/shared/api): a suspended member is who appeals.
  */
 export async function appealRoutes(app: FastifyInstance): Promise<void> {
   const writes = { onRequest: appealWriteLimit };

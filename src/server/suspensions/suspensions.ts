@@ -1,7 +1,6 @@
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SuspensionLength } from '#shared/api/console/members.ts';
-import { gamePaths, memePaths, objectPaths, shopPaths, walletPaths } from '#shared/api/paths.ts';
 import type { Database } from '../db/database.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
@@ -192,36 +191,14 @@ export async function endSessions(
 }
 
 /**
- * What a suspended member may not do: upload, post, vote, report, start or report a ranked run,
- * score, buy, link a wallet (a wallet is where a prize would go).
+ * The check of a write whose endpoint `refuses: { suspended: true }` (src/shared/api: uploading,
+ * posting, voting, reporting, playing a ranked run, scoring, buying, linking a wallet, where a
+ * prize would go), put on the route at registration by the session scope (app.ts): a suspended
+ * member gets 403 `SUSPENDED` with the reason and the end time; reading, and every other write
+ * (signing out, an appeal), still works. Read from the database on each such write, so a
+ * suspension holds on every node at once.
  */
-const REFUSED = new Set<string>([
-  gamePaths.runs,
-  gamePaths.progress,
-  walletPaths.challenge,
-  walletPaths.link,
-  memePaths.uploadTarget,
-  memePaths.memeImages,
-  memePaths.create,
-  memePaths.vote,
-  memePaths.report,
-  gamePaths.scores,
-  gamePaths.coins,
-  shopPaths.purchase,
-  `${objectPaths.localUploadPrefix}*`,
-]);
-
-/**
- * The session scope's check for a write route above, or none for another route (app.ts puts it
- * on the route at registration): a suspended member gets 403 `SUSPENDED` with the reason and the
- * end time; reading, and every other write (signing out, an appeal), still works. Read from the
- * database on each such write, so a suspension holds on every node at once.
- */
-export function suspensionCheckFor(url: string): onRequestHookHandler | undefined {
-  return REFUSED.has(url) ? refuseSuspended : undefined;
-}
-
-async function refuseSuspended(request: FastifyRequest): Promise<void> {
+export async function refuseSuspended(request: FastifyRequest): Promise<void> {
   if (!request.user) return;
   const { db, clock } = request.server.deps;
   const suspension = await activeSuspension(db, request.user.id, clock.now());

@@ -54,7 +54,9 @@ export const appealEndpoint = defineEndpoint(appealing, {
   body: appealBodySchema,
   status: 201,
   response: z.object({ appeal: appealSchema }),
-  errors: { 403: ['RAID_MODE'], 409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'], 429: ['RATE_LIMITED'] },
+  // A suspended member is who appeals; a new account's appeal waits for the raid's end.
+  refuses: { raid: 'new accounts' },
+  errors: { 409: ['APPEAL_EXISTS', 'NOT_SUSPENDED'], 429: ['RATE_LIMITED'] },
 });
 
 /** The member's current suspension and their appeal of it, if any: the form is offered once. */

@@ -12,7 +12,7 @@ import {
 const declared = (
   parts: EndpointAccess &
     Pick<Endpoint, 'method'> &
-    Partial<Pick<Endpoint, 'errors' | 'csrfExempt'>>,
+    Partial<Pick<Endpoint, 'errors' | 'csrfExempt' | 'refuses'>>,
 ) =>
   declaredErrors({
     path: '/api/things',
@@ -63,6 +63,23 @@ describe('declaredErrors: what an endpoint answers besides its own refusals', ()
     });
     const exempt = declared({ method: 'POST', access: 'visitor', csrfExempt: true });
     expect(exempt[403]).toEqual(['CROSS_SITE']);
+  });
+
+  it('declares the refusals `refuses` names, which the session scope installs', () => {
+    const write = { method: 'POST', access: 'visitor', errors: { 403: ['NOT_OWNED'] } } as const;
+    expect(declared({ ...write, refuses: { suspended: true } })[403]).toEqual([
+      'CSRF',
+      'CROSS_SITE',
+      'SUSPENDED',
+      'NOT_OWNED',
+    ]);
+    expect(declared({ ...write, refuses: { raid: 'new accounts and visitors' } })[403]).toEqual([
+      'CSRF',
+      'CROSS_SITE',
+      'RAID_MODE',
+      'NOT_OWNED',
+    ]);
+    expect(declared(write)[403]).toEqual(['CSRF', 'CROSS_SITE', 'NOT_OWNED']);
   });
 });
 

@@ -51,6 +51,8 @@ type EndpointParts = {
   readonly tag: string;
   /** A write the spec's client sends without an `X-CSRF-Token` (the origin check still holds). */
   readonly csrfExempt?: true;
+  /** Whom this write refuses for who they are, whatever they ask (`WriteRefusals`). */
+  readonly refuses?: WriteRefusals;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
@@ -67,6 +69,18 @@ type EndpointParts = {
 };
 
 export type ErrorsByStatus = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
+
+/**
+ * A write's refusals for the caller's standing rather than for what is asked, checked before its
+ * body is read (the session scope installs them from here, server/app.ts):
+ * - `suspended`: a suspended member's, 403 `SUSPENDED` with the reason and the end (decision 022);
+ * - `raid`: while raid mode is on, an account of standing New's, 403 `RAID_MODE` (decision 027),
+ *   and with `'new accounts and visitors'` a visitor's too.
+ */
+export interface WriteRefusals {
+  readonly suspended?: true;
+  readonly raid?: 'new accounts' | 'new accounts and visitors';
+}
 
 /** The answer of a write that has nothing more to tell. */
 export const okSchema = z.object({ ok: z.literal(true) });
@@ -182,6 +196,17 @@ export function writeRefusals(endpoint: Endpoint): ErrorsByStatus {
   return { 403: endpoint.csrfExempt ? ['CROSS_SITE'] : ['CSRF', 'CROSS_SITE'] };
 }
 
+/** What the refusals an endpoint's `refuses` names answer. */
+export function standingErrors({ refuses }: Endpoint): ErrorsByStatus {
+  if (!refuses) return {};
+  return {
+    403: [
+      ...(refuses.suspended ? (['SUSPENDED'] as const) : []),
+      ...(refuses.raid ? (['RAID_MODE'] as const) : []),
+    ],
+  };
+}
+
 /** What the guard an endpoint's `access` names may answer (server/http/endpoint-route.ts). */
 export function accessErrors(endpoint: Endpoint): ErrorsByStatus {
   switch (endpoint.access) {
@@ -208,7 +233,7 @@ export function accessErrors(endpoint: Endpoint): ErrorsByStatus {
 
 /**
  * Every code the endpoint may answer, by status: its own joined with the common ones, its
- * access's, and for a write the body's and the session scope's.
+ * access's, its standing refusals', and for a write the body's and the session scope's.
  */
 export function declaredErrors(endpoint: Endpoint): Record<number, readonly ErrorCode[]> {
   const all: Record<number, ErrorCode[]> = {};
@@ -217,6 +242,7 @@ export function declaredErrors(endpoint: Endpoint): Record<number, readonly Erro
     COMMON_ERRORS,
     ...write,
     accessErrors(endpoint),
+    standingErrors(endpoint),
     endpoint.errors ?? {},
   ] as ErrorsByStatus[]) {
     for (const [status, codes] of Object.entries(errors)) {

@@ -227,7 +227,7 @@ const RUN_REFUSALS = [
 ] as const satisfies readonly ErrorCode[];
 
 /** A round, from its start to its score: anyone with the site's cookies plays. */
-const playing = endpointGroup({ tag: 'game', access: 'visitor' });
+const playing = endpointGroup({ tag: 'game', access: 'visitor', refuses: { suspended: true } });
 /** The week's board and its replays: public. */
 const board = endpointGroup({ tag: 'game', access: 'public' });
 
@@ -238,7 +238,7 @@ export const issueRunEndpoint = defineEndpoint(playing, {
   summary: "Start a round: the run's id, its seed and when it starts (docs/decisions/012)",
   status: 201,
   response: gameRunResponseSchema,
-  errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
+  errors: { 429: ['RATE_LIMITED', 'RUNS_OPEN'] },
 });
 
 export const progressEndpoint = defineEndpoint(playing, {
@@ -250,7 +250,7 @@ export const progressEndpoint = defineEndpoint(playing, {
   body: progressBodySchema,
   response: progressResponseSchema,
   errors: {
-    403: ['SUSPENDED', 'RUN_NOT_YOURS'],
+    403: ['RUN_NOT_YOURS'],
     409: ['RUN_BUSY'],
     422: [...RUN_REFUSALS, 'RUN_USED'],
     429: ['RATE_LIMITED'],
@@ -268,7 +268,7 @@ export const submitScoreEndpoint = defineEndpoint(playing, {
   status: 201,
   response: submitScoreResponseSchema,
   errors: {
-    403: ['RUN_NOT_YOURS', 'SUSPENDED'],
+    403: ['RUN_NOT_YOURS'],
     422: [...RUN_REFUSALS, 'RUN_USED', 'RUN_MISMATCH', 'SCORE_MISMATCH', 'NAME_TAKEN'],
     429: ['RATE_LIMITED'],
   },
@@ -282,10 +282,11 @@ export const addCoinsEndpoint = defineEndpoint({
   tag: 'game',
   access: 'member',
   signIn: 'Please log in to save your coins.',
+  refuses: { suspended: true },
   body: addCoinsBodySchema,
   response: addCoinsResponseSchema,
   errors: {
-    403: ['SUSPENDED', 'RUN_NOT_YOURS'],
+    403: ['RUN_NOT_YOURS'],
     409: ['ALREADY_CREDITED'],
     422: [
       ...RUN_REFUSALS,

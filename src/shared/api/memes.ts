@@ -6,10 +6,10 @@ import { defineEndpoint, endpointGroup } from './endpoint.ts';
 import { memePaths } from './paths.ts';
 
 /**
- * A gallery write's refusals: a suspended member's, and raid mode's (new accounts cannot post,
- * vote or report, visitors cannot vote: docs/decisions/027-raid-day.md).
+ * Whom a gallery write refuses: a suspended member, and in raid mode a new account (it cannot
+ * post, vote or report; a visitor cannot vote either: docs/decisions/027-raid-day.md).
  */
-const GALLERY_WRITE_REFUSALS = ['SUSPENDED', 'RAID_MODE'] as const;
+const GALLERY_WRITE_REFUSES = { suspended: true, raid: 'new accounts' } as const;
 
 /** One file of at most 5 MB. */
 export const MEME_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -181,13 +181,15 @@ const gallery = endpointGroup({ tag: 'gallery', access: 'visitor' });
 /** A vote or a report on a meme, by its id. */
 const onMeme = endpointGroup(gallery, {
   params: memeIdParamsSchema,
-  errors: { 403: GALLERY_WRITE_REFUSALS, 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+  refuses: GALLERY_WRITE_REFUSES,
+  errors: { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
 });
 /** An upload's two steps: a member's, and the 401 a visitor gets. */
 const uploading = endpointGroup({
   tag: 'uploads',
   access: 'member',
   signIn: 'Please log in to upload images',
+  refuses: GALLERY_WRITE_REFUSES,
 });
 
 /** A vote: the same vote again removes it, the other switches it. */
@@ -196,6 +198,7 @@ export const voteEndpoint = defineEndpoint(onMeme, {
   path: memePaths.vote,
   id: 'voteOnMeme',
   summary: "Vote a meme up or down; answers its new counts and the caller's vote",
+  refuses: { ...GALLERY_WRITE_REFUSES, raid: 'new accounts and visitors' },
   body: voteBodySchema,
   response: voteResponseSchema,
   errors: { 409: ['NETWORK_VOTES_FULL'] },
@@ -233,12 +236,13 @@ export const createMemeEndpoint = defineEndpoint({
   tag: 'gallery',
   access: 'member',
   signIn: 'Please log in to upload memes',
+  refuses: GALLERY_WRITE_REFUSES,
   body: createMemeBodySchema,
   status: 201,
   response: createMemeResponseSchema,
   errors: {
     400: ['IMAGE_NOT_AVAILABLE'],
-    403: [...GALLERY_WRITE_REFUSALS, 'LINKS_NOT_ALLOWED'],
+    403: ['LINKS_NOT_ALLOWED'],
     429: ['RATE_LIMITED', 'UPLOAD_SLOTS_USED'],
   },
 });
@@ -260,7 +264,7 @@ export const uploadTargetEndpoint = defineEndpoint(uploading, {
   id: 'createUploadTarget',
   summary: 'An address to PUT one image file to (expires after 15 minutes)',
   response: uploadTargetResponseSchema,
-  errors: { 403: GALLERY_WRITE_REFUSALS, 429: ['RATE_LIMITED'] },
+  errors: { 429: ['RATE_LIMITED'] },
 });
 
 /** Step two: the uploaded file becomes a display image and thumbnail the member may post. */
@@ -273,7 +277,6 @@ export const memeImageEndpoint = defineEndpoint(uploading, {
   response: memeImageResponseSchema,
   errors: {
     400: ['BAD_UPLOAD_URL', 'UPLOAD_MISSING', 'UPLOAD_EXPIRED', 'corrupt_image'],
-    403: GALLERY_WRITE_REFUSALS,
     404: ['NOT_FOUND'],
     409: ['UPLOAD_USED', 'DUPLICATE_MEME', 'MEME_UNDER_REVIEW'],
     413: ['TOO_LARGE', 'image_too_large'],

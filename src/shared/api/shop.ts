@@ -70,9 +70,10 @@ export const purchaseEndpoint = defineEndpoint(onCharacter, {
   summary: 'Buy a character with coins; answers the new profile and collection',
   signIn: 'Please log in to purchase characters.',
   response: purchaseResponseSchema,
+  refuses: { suspended: true },
   errors: {
     400: ['NOT_ENOUGH_COINS'],
-    403: ['SUSPENDED', 'HOLDERS_ONLY'],
+    403: ['HOLDERS_ONLY'],
     409: ['ALREADY_OWNED'],
   },
 });

@@ -16,6 +16,8 @@ export const localUploadEndpoint = defineEndpoint({
   tag: 'uploads',
   access: 'public',
   csrfExempt: true,
+  // An upload address handed out just before a suspension.
+  refuses: { suspended: true },
   params: z.object({ '*': z.string().max(1024, 'Invalid upload URL') }),
   response: z.object({ size: z.number().int() }),
   errors: {

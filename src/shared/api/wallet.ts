@@ -97,7 +97,8 @@ export const walletChallengeEndpoint = defineEndpoint(linking, {
   summary: 'The fields of a Sign In With Solana message to sign, with a fresh single-use nonce',
   status: 201,
   response: walletChallengeSchema,
-  errors: { 403: ['SUSPENDED'], 429: ['RATE_LIMITED'] },
+  refuses: { suspended: true },
+  errors: { 429: ['RATE_LIMITED'] },
 });
 
 export const linkWalletEndpoint = defineEndpoint(linking, {
@@ -107,9 +108,10 @@ export const linkWalletEndpoint = defineEndpoint(linking, {
   summary: "Link (or replace) the member's wallet with a signed challenge and their password",
   body: linkWalletBodySchema,
   response: walletResponseSchema,
+  refuses: { suspended: true },
   errors: {
     400: SIGNED_MESSAGE_REFUSALS,
-    403: ['SUSPENDED', 'WRONG_PASSWORD', 'PASSWORD_NOT_SET'],
+    403: ['WRONG_PASSWORD', 'PASSWORD_NOT_SET'],
     409: ['NONCE_USED', 'WALLET_TAKEN', 'PRIZE_PAYMENT_PENDING'],
     429: ['RATE_LIMITED'],
   },
