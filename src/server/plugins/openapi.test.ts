@@ -1,5 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '#shared/api/error-codes.ts';
 import { authPaths, gamePaths, memePaths, shopPaths } from '#shared/api/paths.ts';
 import { createTestApp, suiteApp } from '#test-support/test-app.ts';
 
@@ -58,6 +59,27 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['200', '400', '403', '404', '429', '503']),
     );
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  });
+
+  it("describes the refusals' body once, under components, with every code", async () => {
+    const doc = (await t.app.inject('/api/openapi.json')).json<{
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+      components: { schemas: { ApiError: { properties: { code: { enum: string[] } } } } };
+    }>();
+    expect(doc.components.schemas.ApiError.properties.code.enum).toEqual([...ERROR_CODES]);
+    const refusals = Object.values(doc.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) =>
+        Object.entries(operation.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([, response]) => response.content),
+      ),
+    );
+    expect(refusals.length).toBeGreaterThan(100);
+    for (const content of refusals) {
+      expect(content).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/ApiError' } },
+      });
+    }
   });
 
   it('refuses to build an app with an API route that has no endpoint object', async () => {

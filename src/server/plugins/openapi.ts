@@ -21,9 +21,15 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Unavailable: try again later',
 };
 
-const errorBody = {
-  'application/json': { schema: z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12' }) },
-};
+/**
+ * Every refusal's body, `{ message, code }` with the code one of ERROR_CODES: written once under
+ * `components` and referred to by each of the thousand or so refusals (inlined, its list of codes
+ * made the document 1.2 MB).
+ */
+const { $schema: _dialect, ...apiErrorJsonSchema } = z.toJSONSchema(apiErrorSchema, {
+  target: 'draft-2020-12',
+}) as Record<string, unknown>;
+const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } };
 
 const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   public: [{}],
@@ -96,6 +102,8 @@ export const openApi = fp(
         },
         servers: [{ url: '/' }],
         components: {
+          // zod's JSON Schema type is not the OpenAPI one's; the object is plain JSON Schema.
+          schemas: { ApiError: apiErrorJsonSchema as object },
           securitySchemes: {
             session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
           },
@@ -103,9 +111,15 @@ export const openApi = fp(
       },
       transform: endpointTransform,
     });
+    // The document is the same until the next start: serialized once, at the first request (every
+    // route is registered by then), not on each.
+    let document: string | undefined;
     app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return app.swagger();
+      document ??= JSON.stringify(app.swagger());
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('application/json; charset=utf-8')
+        .send(document);
     });
   },
   { name: 'openapi' },
