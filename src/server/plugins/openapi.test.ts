@@ -88,8 +88,11 @@ describe('the OpenAPI document', () => {
       expect(() => fresh.app.get('/api/unlisted', async () => 'x')).toThrow(
         'GET /api/unlisted has no endpoint object',
       );
-      // A page or file route is not the API's.
+      // A page or file route is not the API's, nor in its document.
       expect(() => fresh.app.get('/unlisted', async () => 'x')).not.toThrow();
+      const doc = (await fresh.app.inject('/api/openapi.json')).json<{ paths: object }>();
+      expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/'))).toEqual([]);
+      expect(Object.keys(doc.paths).length).toBeGreaterThan(50);
     } finally {
       await fresh.close();
     }

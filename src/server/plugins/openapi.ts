@@ -110,6 +110,9 @@ export const openApi = fp(
         },
       },
       transform: endpointTransform,
+      // Only the API is described: its endpoints are tagged (endpointTransform), while pages
+      // (`/memes/:id`, `/u/:username`, `/admin`), files and probes have no tag.
+      hideUntagged: true,
     });
     // The document is the same until the next start: serialized once, at the first request (every
     // route is registered by then), not on each.
