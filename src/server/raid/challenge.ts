@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { MINUTE_MS } from '#shared/time.ts';
+import { HOUR_MS, MINUTE_MS } from '#shared/time.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http-error.ts';
+import { enforceRateLimit } from '../security/rate-limit.ts';
 import { spendChallenge } from './repository.ts';
 
 /**
@@ -16,6 +17,12 @@ import { spendChallenge } from './repository.ts';
 const CHALLENGE_COST = 1_000;
 const CHALLENGE_COUNTER = { min: 1_000, max: 4_000 } as const;
 const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
+/**
+ * Each challenge costs the node one key derivation (about 0.8 ms of CPU, the answer it signs),
+ * so a network's are counted before the work: three for each of the 20 accounts it may open in
+ * an hour (auth's REGISTER_LIMIT_PER_IP).
+ */
+const CHALLENGES_PER_NETWORK = { limit: 60, windowMs: HOUR_MS };
 
 /** The secrets for the challenge's two signatures, derived from the site's own. */
 function secrets(secret: string) {
@@ -26,7 +33,16 @@ function secrets(secret: string) {
   };
 }
 
-export async function newChallenge(deps: Pick<AppDeps, 'secret' | 'clock'>): Promise<Challenge> {
+export async function newChallenge(
+  deps: Pick<AppDeps, 'secret' | 'clock' | 'rateLimiter'>,
+  network: string,
+): Promise<Challenge> {
+  await enforceRateLimit(
+    deps.rateLimiter,
+    `signup-challenge:net:${network}`,
+    CHALLENGES_PER_NETWORK,
+    'Too many sign-up checks from your network. Please try again later.',
+  );
   return createChallenge({
     algorithm: 'PBKDF2/SHA-256',
     cost: CHALLENGE_COST,

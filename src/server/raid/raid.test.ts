@@ -168,6 +168,22 @@ describe.each(databaseKinds)('raid day on %s', (kind) => {
     ]);
   });
 
+  it("counts a network's sign-up challenges before deriving one: 60 an hour, a /48 four times that", async () => {
+    const ask = (ip: string) => TestClient.inject(t.app, ip).request('GET', raidPaths.challenge);
+    for (let i = 0; i < 60; i++) expect((await ask('198.51.100.77')).statusCode).toBe(200);
+    const refused = await ask('198.51.100.77');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await ask('198.51.100.78')).statusCode).toBe(200);
+    // Walking the /64s of one /48: four /64s' allowances, then none.
+    const answers = [];
+    for (let i = 0; i < 5 * 60; i++) {
+      answers.push((await ask(`2001:db8:77:${(i % 5).toString(16)}::1`)).statusCode);
+    }
+    expect(answers.filter((status) => status === 200)).toHaveLength(4 * 60);
+  });
+
   it('raid mode turns itself on at the thresholds set in the CLI, and off after the quiet period', async () => {
     const set = await runAdminIn(t, [
       'raid:thresholds',

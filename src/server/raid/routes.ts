@@ -16,6 +16,7 @@ import { sharedReadHeaders } from '../http/read-cache.ts';
 import { operatorOf } from '../console/guard.ts';
 import { memberStanding } from '../memes/standing.ts';
 import { exportBlocklist, importBlocklist } from '../memes/blocklist.ts';
+import { clientNetwork } from '../http/client-network.ts';
 import { newChallenge } from './challenge.ts';
 import { hourlyActivity, setThresholds, switchRaid } from './service.ts';
 import { readRaid, type RaidRow } from './repository.ts';
@@ -43,7 +44,8 @@ export async function raidSessionRoutes(app: FastifyInstance): Promise<void> {
   endpointRoute(
     app,
     challengeEndpoint,
-    async () => (await newChallenge(app.deps)) as unknown as Record<string, unknown>,
+    async (request) =>
+      (await newChallenge(app.deps, clientNetwork(request))) as unknown as Record<string, unknown>,
     { preHandler: noStore },
   );
 }

@@ -66,6 +66,7 @@ export const challengeEndpoint = defineEndpoint(signingIn, {
   summary: 'An ALTCHA proof-of-work challenge; a sign-up in raid mode sends its solution',
   // ALTCHA's own challenge object (algorithm, challenge, maxnumber, salt, signature).
   response: z.record(z.string(), z.unknown()),
+  errors: { 429: ['RATE_LIMITED'] },
 });
 
 const thresholdsSchema = z.object({
