@@ -861,6 +861,9 @@ export const migrationSeeds: Record<string, MigrationSeed> = {
   '029-held-by': {
     none: 'adds a nullable column (why a meme is held); memes held before it keep theirs unwritten, as they were',
   },
+  '030-member-best-runs-index': {
+    none: 'adds an index (members\' entries, best first); no row changes',
+  },
   '023-raid-day': {
     none: 'adds new tables (raid mode, spent challenges, the blocklist, clean-ups, the alert outbox) and nullable or defaulted columns; no existing row changes',
   },

@@ -25,6 +25,7 @@ import * as m024 from './024-wallet-sign-in-and-holders.ts';
 import * as m025 from './025-clusters-and-rehearsals.ts';
 import * as m028 from './028-passkey-names-and-meme-activity.ts';
 import * as m029 from './029-held-by.ts';
+import * as m030 from './030-member-best-runs-index.ts';
 
 /** Every migration, in order. A new one is a numbered file plus one line here. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '025-clusters-and-rehearsals': m025,
   '028-passkey-names-and-meme-activity': m028,
   '029-held-by': m029,
+  '030-member-best-runs-index': m030,
 };
