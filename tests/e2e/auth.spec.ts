@@ -188,16 +188,24 @@ test('an unknown path shows the 404 page with a way home', async ({ page }) => {
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeHidden();
 });
 
-test('the longest username fits the header, on the home page and in the shop @phone', async ({
+test('the longest username fits the header, on the home page, in the shop and on its page @phone', async ({
   page,
 }) => {
   const name = `${uniqueUsername('W')}${'W'.repeat(32)}`.slice(0, 32);
   await page.goto('/');
   await signUpViaApi(page, name);
-  for (const path of ['/', '/shop']) {
+  for (const path of ['/', '/shop', `/u/${name}`]) {
     await page.goto(path);
     await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
     const width = page.viewportSize()!.width;
+    if (path.startsWith('/u/')) {
+      // The member's own page names them in its heading, broken across lines on a phone.
+      const heading = page.getByRole('heading', { level: 1 });
+      await expect(heading).toContainText(name);
+      expect(await heading.evaluate((h) => h.scrollWidth - h.clientWidth)).toBe(0);
+      const box = (await heading.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       width,
     );

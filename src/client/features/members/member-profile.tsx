@@ -74,8 +74,11 @@ function Active({ page }: { page: ActiveMemberPage }) {
       <header className="flex items-center gap-4">
         <CharacterPortrait characterKey={page.character} />
         <div className="min-w-0">
-          <h1 className="flex flex-wrap items-center gap-2 text-3xl font-extrabold break-words text-slate-100">
-            {page.username} <HolderBadge tier={page.holder?.tier} />
+          <h1 className="flex flex-wrap items-center gap-2 text-3xl font-extrabold text-slate-100">
+            {/* A flex item keeps its text's width unless allowed to shrink: a long name (up to
+                32 characters, no spaces) ran off a phone's screen. */}
+            <span className="min-w-0 wrap-anywhere">{page.username}</span>{' '}
+            <HolderBadge tier={page.holder?.tier} />
           </h1>
           <p className="mt-1 text-sm text-slate-300">
             Member since {monthYear(page.memberSince)} · Standing: {STANDING_LABELS[page.standing]}{' '}
@@ -184,7 +187,9 @@ function MemberProfile({ username, notFound }: { username: string; notFound: Rea
             <Active page={data} />
           ) : (
             <>
-              <h1 className="text-3xl font-extrabold text-slate-100">{data.username}</h1>
+              <h1 className="text-3xl font-extrabold wrap-anywhere text-slate-100">
+                {data.username}
+              </h1>
               <p className="mt-3 text-slate-300">
                 This account {data.status === 'suspended' ? 'is suspended' : 'was deleted'}.
               </p>
