@@ -19,8 +19,8 @@ const CHALLENGE_COUNTER = { min: 1_000, max: 4_000 } as const;
 const CHALLENGE_TTL_MS = 10 * MINUTE_MS;
 /**
  * Each challenge costs the node one key derivation (about 0.8 ms of CPU, the answer it signs),
- * so a network's are counted before the work: three for each of the 20 accounts it may open in
- * an hour (auth's REGISTER_LIMIT_PER_IP).
+ * so a network's are counted before the work. A person asks for one per sign-up or wallet sign-in
+ * attempt in raid mode; 60 an hour leaves a shared address room for many of them.
  */
 const CHALLENGES_PER_NETWORK = { limit: 60, windowMs: HOUR_MS };
 
