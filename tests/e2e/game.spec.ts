@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { FrameClock } from '#client/features/game/frame-clock.ts';
-import { autopilotInputs } from '#shared/game/autopilot.ts';
-import { simulate, type ValidRun } from '#shared/game/simulate.ts';
+import { roundWithCoins } from '#test-support/round-with-coins.ts';
 import { isPhone, requestsSoFar, signUpViaApi, toastWith, uniqueUsername } from './support';
 import { gamePaths } from '#shared/api/paths.ts';
 
@@ -243,17 +242,6 @@ test('the playfield keeps its 7:4 shape and fits the screen @phone', async ({ pa
   }));
   expect(backing.width).toBe(Math.round(backing.css * backing.dpr));
 });
-
-/** The autopilot's jump log for `seed`, long enough that the round collects a coin. */
-function roundWithCoins(seed: number): { inputs: number[]; result: ValidRun } {
-  for (let target = 420; target <= 3000; target += 180) {
-    const inputs = autopilotInputs(seed, target);
-    const result = simulate(seed, inputs);
-    if (!result.ok) throw new Error(`the autopilot's run does not replay: ${result.message}`);
-    if (result.coins > 0) return { inputs, result };
-  }
-  throw new Error(`no coin within 3000 steps of seed ${seed}`);
-}
 
 /**
  * The frames of a round the page runs on a 16 ms frame clock, in ms after the frame that starts

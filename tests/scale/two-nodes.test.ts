@@ -55,11 +55,13 @@ describeOnTwoNodes(
       played = await playReportedRun(member, {
         node: site.a.origin,
         targetSteps: 420,
+        withCoins: true,
         reportTo: (index) => (index % 2 === 0 ? site.a : site.b).origin,
       });
+      // Before any check here: a failed check would leave the reports' rejection unhandled.
+      played.reporting.catch(() => {});
       run = played.run;
       expect(run.result.coins).toBeGreaterThan(0);
-      played.reporting.catch(() => {});
     }, 120_000);
 
     afterAll(async () => {

@@ -10,6 +10,7 @@ import { REPORT_INTERVAL_MS, ROUND_START_DELAY_MS } from '#shared/game/pacing.ts
 import { RunStatisticsRecorder, type RunStatistics } from '#shared/game/run-statistics.ts';
 import { simulate, type ValidRun } from '#shared/game/simulate.ts';
 import { WEEK_MS, weekStartUtc } from '#shared/time.ts';
+import { roundWithCoins } from './round-with-coins.ts';
 import { sleep } from './sleep.ts';
 
 export interface HonestRun {
@@ -24,8 +25,15 @@ export interface HonestRun {
  * The autopilot plays the run the server handed out, as a player would: the jump log and the
  * figures the replay will agree with. About 420 target steps collect a coin or more.
  */
-export function playHonestly(runId: string, seed: number, targetSteps: number): HonestRun {
-  const inputs = autopilotInputs(seed, targetSteps);
+export function playHonestly(
+  runId: string,
+  seed: number,
+  targetSteps: number,
+  options: { withCoins?: boolean } = {},
+): HonestRun {
+  const inputs = options.withCoins
+    ? roundWithCoins(seed, targetSteps).inputs
+    : autopilotInputs(seed, targetSteps);
   const statistics = new RunStatisticsRecorder();
   const result = simulate(seed, inputs, {}, statistics);
   if (!result.ok) throw new Error(`autopilot run did not replay: ${result.message}`);

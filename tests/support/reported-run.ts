@@ -23,6 +23,8 @@ export interface ReportedRunOptions {
   /** The node (origin) that issues the run. */
   node: string;
   targetSteps: number;
+  /** Played on past `targetSteps` until the round collects a coin (roundWithCoins). */
+  withCoins?: boolean;
   /** The node the nth progress report goes to; by default the one that issued the run. */
   reportTo?: (index: number) => string;
   /** Sends one request; by default as it is (a caller may tell a lost answer from a refusal). */
@@ -35,13 +37,19 @@ export interface ReportedRunOptions {
  */
 export async function playReportedRun(
   client: TestClient,
-  { node, targetSteps, reportTo = () => node, send = (request) => request() }: ReportedRunOptions,
+  {
+    node,
+    targetSteps,
+    withCoins,
+    reportTo = () => node,
+    send = (request) => request(),
+  }: ReportedRunOptions,
 ): Promise<ReportedRun> {
   const issued = await send(() => client.request('POST', gamePaths.runs, { node }));
   expect(issued.statusCode).toBe(201);
   const issuedAt = Date.now();
   const { runId, seed } = issued.json<{ runId: string; seed: number }>();
-  const run = playHonestly(runId, seed, targetSteps);
+  const run = playHonestly(runId, seed, targetSteps, { withCoins });
   const reporting = sendProgressReports(run, issuedAt, async (body, index) => {
     const res = await send(() =>
       client.request('POST', progressPath(runId), { node: reportTo(index), body }),
